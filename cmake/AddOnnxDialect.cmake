@@ -1,0 +1,34 @@
+# Helpers shared by the project's CMakeLists.
+
+# add_onnx_dialect_library(name SOURCES... [DEPENDS targets...] [LINK_LIBS libs...])
+# A shared library of the project, installed and exported for find_package.
+function(add_onnx_dialect_library name)
+  cmake_parse_arguments(ARG "" "" "DEPENDS;LINK_LIBS" ${ARGN})
+  add_library(${name} SHARED ${ARG_UNPARSED_ARGUMENTS})
+  add_library(OnnxDialect::${name} ALIAS ${name})
+  if(ARG_DEPENDS)
+    add_dependencies(${name} ${ARG_DEPENDS})
+  endif()
+  target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} ${ONNX_DIALECT_MLIR_LIBS})
+  target_include_directories(${name} PUBLIC
+    $<BUILD_INTERFACE:${ONNX_DIALECT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${ONNX_DIALECT_BINARY_DIR}/include>
+    $<INSTALL_INTERFACE:include>)
+  set_target_properties(${name} PROPERTIES
+    LIBRARY_OUTPUT_DIRECTORY ${ONNX_DIALECT_BINARY_DIR}/lib
+    INSTALL_RPATH "$ORIGIN:${LLVM_LIBRARY_DIR}")
+  install(TARGETS ${name} EXPORT OnnxDialectTargets
+    LIBRARY DESTINATION lib ARCHIVE DESTINATION lib RUNTIME DESTINATION bin)
+  set_property(GLOBAL APPEND PROPERTY ONNX_DIALECT_EXPORTS ${name})
+endfunction()
+
+# add_onnx_dialect_tool(name SOURCES... [LINK_LIBS libs...])
+function(add_onnx_dialect_tool name)
+  cmake_parse_arguments(ARG "" "" "LINK_LIBS" ${ARGN})
+  add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
+  target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} ${ONNX_DIALECT_MLIR_LIBS})
+  set_target_properties(${name} PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY ${ONNX_DIALECT_BINARY_DIR}/bin
+    INSTALL_RPATH "$ORIGIN/../lib:${LLVM_LIBRARY_DIR}")
+  install(TARGETS ${name} EXPORT OnnxDialectTargets RUNTIME DESTINATION bin)
+endfunction()

@@ -1,0 +1,19 @@
+//===- ONNXOps.h - The ops of the onnx dialect ------------------*- C++ -*-===//
+
+#ifndef ONNXDIALECT_IR_ONNXOPS_H
+#define ONNXDIALECT_IR_ONNXOPS_H
+
+#include "OnnxDialect/IR/ONNXDialect.h"
+#include "OnnxDialect/IR/ONNXSchema.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "OnnxDialect/IR/ONNXInterfaces.h.inc"
+
+#define GET_OP_CLASSES
+#include "OnnxDialect/IR/ONNXOps.h.inc"
+
+#endif // ONNXDIALECT_IR_ONNXOPS_H

@@ -1,0 +1,26 @@
+//===- InitAllTranslations.h - Every translation of onnx-translate -*- C++
+//-*-===//
+//
+// The one place that registers translations for onnx-translate: the upstream
+// ones (MLIR to LLVM IR, ...) and the project's ONNX import and export.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXDIALECT_INITALLTRANSLATIONS_H
+#define ONNXDIALECT_INITALLTRANSLATIONS_H
+
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+namespace mlir {
+void registerToLLVMIRTranslation();
+} // namespace mlir
+
+namespace mlir {
+namespace onnx {
+
+inline void registerAllTranslations() { mlir::registerToLLVMIRTranslation(); }
+
+} // namespace onnx
+} // namespace mlir
+
+#endif // ONNXDIALECT_INITALLTRANSLATIONS_H

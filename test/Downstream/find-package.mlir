@@ -1,0 +1,18 @@
+// A project outside this one finds the installed dialect with
+// find_package(OnnxDialect), builds a tool against it and runs it.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %cmake --install %obj_root --prefix %t/install > %t/install.log
+// RUN: %cmake -G Ninja -S %src_root/examples/downstream -B %t/build -DCMAKE_BUILD_TYPE=Release -DOnnxDialect_DIR=%t/install/lib/cmake/OnnxDialect -DMLIR_DIR=%mlir_dir > %t/configure.log
+// RUN: %cmake --build %t/build > %t/build.log
+// RUN: %t/build/downstream-opt %s | FileCheck %s
+
+// CHECK: schema onnx.Relu = ai.onnx.Relu-14
+// CHECK: schema onnx.Clip_v11 = ai.onnx.Clip-11
+// CHECK: schema onnx.ml.Normalizer = ai.onnx.ml.Normalizer-1
+// CHECK: func.func @f
+func.func @f(%x: tensor<2x3xf32>, %lo: tensor<f32>) -> tensor<2x3xf32> {
+  %0 = onnx.Relu(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = onnx.Clip_v11(%0, %lo) : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %2 = onnx.ml.Normalizer(%1) {norm = "L2"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %2 : tensor<2x3xf32>
+}

@@ -1,0 +1,31 @@
+# The OnnxDialect lit suite: FileCheck tests of the tools, and Python checks
+# (generated ODS is fresh, the schemas agree with ONNX's registry, the proto
+# schema is wire-compatible with ONNX's).
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "OnnxDialect"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.onnx_dialect_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Debian's python3-onnx and python3-protobuf live with the system interpreter,
+# whatever python3 comes first on PATH.
+config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%src_root", config.onnx_dialect_src_root))
+config.substitutions.append(("%obj_root", config.onnx_dialect_obj_root))
+config.substitutions.append(("%spec_dir", config.onnx_spec_dir))
+config.substitutions.append(("%protoc", config.protoc))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
+config.substitutions.append(("%cmake", config.cmake_command))
+
+tool_dirs = [config.onnx_dialect_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["onnx-opt", "onnx-translate"], tool_dirs)

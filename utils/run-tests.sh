@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs every test: sets up and builds what is missing, then the lit suite
+# (which includes the generated-ODS freshness check, the cross-check against
+# ONNX's operator registry, the proto wire-compatibility check and the
+# downstream find_package build). Ends with the totals alone on a line:
+#   N passed, N failed[, N skipped]
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+"$root/utils/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
+
+log=$(mktemp)
+lit=$(command -v lit-22 || echo /usr/lib/llvm-22/build/utils/lit/lit.py)
+"$lit" -sv "$build/test" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+
+# lit's summary: "  Passed: N", "  Failed: N", "  Unsupported: N", "  Expectedly Failed: N", ...
+count() { grep -E "^ +$1: +[0-9]+" "$log" | awk '{print $NF}' | head -n1; }
+passed=$(( $(count Passed || true) + $(count "Expectedly Failed" || true) ))
+failed=$(( $(count Failed || true) + $(count "Unexpectedly Passed" || true) + $(count Unresolved || true) + $(count "Timed Out" || true) ))
+skipped=$(( $(count Unsupported || true) + $(count Excluded || true) + $(count Skipped || true) ))
+rm -f "$log"
+if [ "$rc" != 0 ] && [ "$failed" = 0 ]; then failed=1; fi
+if [ "$skipped" -gt 0 ]; then
+  echo "$passed passed, $failed failed, $skipped skipped"
+else
+  echo "$passed passed, $failed failed"
+fi
+[ "$failed" = 0 ]
