@@ -9,7 +9,7 @@
 #ifndef ONNXDIALECT_INITALLTRANSLATIONS_H
 #define ONNXDIALECT_INITALLTRANSLATIONS_H
 
-#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "OnnxDialect/Target/ONNX/ImportONNX.h"
 
 namespace mlir {
 void registerToLLVMIRTranslation();
@@ -18,7 +18,10 @@ void registerToLLVMIRTranslation();
 namespace mlir {
 namespace onnx {
 
-inline void registerAllTranslations() { mlir::registerToLLVMIRTranslation(); }
+inline void registerAllTranslations() {
+  mlir::registerToLLVMIRTranslation();
+  registerImportONNXTranslation();
+}
 
 } // namespace onnx
 } // namespace mlir

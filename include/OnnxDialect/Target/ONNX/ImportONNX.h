@@ -1,0 +1,49 @@
+//===- ImportONNX.h - ONNX protobuf to the onnx dialect ---------*- C++ -*-===//
+//
+// The importer as a library function (other compilers call it directly) and
+// its registration as onnx-translate's --import.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXDIALECT_TARGET_ONNX_IMPORTONNX_H
+#define ONNXDIALECT_TARGET_ONNX_IMPORTONNX_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <string>
+
+namespace mlir {
+class MLIRContext;
+namespace onnx {
+
+struct ImportOptions {
+  enum class Format { Auto, Binary, Text };
+  /// The encoding of the input; Auto looks at the content.
+  Format format = Format::Auto;
+  /// The directory that external data files are resolved against (and
+  /// confined to); the model file's directory when empty.
+  std::string modelDirectory;
+  /// Tensors of more bytes than this become dense_resource blobs; smaller
+  /// ones are printed inline as dense<...>.
+  int64_t inlineTensorLimit = 64;
+  /// Names that are not C90 identifiers are errors rather than warnings.
+  bool strict = false;
+  /// Subgraphs nested deeper than this are refused.
+  unsigned maxGraphDepth = 64;
+};
+
+/// Imports an ONNX model (ModelProto, binary or protobuf text format) into a
+/// new module. Diagnostics go to the context's handler; null on failure.
+OwningOpRef<ModuleOp> importONNXModel(llvm::MemoryBufferRef buffer,
+                                      MLIRContext *context,
+                                      const ImportOptions &options = {});
+
+/// Registers `--import` with mlir-translate's registry.
+void registerImportONNXTranslation();
+
+} // namespace onnx
+} // namespace mlir
+
+#endif // ONNXDIALECT_TARGET_ONNX_IMPORTONNX_H

@@ -1,0 +1,65 @@
+//===- TensorData.h - ONNX data types and TensorProto contents --*- C++ -*-===//
+//
+// The mapping between ONNX data type codes and MLIR element types, and the
+// conversion of TensorProto / SparseTensorProto contents (raw_data, the typed
+// fields, packed sub-byte types, strings, external data) to attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXDIALECT_TARGET_ONNX_TENSORDATA_H
+#define ONNXDIALECT_TARGET_ONNX_TENSORDATA_H
+
+#include "mlir/IR/BuiltinAttributeInterfaces.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace onnx_dialect {
+namespace proto {
+class TensorProto;
+class SparseTensorProto;
+} // namespace proto
+} // namespace onnx_dialect
+
+namespace mlir {
+namespace onnx {
+
+/// The element type of TensorProto.DataType `code`; null if unknown.
+Type getElementTypeForDataType(MLIRContext *context, int32_t code);
+/// The element type of a spec type name ("float", "int64", "float8e4m3fn").
+Type getElementTypeForName(MLIRContext *context, StringRef name);
+/// The DataType code of an element type; 0 (UNDEFINED) if it has none.
+int32_t getDataTypeForElementType(Type type);
+/// "FLOAT", "INT4", ...; "UNDEFINED" for unknown codes.
+StringRef getDataTypeName(int32_t code);
+/// The IR version that introduced a data type (proto-facts.md).
+int64_t getIRVersionOfDataType(int32_t code);
+
+class TensorImporter {
+public:
+  TensorImporter(MLIRContext *context, std::string modelDirectory,
+                 int64_t inlineLimit)
+      : context(context), modelDirectory(std::move(modelDirectory)),
+        inlineLimit(inlineLimit) {}
+
+  /// The value of `tensor` as a dense, dense_resource or string elements
+  /// attribute. Large raw data is moved out of the proto, not copied;
+  /// external data is memory-mapped. `what` names the tensor in errors.
+  FailureOr<ElementsAttr> importTensor(onnx_dialect::proto::TensorProto &tensor,
+                                       const std::string &what);
+  /// A sparse tensor as a builtin sparse elements attribute.
+  FailureOr<Attribute>
+  importSparseTensor(onnx_dialect::proto::SparseTensorProto &tensor,
+                     const std::string &what);
+
+private:
+  MLIRContext *context;
+  std::string modelDirectory;
+  int64_t inlineLimit;
+};
+
+} // namespace onnx
+} // namespace mlir
+
+#endif // ONNXDIALECT_TARGET_ONNX_TENSORDATA_H

@@ -1,0 +1,1348 @@
+//===- ImportONNX.cpp - ONNX ModelProto to the onnx dialect ---------------===//
+//
+// A model becomes a module: the main graph a func.func (named on the module as
+// its entry), each initializer an ml_program.global holding its data (a
+// dense_resource blob when large), each node the versioned op that the
+// model's opset for the node's domain selects, each graph attribute a region
+// that uses outer values directly. Malformed input gets an error that names
+// the node, value or field.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/Target/ONNX/ImportONNX.h"
+#include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/Target/ONNX/TensorData.h"
+
+#include "onnx.pb.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/text_format.h>
+
+using namespace mlir;
+using namespace mlir::onnx;
+namespace proto = onnx_dialect::proto;
+
+/// The newest IR version this importer knows (proto-facts.md).
+static constexpr int64_t kNewestIRVersion = 13;
+
+namespace {
+
+/// Whether `name` is a C90 identifier (IR.md: names SHOULD be).
+bool isC90Identifier(StringRef name) {
+  if (name.empty() || !(isalpha(name[0]) || name[0] == '_'))
+    return false;
+  return llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
+}
+
+class Importer {
+public:
+  Importer(MLIRContext *context, const ImportOptions &options,
+           StringRef fileName)
+      : context(context), options(options), builder(context),
+        fileLoc(FileLineColLoc::get(context, fileName, 0, 0)),
+        tensors(context, options.modelDirectory, options.inlineTensorLimit) {}
+
+  OwningOpRef<ModuleOp> importModel(proto::ModelProto &model);
+
+private:
+  // Diagnostics.
+  InFlightDiagnostic error(const Twine &message) {
+    return emitError(fileLoc, message);
+  }
+  Location nodeLoc(const proto::NodeProto &node) {
+    if (node.name().empty())
+      return fileLoc;
+    return NameLoc::get(StringAttr::get(context, node.name()), fileLoc);
+  }
+  std::string describe(const proto::NodeProto &node) {
+    std::string s = "node '" + node.name() + "' (";
+    if (!node.domain().empty())
+      s += node.domain() + ".";
+    return s + node.op_type() + ")";
+  }
+  LogicalResult checkName(StringRef name, const Twine &what);
+
+  // Types.
+  FailureOr<Type> importType(const proto::TypeProto &type, const Twine &what,
+                             SmallVectorImpl<Attribute> *dimParams = nullptr);
+  FailureOr<Type> importElementType(int32_t code, const Twine &what);
+
+  // Graphs.
+  LogicalResult importMainGraph(proto::GraphProto &graph);
+  LogicalResult importNodes(proto::GraphProto &graph, unsigned depth);
+  LogicalResult importNode(proto::NodeProto &node, unsigned depth);
+  LogicalResult importSubgraph(proto::GraphProto &graph, Region &region,
+                               ArrayRef<Type> defaultArgTypes, unsigned depth,
+                               const Twine &what);
+  FailureOr<SmallVector<proto::NodeProto *>>
+  sortNodes(proto::GraphProto &graph);
+  LogicalResult setResultTypesFromGraphs(Operation *op,
+                                         const proto::NodeProto &node);
+  FailureOr<Type> resultType(const proto::NodeProto &node, unsigned index,
+                             const OpSchema *schema, ArrayRef<int32_t> groups,
+                             ArrayRef<Value> operands,
+                             ArrayRef<int32_t> operandGroups,
+                             const NamedAttrList &attrs);
+
+  /// An onnx.Constant holding `value` (subgraph initializers).
+  Value createConstant(ElementsAttr value, StringRef name) {
+    OperationState state(fileLoc, ConstantOp::getOperationName());
+    state.addAttribute("value", value);
+    state.addAttribute("onnx.outputs", builder.getStrArrayAttr({name}));
+    state.addTypes(value.getType());
+    return builder.create(state)->getResult(0);
+  }
+
+  // Attributes.
+  FailureOr<Attribute> importAttribute(proto::AttributeProto &attr,
+                                       const Twine &what);
+
+  /// The op's name for ONNX attribute `name` (they differ where the ONNX
+  /// name would clash with a generated accessor).
+  static StringRef getODSAttrName(const OpSchema &schema, StringRef name) {
+    for (const AttrSchema &a : schema.attributes)
+      if (name == a.name)
+        return a.odsName;
+    return name;
+  }
+
+  // Values in scope: the innermost graph last.
+  Value lookup(StringRef name) {
+    for (auto &scope : llvm::reverse(scopes)) {
+      auto it = scope.find(name);
+      if (it != scope.end())
+        return it->second;
+    }
+    return nullptr;
+  }
+  LogicalResult define(StringRef name, Value value, const Twine &what) {
+    if (failed(checkName(name, what)))
+      return failure();
+    if (!scopes.back().try_emplace(name, value).second)
+      return error("'" + name + "' is defined twice (" + what +
+                   "); ONNX values have one definition (IR.md, SSA)");
+    return success();
+  }
+
+  MLIRContext *context;
+  const ImportOptions &options;
+  OpBuilder builder;
+  Location fileLoc;
+  TensorImporter tensors;
+  int64_t irVersion = 0;
+  llvm::StringMap<int64_t> opsets;
+  /// Declared types of values (value_info, graph outputs), innermost last.
+  SmallVector<llvm::StringMap<const proto::TypeProto *>> declaredTypes;
+  SmallVector<llvm::StringMap<Value>> scopes;
+  llvm::StringSet<> functionKeys;
+  unsigned nonC90Names = 0;
+  std::string firstNonC90Name;
+};
+
+} // namespace
+
+LogicalResult Importer::checkName(StringRef name, const Twine &what) {
+  if (name.empty())
+    return error(what + " has an empty name");
+  if (isC90Identifier(name))
+    return success();
+  if (options.strict)
+    return error("name '" + name + "' of " + what +
+                 " is not a C90 identifier (IR.md; --onnx-strict)");
+  if (nonC90Names++ == 0)
+    firstNonC90Name = name.str();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+FailureOr<Type> Importer::importElementType(int32_t code, const Twine &what) {
+  Type type = getElementTypeForDataType(context, code);
+  if (!type)
+    return error(what + ": unknown data type code " + Twine(code));
+  int64_t since = getIRVersionOfDataType(code);
+  if (irVersion && since > irVersion)
+    return error(what + ": data type " + getDataTypeName(code) +
+                 " needs IR version " + Twine(since) + ", the model has " +
+                 Twine(irVersion));
+  return type;
+}
+
+static bool hasShape(const proto::TypeProto::Tensor &t) {
+  return t.has_shape();
+}
+static bool hasShape(const proto::TypeProto::SparseTensor &t) {
+  return t.has_shape();
+}
+
+FailureOr<Type> Importer::importType(const proto::TypeProto &type,
+                                     const Twine &what,
+                                     SmallVectorImpl<Attribute> *dimParams) {
+  auto shapedType = [&](const auto &t) -> FailureOr<TensorType> {
+    FailureOr<Type> element = importElementType(t.elem_type(), what);
+    if (failed(element))
+      return failure();
+    if (!hasShape(t))
+      return TensorType(UnrankedTensorType::get(*element));
+    SmallVector<int64_t> dims;
+    bool anyParam = false;
+    SmallVector<Attribute> params;
+    for (const proto::TensorShapeProto::Dimension &dim : t.shape().dim()) {
+      if (dim.has_dim_value()) {
+        if (dim.dim_value() < 0)
+          return error(what + ": negative dimension " + Twine(dim.dim_value()));
+        dims.push_back(dim.dim_value());
+      } else {
+        dims.push_back(ShapedType::kDynamic);
+      }
+      anyParam |= dim.has_dim_param() && !dim.dim_param().empty();
+      params.push_back(
+          StringAttr::get(context, dim.has_dim_param() ? dim.dim_param() : ""));
+    }
+    if (dimParams && anyParam)
+      dimParams->append(params.begin(), params.end());
+    return TensorType(RankedTensorType::get(dims, *element));
+  };
+  auto needs = [&](int64_t version, StringRef feature) -> LogicalResult {
+    if (irVersion && irVersion < version)
+      return error(what + ": " + feature + " types need IR version " +
+                   Twine(version) + ", the model has " + Twine(irVersion));
+    return success();
+  };
+  switch (type.value_case()) {
+  case proto::TypeProto::kTensorType:
+    return shapedType(type.tensor_type());
+  case proto::TypeProto::kSequenceType: {
+    if (failed(needs(4, "sequence")))
+      return failure();
+    FailureOr<Type> element =
+        importType(type.sequence_type().elem_type(), what);
+    if (failed(element))
+      return failure();
+    return Type(
+        SeqType::getChecked([&] { return error(what); }, context, *element));
+  }
+  case proto::TypeProto::kMapType: {
+    if (failed(needs(4, "map")))
+      return failure();
+    FailureOr<Type> key = importElementType(type.map_type().key_type(), what);
+    FailureOr<Type> value = importType(type.map_type().value_type(), what);
+    if (failed(key) || failed(value))
+      return failure();
+    Type map =
+        MapType::getChecked([&] { return error(what); }, context, *key, *value);
+    if (!map)
+      return failure();
+    return map;
+  }
+  case proto::TypeProto::kOptionalType: {
+    if (failed(needs(8, "optional")))
+      return failure();
+    FailureOr<Type> element =
+        importType(type.optional_type().elem_type(), what);
+    if (failed(element))
+      return failure();
+    Type opt =
+        OptType::getChecked([&] { return error(what); }, context, *element);
+    if (!opt)
+      return failure();
+    return opt;
+  }
+  case proto::TypeProto::kSparseTensorType: {
+    if (failed(needs(6, "sparse tensor")))
+      return failure();
+    FailureOr<TensorType> tensor = shapedType(type.sparse_tensor_type());
+    if (failed(tensor))
+      return failure();
+    return Type(SparseTensorType::get(context, *tensor));
+  }
+  case proto::TypeProto::kOpaqueType:
+    return Type(onnx::OpaqueType::get(context, type.opaque_type().domain(),
+                                      type.opaque_type().name()));
+  case proto::TypeProto::VALUE_NOT_SET:
+    break;
+  }
+  return error(what + ": the type has no value (tensor, sequence, map, ...)");
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+FailureOr<Attribute> Importer::importAttribute(proto::AttributeProto &attr,
+                                               const Twine &what) {
+  using AP = proto::AttributeProto;
+  AP::AttributeType kind = attr.type();
+  // Models older than IR 2 may leave the type out: take the field that is set.
+  if (kind == AP::UNDEFINED) {
+    if (attr.has_f())
+      kind = AP::FLOAT;
+    else if (attr.has_i())
+      kind = AP::INT;
+    else if (attr.has_s())
+      kind = AP::STRING;
+    else if (attr.has_t())
+      kind = AP::TENSOR;
+    else if (attr.has_g())
+      kind = AP::GRAPH;
+    else if (attr.floats_size())
+      kind = AP::FLOATS;
+    else if (attr.ints_size())
+      kind = AP::INTS;
+    else if (attr.strings_size())
+      kind = AP::STRINGS;
+    else
+      return error(what + ": attribute '" + attr.name() +
+                   "' has no type and no value");
+  }
+  Builder &b = builder;
+  switch (kind) {
+  case AP::FLOAT:
+    return Attribute(b.getF32FloatAttr(attr.f()));
+  case AP::INT:
+    return Attribute(b.getI64IntegerAttr(attr.i()));
+  case AP::STRING:
+    return Attribute(b.getStringAttr(attr.s()));
+  case AP::TENSOR: {
+    FailureOr<ElementsAttr> t = tensors.importTensor(
+        *attr.mutable_t(), (what + ", attribute '" + attr.name() + "'").str());
+    if (failed(t))
+      return failure();
+    return Attribute(*t);
+  }
+  case AP::SPARSE_TENSOR: {
+    FailureOr<Attribute> t = tensors.importSparseTensor(
+        *attr.mutable_sparse_tensor(),
+        (what + ", attribute '" + attr.name() + "'").str());
+    return t;
+  }
+  case AP::TYPE_PROTO: {
+    FailureOr<Type> t =
+        importType(attr.tp(), what + ", attribute '" + attr.name() + "'");
+    if (failed(t))
+      return failure();
+    return Attribute(TypeAttr::get(*t));
+  }
+  case AP::FLOATS:
+    return Attribute(b.getDenseF32ArrayAttr(
+        SmallVector<float>(attr.floats().begin(), attr.floats().end())));
+  case AP::INTS:
+    return Attribute(b.getDenseI64ArrayAttr(
+        SmallVector<int64_t>(attr.ints().begin(), attr.ints().end())));
+  case AP::STRINGS: {
+    SmallVector<Attribute> strings;
+    for (const std::string &s : attr.strings())
+      strings.push_back(b.getStringAttr(s));
+    return Attribute(b.getArrayAttr(strings));
+  }
+  case AP::TENSORS: {
+    SmallVector<Attribute> list;
+    for (proto::TensorProto &t : *attr.mutable_tensors()) {
+      FailureOr<ElementsAttr> e = tensors.importTensor(
+          t, (what + ", attribute '" + attr.name() + "'").str());
+      if (failed(e))
+        return failure();
+      list.push_back(*e);
+    }
+    return Attribute(b.getArrayAttr(list));
+  }
+  case AP::SPARSE_TENSORS: {
+    SmallVector<Attribute> list;
+    for (proto::SparseTensorProto &t : *attr.mutable_sparse_tensors()) {
+      FailureOr<Attribute> e = tensors.importSparseTensor(
+          t, (what + ", attribute '" + attr.name() + "'").str());
+      if (failed(e))
+        return failure();
+      list.push_back(*e);
+    }
+    return Attribute(b.getArrayAttr(list));
+  }
+  case AP::TYPE_PROTOS: {
+    SmallVector<Attribute> list;
+    for (const proto::TypeProto &t : attr.type_protos()) {
+      FailureOr<Type> e =
+          importType(t, what + ", attribute '" + attr.name() + "'");
+      if (failed(e))
+        return failure();
+      list.push_back(TypeAttr::get(*e));
+    }
+    return Attribute(b.getArrayAttr(list));
+  }
+  default:
+    break;
+  }
+  return error(what + ": attribute '" + attr.name() + "' has type " +
+               AP::AttributeType_Name(kind) +
+               ", which is not a value (graphs are regions)");
+}
+
+/// The AttributeProto type that an attribute of the given schema kind has.
+static proto::AttributeProto::AttributeType protoKind(AttrKind kind) {
+  using AP = proto::AttributeProto;
+  switch (kind) {
+  case AttrKind::Float:
+    return AP::FLOAT;
+  case AttrKind::Int:
+    return AP::INT;
+  case AttrKind::String:
+    return AP::STRING;
+  case AttrKind::Tensor:
+    return AP::TENSOR;
+  case AttrKind::Graph:
+    return AP::GRAPH;
+  case AttrKind::SparseTensor:
+    return AP::SPARSE_TENSOR;
+  case AttrKind::TypeProto:
+    return AP::TYPE_PROTO;
+  case AttrKind::Floats:
+    return AP::FLOATS;
+  case AttrKind::Ints:
+    return AP::INTS;
+  case AttrKind::Strings:
+    return AP::STRINGS;
+  case AttrKind::Tensors:
+    return AP::TENSORS;
+  case AttrKind::Graphs:
+    return AP::GRAPHS;
+  case AttrKind::SparseTensors:
+    return AP::SPARSE_TENSORS;
+  case AttrKind::TypeProtos:
+    return AP::TYPE_PROTOS;
+  }
+  return AP::UNDEFINED;
+}
+
+//===----------------------------------------------------------------------===//
+// Nodes
+//===----------------------------------------------------------------------===//
+
+/// Collects the names a node reads, those of its subgraphs included (outer
+/// values that a subgraph uses are inputs of the node for ordering).
+static void collectNodeInputs(const proto::NodeProto &node,
+                              llvm::StringSet<> &names) {
+  for (const std::string &in : node.input())
+    if (!in.empty())
+      names.insert(in);
+  for (const proto::AttributeProto &attr : node.attribute()) {
+    auto visit = [&](const proto::GraphProto &g) {
+      for (const proto::NodeProto &n : g.node())
+        collectNodeInputs(n, names);
+    };
+    if (attr.has_g())
+      visit(attr.g());
+    for (const proto::GraphProto &g : attr.graphs())
+      visit(g);
+  }
+}
+
+FailureOr<SmallVector<proto::NodeProto *>>
+Importer::sortNodes(proto::GraphProto &graph) {
+  // The graph's own outputs define names; everything else is outer scope.
+  llvm::StringMap<unsigned> producer;
+  for (auto [i, node] : llvm::enumerate(graph.node()))
+    for (const std::string &out : node.output())
+      if (!out.empty() && !producer.try_emplace(out, i).second)
+        return error("'" + out + "' is an output of two nodes ('" +
+                     graph.node(producer[out]).name() + "' and '" +
+                     node.name() + "'); ONNX values have one definition");
+  unsigned n = graph.node_size();
+  SmallVector<SmallVector<unsigned>> users(n);
+  SmallVector<unsigned> pending(n, 0);
+  bool sorted = true;
+  for (unsigned i = 0; i < n; ++i) {
+    llvm::StringSet<> inputs;
+    collectNodeInputs(graph.node(i), inputs);
+    for (const auto &in : inputs) {
+      auto it = producer.find(in.getKey());
+      if (it == producer.end() || it->second == i)
+        continue;
+      users[it->second].push_back(i);
+      ++pending[i];
+      sorted &= it->second < i;
+    }
+  }
+  SmallVector<proto::NodeProto *> order;
+  if (sorted) {
+    for (proto::NodeProto &node : *graph.mutable_node())
+      order.push_back(&node);
+    return order;
+  }
+  SmallVector<unsigned> ready;
+  for (unsigned i = n; i-- > 0;)
+    if (!pending[i])
+      ready.push_back(i);
+  while (!ready.empty()) {
+    unsigned i = ready.pop_back_val();
+    order.push_back(graph.mutable_node(i));
+    for (unsigned u : llvm::reverse(users[i]))
+      if (--pending[u] == 0)
+        ready.push_back(u);
+  }
+  if (order.size() != n) {
+    for (unsigned i = 0; i < n; ++i)
+      if (pending[i])
+        return error("graph '" + graph.name() + "' has a cycle through " +
+                     describe(graph.node(i)));
+  }
+  emitRemark(fileLoc) << "graph '" << graph.name()
+                      << "': nodes are not in topological order; imported "
+                         "in a sorted order";
+  return order;
+}
+
+/// An ONNX type string of the spec ("tensor(float)", "seq(tensor(int64))")
+/// as a type with unknown shape, or null when it names no single type.
+static Type parseTypeString(MLIRContext *context, StringRef s) {
+  s = s.trim();
+  auto inner = [&](StringRef head) -> std::optional<StringRef> {
+    if (!s.consume_front(head) || !s.consume_front("(") || !s.consume_back(")"))
+      return std::nullopt;
+    return s;
+  };
+  StringRef copy = s;
+  if (auto e = inner("tensor")) {
+    Type element = getElementTypeForName(context, e->trim());
+    return element ? UnrankedTensorType::get(element) : Type();
+  }
+  s = copy;
+  if (auto e = inner("seq")) {
+    Type element = parseTypeString(context, *e);
+    return element ? SeqType::get(context, element) : Type();
+  }
+  s = copy;
+  if (auto e = inner("optional")) {
+    Type element = parseTypeString(context, *e);
+    return element ? OptType::get(context, element) : Type();
+  }
+  return {};
+}
+
+/// The shape-free version of a type: what binding a type variable carries.
+static Type withoutShape(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return UnrankedTensorType::get(tensor.getElementType());
+  return type;
+}
+
+FailureOr<Type> Importer::resultType(const proto::NodeProto &node,
+                                     unsigned index, const OpSchema *schema,
+                                     ArrayRef<int32_t> groups,
+                                     ArrayRef<Value> operands,
+                                     ArrayRef<int32_t> operandGroups,
+                                     const NamedAttrList &attrs) {
+  const std::string &name = node.output(index);
+  for (auto &scope : llvm::reverse(declaredTypes)) {
+    auto it = scope.find(name);
+    if (it != scope.end())
+      return importType(*it->second, "value '" + name + "'");
+  }
+  auto fail = [&]() {
+    return error("cannot tell the type of '" + name + "', output " +
+                 Twine(index) + " of " + describe(node) +
+                 ": give it a value_info");
+  };
+  if (!schema)
+    return fail();
+  // The output's schema entry.
+  const ArgSchema *arg = nullptr;
+  unsigned slot = 0;
+  for (auto [i, size] : llvm::enumerate(groups)) {
+    const ArgSchema &a = schema->outputs[i];
+    unsigned width = a.kind == ArgKind::Variadic ? size : 1;
+    if (index < slot + width) {
+      arg = &a;
+      break;
+    }
+    slot += width;
+  }
+  if (!arg)
+    return fail();
+  // A type variable that an input binds.
+  if (arg->typeVar >= 0) {
+    unsigned next = 0;
+    for (auto [i, size] : llvm::enumerate(operandGroups)) {
+      const ArgSchema &in = schema->inputs[i];
+      if (in.typeVar == arg->typeVar && size > 0 && !in.heterogeneous)
+        return withoutShape(operands[next].getType());
+      next += size;
+    }
+  }
+  // Containers built from or taken out of their operand.
+  StringRef op = schema->name;
+  Type in0 = operands.empty() ? Type() : operands.front().getType();
+  if (op == "SequenceAt" || op == "ConcatFromSequence")
+    if (auto seq = dyn_cast_or_null<SeqType>(in0))
+      return withoutShape(seq.getElementType());
+  if ((op == "SequenceConstruct" || op == "SplitToSequence") && in0)
+    return Type(SeqType::get(context, withoutShape(in0)));
+  if (op == "SequenceEmpty") {
+    Type element = Float32Type::get(context);
+    if (auto dtype = dyn_cast_or_null<IntegerAttr>(attrs.get("dtype")))
+      element = getElementTypeForDataType(context, dtype.getInt());
+    if (!element)
+      return fail();
+    return Type(SeqType::get(context, UnrankedTensorType::get(element)));
+  }
+  if (op == "Optional") {
+    if (auto type = dyn_cast_or_null<TypeAttr>(
+            attrs.get(getODSAttrName(*schema, "type"))))
+      return Type(OptType::get(context, type.getValue()));
+    if (in0)
+      return Type(OptType::get(context, withoutShape(in0)));
+  }
+  if (op == "OptionalGetElement" && in0) {
+    if (auto opt = dyn_cast<OptType>(in0))
+      return withoutShape(opt.getElementType());
+    return withoutShape(in0);
+  }
+  // An element type chosen by an attribute.
+  for (StringRef attrName : {"to", "dtype", "output_dtype"})
+    if (auto code = dyn_cast_or_null<IntegerAttr>(attrs.get(attrName)))
+      if (Type element = getElementTypeForDataType(context, code.getInt()))
+        return Type(UnrankedTensorType::get(element));
+  // The type of a tensor attribute (Constant, ConstantOfShape).
+  for (NamedAttribute attr : attrs)
+    if (auto value = dyn_cast<ElementsAttr>(attr.getValue()))
+      if (!attr.getName().strref().starts_with("onnx."))
+        return Type(UnrankedTensorType::get(value.getElementType()));
+  // Constant's scalar and list forms.
+  static const std::pair<StringRef, StringRef> constants[] = {
+      {"value_float", "float"},   {"value_floats", "float"},
+      {"value_int", "int64"},     {"value_ints", "int64"},
+      {"value_string", "string"}, {"value_strings", "string"}};
+  for (auto [attrName, element] : constants)
+    if (attrs.get(attrName))
+      return Type(
+          UnrankedTensorType::get(getElementTypeForName(context, element)));
+  // ConstantOfShape without a value gives float zeros.
+  if (op == "ConstantOfShape")
+    return Type(UnrankedTensorType::get(Float32Type::get(context)));
+  // If, Loop, Scan, SequenceMap: from their graphs, once imported.
+  if (llvm::any_of(schema->attributes,
+                   [&](const AttrSchema &a) { return schema->isGraph(a); }))
+    return Type();
+  // A type the schema fixes.
+  StringRef typeStr = arg->typeStr;
+  if (arg->typeVar >= 0) {
+    typeStr = schema->typeVars[arg->typeVar].allowed;
+    if (typeStr.contains("),"))
+      return fail();
+  }
+  if (Type t = parseTypeString(context, typeStr))
+    return t;
+  return fail();
+}
+
+LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
+  std::string what = describe(node);
+  Location loc = nodeLoc(node);
+  StringRef domain = node.domain();
+  if (domain == "ai.onnx")
+    domain = "";
+  auto opset = opsets.find(domain.empty() ? "ai.onnx" : domain);
+  if (opset == opsets.end())
+    return error(what + ": domain '" + domain +
+                 "' is not in the model's opset_import");
+
+  // Operands, with the omitted ones.
+  SmallVector<Value> operands;
+  SmallVector<bool> present;
+  for (const std::string &in : node.input()) {
+    present.push_back(!in.empty());
+    if (in.empty())
+      continue;
+    Value v = lookup(in);
+    if (!v)
+      return error(what + ": input '" + in +
+                   "' is not a graph input, initializer or output of an "
+                   "earlier node");
+    operands.push_back(v);
+  }
+
+  std::optional<OperationName> opName =
+      lookupSchemaOp(context, domain, node.op_type(), opset->second);
+  bool knownDomain = domain.empty() || domain == "ai.onnx.ml" ||
+                     domain == "ai.onnx.preview" ||
+                     domain == "ai.onnx.preview.training";
+  if (!opName && knownDomain) {
+    if (lookupSchemaOp(context, domain, node.op_type(), INT64_MAX))
+      return error(what +
+                   ": the operator's first version is newer than opset " +
+                   Twine(opset->second) + " of '" +
+                   (domain.empty() ? StringRef("ai.onnx") : domain) +
+                   "' that the model imports");
+    if (!functionKeys.contains((domain + "::" + node.op_type()).str()))
+      return error(what + ": no operator '" + node.op_type() + "' in domain '" +
+                   (domain.empty() ? StringRef("ai.onnx") : domain) + "'");
+  }
+  const OpSchema *schema = nullptr;
+  if (opName)
+    schema = &opName->getInterface<ONNXSchemaOpInterface>()->getSchema();
+
+  // Attributes and graphs.
+  NamedAttrList attrs;
+  SmallVector<std::pair<StringRef, proto::GraphProto *>> graphs;
+  NamedAttrList refs;
+  for (proto::AttributeProto &attr : *node.mutable_attribute()) {
+    const AttrSchema *attrSchema = nullptr;
+    if (schema) {
+      auto it = llvm::find_if(schema->attributes, [&](const AttrSchema &a) {
+        return attr.name() == a.name;
+      });
+      if (it == schema->attributes.end())
+        return error(what + ": unknown attribute '" + attr.name() +
+                     "' for version " + Twine(schema->sinceVersion) +
+                     " of the operator");
+      attrSchema = &*it;
+    }
+    if (!attr.ref_attr_name().empty()) {
+      refs.append(attr.name(), AttrRefAttr::get(context, attr.ref_attr_name()));
+      continue;
+    }
+    if (attrSchema && attr.type() != proto::AttributeProto::UNDEFINED &&
+        attr.type() != protoKind(attrSchema->kind))
+      return error(what + ": attribute '" + attr.name() + "' has type " +
+                   proto::AttributeProto::AttributeType_Name(attr.type()) +
+                   ", the operator expects " +
+                   proto::AttributeProto::AttributeType_Name(
+                       protoKind(attrSchema->kind)));
+    if (attr.type() == proto::AttributeProto::GRAPH || attr.has_g()) {
+      graphs.push_back(
+          {attrSchema ? StringRef(attrSchema->odsName) : StringRef(attr.name()),
+           attr.mutable_g()});
+      continue;
+    }
+    FailureOr<Attribute> value = importAttribute(attr, what);
+    if (failed(value))
+      return failure();
+    attrs.append(attrSchema ? StringRef(attrSchema->odsName)
+                            : StringRef(attr.name()),
+                 *value);
+  }
+  if (!refs.empty())
+    return error(what + ": attribute '" + refs.begin()->getName().strref() +
+                 "' refers to a function attribute outside a function");
+
+  // Group the inputs and outputs as the schema does.
+  SmallVector<int32_t> operandGroups, resultGroups;
+  SmallVector<bool> resultPresent;
+  for (const std::string &out : node.output())
+    resultPresent.push_back(!out.empty());
+  auto group = [&](ArrayRef<bool> slots, ArrayRef<ArgSchema> args,
+                   SmallVectorImpl<int32_t> &sizes,
+                   StringRef kind) -> LogicalResult {
+    size_t slot = 0;
+    for (const ArgSchema &arg : args) {
+      int32_t size = 0;
+      switch (arg.kind) {
+      case ArgKind::Single:
+        if (slot >= slots.size() || !slots[slot])
+          return error(what + ": " + kind + " '" + arg.name + "' is required");
+        size = 1;
+        ++slot;
+        break;
+      case ArgKind::Optional:
+        if (slot < slots.size())
+          size = slots[slot++];
+        break;
+      case ArgKind::Variadic:
+        for (; slot < slots.size(); ++slot, ++size)
+          if (!slots[slot])
+            return error(what + ": variadic " + kind + " '" + arg.name +
+                         "' has an empty name");
+        break;
+      }
+      sizes.push_back(size);
+    }
+    if (slot < slots.size())
+      return error(what + ": " + Twine(slots.size()) + " " + kind +
+                   "s, the operator takes at most " + Twine(slot));
+    return success();
+  };
+  if (schema && !schema->deprecated &&
+      (failed(group(present, schema->inputs, operandGroups, "input")) ||
+       failed(group(resultPresent, schema->outputs, resultGroups, "output"))))
+    return failure();
+
+  SmallVector<Type> resultTypes;
+  for (auto [i, out] : llvm::enumerate(node.output())) {
+    if (out.empty())
+      continue;
+    FailureOr<Type> type = resultType(node, i, schema, resultGroups, operands,
+                                      operandGroups, attrs);
+    if (failed(type))
+      return failure();
+    // Null: the type comes from the op's graphs (set below).
+    resultTypes.push_back(*type ? *type : builder.getNoneType());
+  }
+
+  // Names survive a round trip as attributes.
+  if (!node.name().empty())
+    attrs.append("onnx.name", builder.getStringAttr(node.name()));
+  SmallVector<Attribute> outNames;
+  for (const std::string &out : node.output())
+    outNames.push_back(builder.getStringAttr(out));
+  if (!node.doc_string().empty())
+    attrs.append("onnx.doc_string", builder.getStringAttr(node.doc_string()));
+
+  OperationState state(
+      loc,
+      opName ? *opName : OperationName(CustomOp::getOperationName(), context));
+  state.addOperands(operands);
+  state.addTypes(resultTypes);
+  if (opName) {
+    if (opName->hasTrait<OpTrait::AttrSizedOperandSegments>())
+      attrs.append("operandSegmentSizes",
+                   builder.getDenseI32ArrayAttr(operandGroups));
+    if (opName->hasTrait<OpTrait::AttrSizedResultSegments>())
+      attrs.append("resultSegmentSizes",
+                   builder.getDenseI32ArrayAttr(resultGroups));
+    // One region per graph attribute of the schema, in its order.
+    for (const AttrSchema &a : schema->attributes)
+      if (schema->isGraph(a))
+        state.addRegion();
+  } else {
+    SmallVector<int64_t> absentIn, absentOut;
+    for (auto [i, p] : llvm::enumerate(present))
+      if (!p)
+        absentIn.push_back(i);
+    for (auto [i, p] : llvm::enumerate(resultPresent))
+      if (!p)
+        absentOut.push_back(i);
+    attrs.append("domain", builder.getStringAttr(domain));
+    attrs.append("op_type", builder.getStringAttr(node.op_type()));
+    if (!absentIn.empty())
+      attrs.append("absent_inputs", builder.getDenseI64ArrayAttr(absentIn));
+    if (!absentOut.empty())
+      attrs.append("absent_outputs", builder.getDenseI64ArrayAttr(absentOut));
+    if (!graphs.empty()) {
+      SmallVector<Attribute> names;
+      for (auto &g : graphs) {
+        names.push_back(builder.getStringAttr(g.first));
+        state.addRegion();
+      }
+      attrs.append("graph_names", builder.getArrayAttr(names));
+    }
+  }
+  attrs.append("onnx.outputs", builder.getArrayAttr(outNames));
+  state.addAttributes(attrs);
+  Operation *op = builder.create(state);
+
+  // Graph attributes become the regions named after them.
+  for (auto &[name, graph] : graphs) {
+    unsigned regionIndex = 0;
+    if (schema) {
+      for (const AttrSchema &a : schema->attributes) {
+        if (!schema->isGraph(a))
+          continue;
+        if (name == a.odsName)
+          break;
+        ++regionIndex;
+      }
+    } else {
+      regionIndex = std::distance(
+          graphs.begin(),
+          llvm::find_if(graphs, [&](auto &g) { return g.first == name; }));
+    }
+    // Loop's body takes (iteration, condition, loop-carried...) whose types
+    // a model may leave out.
+    SmallVector<Type> defaults;
+    if (schema && schema->name == StringRef("Loop") && !schema->domain[0]) {
+      defaults.push_back(RankedTensorType::get({}, builder.getI64Type()));
+      defaults.push_back(RankedTensorType::get({}, builder.getI1Type()));
+      for (Value v : ValueRange(op->getOperands())
+                         .drop_front(operandGroups.size()
+                                         ? operandGroups[0] + operandGroups[1]
+                                         : 0))
+        defaults.push_back(v.getType());
+    }
+    // Scan's body takes (state..., one slice of each scan input...).
+    if (schema && schema->name == StringRef("Scan") && !schema->domain[0]) {
+      ValueRange inputs = op->getOperands();
+      if (schema->sinceVersion == 8)
+        inputs = inputs.drop_front(operandGroups[0]);
+      int64_t scanInputs = 0;
+      if (auto n = op->getAttrOfType<IntegerAttr>("num_scan_inputs"))
+        scanInputs = n.getInt();
+      int64_t states = int64_t(inputs.size()) - scanInputs;
+      for (auto [k, v] : llvm::enumerate(inputs)) {
+        auto tensor = dyn_cast<TensorType>(v.getType());
+        if (int64_t(k) < states || !tensor)
+          defaults.push_back(v.getType());
+        else
+          defaults.push_back(UnrankedTensorType::get(tensor.getElementType()));
+      }
+    }
+    OpBuilder::InsertionGuard guard(builder);
+    if (failed(importSubgraph(*graph, op->getRegion(regionIndex), defaults,
+                              depth + 1,
+                              what + ", graph '" + name.str() + "'")))
+      return failure();
+  }
+
+  if (failed(setResultTypesFromGraphs(op, node)))
+    return failure();
+
+  unsigned r = 0;
+  for (const std::string &out : node.output()) {
+    if (out.empty())
+      continue;
+    if (failed(define(out, op->getResult(r++), "output of " + what)))
+      return failure();
+  }
+  return success();
+}
+
+/// The results of If, Loop, Scan and SequenceMap whose types no value_info
+/// gives follow from what their graphs yield.
+LogicalResult Importer::setResultTypesFromGraphs(Operation *op,
+                                                 const proto::NodeProto &node) {
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    if (!isa<NoneType>(result.getType()))
+      continue;
+    auto fail = [&]() {
+      return error("cannot tell the type of output " + Twine(i) + " of " +
+                   describe(node) + ": give it a value_info");
+    };
+    Region *region = op->getNumRegions() ? &op->getRegion(0) : nullptr;
+    StringRef name = op->getName().stripDialect();
+    // If yields its outputs directly from either branch.
+    if (name.starts_with("If"))
+      region = &op->getRegion(op->getNumRegions() - 1);
+    if (!region || region->empty())
+      return fail();
+    auto yield = cast<YieldOp>(region->front().getTerminator());
+    Type type;
+    if (name.starts_with("If")) {
+      if (i < yield.getValues().size())
+        type = withoutShape(yield.getValues()[i].getType());
+    } else if (name.starts_with("Loop")) {
+      // Yields (condition, carried..., scan outputs...); carried results
+      // keep their type, scan outputs stack the iterations.
+      unsigned carried = region->getNumArguments() - 2;
+      if (i + 1 < yield.getValues().size()) {
+        Type t = yield.getValues()[i + 1].getType();
+        if (i < carried)
+          type = withoutShape(t);
+        else if (auto tensor = dyn_cast<TensorType>(t))
+          type = UnrankedTensorType::get(tensor.getElementType());
+      }
+    } else if (name.starts_with("Scan") || name.starts_with("SequenceMap")) {
+      if (i < yield.getValues().size()) {
+        Type t = yield.getValues()[i].getType();
+        if (name.starts_with("SequenceMap"))
+          t = SeqType::get(context, withoutShape(t));
+        type = withoutShape(t);
+      }
+    }
+    if (!type)
+      return fail();
+    result.setType(type);
+  }
+  return success();
+}
+
+LogicalResult Importer::importNodes(proto::GraphProto &graph, unsigned depth) {
+  FailureOr<SmallVector<proto::NodeProto *>> order = sortNodes(graph);
+  if (failed(order))
+    return failure();
+  for (proto::NodeProto *node : *order)
+    if (failed(importNode(*node, depth)))
+      return failure();
+  return success();
+}
+
+LogicalResult Importer::importSubgraph(proto::GraphProto &graph, Region &region,
+                                       ArrayRef<Type> defaultArgTypes,
+                                       unsigned depth, const Twine &what) {
+  if (depth > options.maxGraphDepth)
+    return error(what + ": subgraphs nest deeper than " +
+                 Twine(options.maxGraphDepth) + " levels");
+  Block *block = builder.createBlock(&region);
+  scopes.emplace_back();
+  declaredTypes.emplace_back();
+  auto popScopes = llvm::make_scope_exit([&] {
+    scopes.pop_back();
+    declaredTypes.pop_back();
+  });
+  for (const proto::ValueInfoProto &vi : graph.value_info())
+    declaredTypes.back()[vi.name()] = &vi.type();
+  for (const proto::ValueInfoProto &vi : graph.output())
+    if (vi.has_type())
+      declaredTypes.back()[vi.name()] = &vi.type();
+  for (auto [i, input] : llvm::enumerate(graph.input())) {
+    Type type;
+    if (input.has_type()) {
+      FailureOr<Type> t =
+          importType(input.type(), what + ", input '" + input.name() + "'");
+      if (failed(t))
+        return failure();
+      type = *t;
+    } else if (i < defaultArgTypes.size()) {
+      type = defaultArgTypes[i];
+    } else {
+      return error(what + ": input '" + input.name() + "' has no type");
+    }
+    if (failed(define(input.name(), block->addArgument(type, fileLoc),
+                      (what + " input").str())))
+      return failure();
+  }
+  for (proto::TensorProto &init : *graph.mutable_initializer()) {
+    FailureOr<ElementsAttr> value = tensors.importTensor(
+        init, (what + ", initializer '" + init.name() + "'").str());
+    if (failed(value))
+      return failure();
+    if (failed(define(init.name(), createConstant(*value, init.name()),
+                      (what + " initializer").str())))
+      return failure();
+  }
+  if (failed(importNodes(graph, depth)))
+    return failure();
+  SmallVector<Value> results;
+  for (const proto::ValueInfoProto &out : graph.output()) {
+    Value v = lookup(out.name());
+    if (!v)
+      return error(what + ": output '" + out.name() + "' is not defined");
+    results.push_back(v);
+  }
+  YieldOp::create(builder, fileLoc, results);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The model
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
+  scopes.emplace_back();
+  declaredTypes.emplace_back();
+  for (const proto::ValueInfoProto &vi : graph.value_info())
+    declaredTypes.back()[vi.name()] = &vi.type();
+  for (const proto::ValueInfoProto &vi : graph.output())
+    if (vi.has_type())
+      declaredTypes.back()[vi.name()] = &vi.type();
+
+  auto module = cast<ModuleOp>(builder.getInsertionBlock()->getParentOp());
+  SymbolTable symbols(module);
+
+  // Initializers are module-level constants; an initializer that is also a
+  // graph input is that input's default.
+  llvm::StringMap<ml_program::GlobalOp> globals;
+  SmallVector<ml_program::GlobalOp> globalsInOrder;
+  auto addGlobal = [&](StringRef name, Type type,
+                       Attribute value) -> LogicalResult {
+    if (failed(checkName(name, "initializer")))
+      return failure();
+    if (globals.count(name))
+      return error("initializer '" + name + "' is defined twice");
+    auto global = ml_program::GlobalOp::create(
+        builder, fileLoc, name, type, /*is_mutable=*/false, value,
+        builder.getStringAttr("private"));
+    symbols.insert(global);
+    global->setAttr("onnx.name", builder.getStringAttr(name));
+    globals[name] = global;
+    globalsInOrder.push_back(global);
+    return success();
+  };
+  for (proto::TensorProto &init : *graph.mutable_initializer()) {
+    FailureOr<ElementsAttr> value =
+        tensors.importTensor(init, "initializer '" + init.name() + "'");
+    if (failed(value) ||
+        failed(addGlobal(init.name(), value->getType(), *value)))
+      return failure();
+  }
+  for (proto::SparseTensorProto &init : *graph.mutable_sparse_initializer()) {
+    std::string name = init.values().name();
+    FailureOr<Attribute> value =
+        tensors.importSparseTensor(init, "sparse initializer '" + name + "'");
+    if (failed(value) ||
+        failed(addGlobal(name, cast<ElementsAttr>(*value).getType(), *value)))
+      return failure();
+    globals[name]->setAttr("onnx.sparse", builder.getUnitAttr());
+  }
+
+  // The signature.
+  SmallVector<Type> argTypes;
+  SmallVector<DictionaryAttr> argAttrs;
+  for (const proto::ValueInfoProto &input : graph.input()) {
+    std::string what = "graph input '" + input.name() + "'";
+    NamedAttrList attrs;
+    attrs.append("onnx.name", builder.getStringAttr(input.name()));
+    SmallVector<Attribute> dimParams;
+    Type type;
+    auto global = globals.find(input.name());
+    if (input.has_type()) {
+      FailureOr<Type> t = importType(input.type(), what, &dimParams);
+      if (failed(t))
+        return failure();
+      type = *t;
+    } else if (global != globals.end()) {
+      type = global->second.getType();
+    } else {
+      return error(what + " has no type");
+    }
+    if (!dimParams.empty())
+      attrs.append("onnx.dim_params", builder.getArrayAttr(dimParams));
+    if (global != globals.end())
+      attrs.append("onnx.default",
+                   FlatSymbolRefAttr::get(global->second.getSymNameAttr()));
+    if (!input.doc_string().empty())
+      attrs.append("onnx.doc_string",
+                   builder.getStringAttr(input.doc_string()));
+    argTypes.push_back(type);
+    argAttrs.push_back(attrs.getDictionary(context));
+  }
+
+  std::string name = graph.name().empty() ? "main_graph" : graph.name();
+  auto func = func::FuncOp::create(builder, fileLoc, name,
+                                   builder.getFunctionType(argTypes, {}));
+  symbols.insert(func);
+  func.setAllArgAttrs(argAttrs);
+  if (!graph.doc_string().empty())
+    func->setAttr("onnx.doc_string", builder.getStringAttr(graph.doc_string()));
+  Block *body = func.addEntryBlock();
+  builder.setInsertionPointToStart(body);
+
+  for (auto [input, arg] : llvm::zip(graph.input(), body->getArguments()))
+    if (failed(define(input.name(), arg, "graph input")))
+      return failure();
+  for (ml_program::GlobalOp global : globalsInOrder) {
+    StringRef initName = global.getSymName();
+    if (lookup(initName))
+      continue;
+    auto load = ml_program::GlobalLoadConstOp::create(
+        builder, fileLoc, global.getType(),
+        FlatSymbolRefAttr::get(global.getSymNameAttr()));
+    if (failed(define(initName, load, "initializer")))
+      return failure();
+  }
+  if (failed(importNodes(graph, 0)))
+    return failure();
+
+  SmallVector<Value> results;
+  SmallVector<DictionaryAttr> resultAttrs;
+  for (const proto::ValueInfoProto &out : graph.output()) {
+    Value v = lookup(out.name());
+    if (!v)
+      return error("graph output '" + out.name() +
+                   "' is not a graph input, initializer or node output");
+    results.push_back(v);
+    NamedAttrList attrs;
+    attrs.append("onnx.name", builder.getStringAttr(out.name()));
+    if (out.has_type()) {
+      SmallVector<Attribute> dimParams;
+      if (failed(importType(out.type(), "graph output '" + out.name() + "'",
+                            &dimParams)))
+        return failure();
+      if (!dimParams.empty())
+        attrs.append("onnx.dim_params", builder.getArrayAttr(dimParams));
+    }
+    resultAttrs.push_back(attrs.getDictionary(context));
+  }
+  func::ReturnOp::create(builder, fileLoc, results);
+  func.setFunctionType(
+      builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  func.setAllResultAttrs(resultAttrs);
+  module->setAttr("onnx.entry", FlatSymbolRefAttr::get(func.getSymNameAttr()));
+  return success();
+}
+
+OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  if (!model.has_ir_version()) {
+    error("ModelProto.ir_version is missing");
+    return nullptr;
+  }
+  irVersion = model.ir_version();
+  if (irVersion < 1) {
+    error("ModelProto.ir_version " + Twine(irVersion) + " is not valid");
+    return nullptr;
+  }
+  if (irVersion > kNewestIRVersion)
+    emitWarning(fileLoc) << "IR version " << irVersion
+                         << " is newer than the newest this importer knows ("
+                         << kNewestIRVersion << "); importing as that";
+  if (!model.has_graph()) {
+    error("ModelProto.graph is missing");
+    return nullptr;
+  }
+  if (model.opset_import_size() == 0 && irVersion >= 3) {
+    error("ModelProto.opset_import is missing (required from IR version 3)");
+    return nullptr;
+  }
+  NamedAttrList opsetAttrs;
+  for (const proto::OperatorSetIdProto &opset : model.opset_import()) {
+    std::string domain =
+        opset.domain().empty() ? std::string("ai.onnx") : opset.domain();
+    if (!opsets.try_emplace(domain, opset.version()).second) {
+      error("opset_import names domain '" + domain + "' twice");
+      return nullptr;
+    }
+    opsetAttrs.append(domain, builder.getI64IntegerAttr(opset.version()));
+  }
+  if (model.opset_import_size() == 0) // IR 1 and 2: ai.onnx opset 1.
+    opsets["ai.onnx"] = 1;
+  if (model.functions_size() || model.training_info_size() ||
+      model.configuration_size()) {
+    error(Twine(model.functions_size()       ? "model-local functions"
+                : model.training_info_size() ? "training_info"
+                                             : "device configurations") +
+          " are not imported yet");
+    return nullptr;
+  }
+
+  Builder &b = builder;
+  NamedAttrList attrs;
+  attrs.append("onnx.ir_version", b.getI64IntegerAttr(irVersion));
+  attrs.append("onnx.opset_import", opsetAttrs.getDictionary(context));
+  if (model.has_producer_name())
+    attrs.append("onnx.producer_name", b.getStringAttr(model.producer_name()));
+  if (model.has_producer_version())
+    attrs.append("onnx.producer_version",
+                 b.getStringAttr(model.producer_version()));
+  if (model.has_domain())
+    attrs.append("onnx.domain", b.getStringAttr(model.domain()));
+  if (model.has_model_version())
+    attrs.append("onnx.model_version",
+                 b.getI64IntegerAttr(model.model_version()));
+  if (model.has_doc_string())
+    attrs.append("onnx.doc_string", b.getStringAttr(model.doc_string()));
+  if (model.metadata_props_size()) {
+    NamedAttrList props;
+    for (const proto::StringStringEntryProto &p : model.metadata_props())
+      props.set(p.key(), b.getStringAttr(p.value()));
+    attrs.append("onnx.metadata_props", props.getDictionary(context));
+  }
+  for (NamedAttribute a : attrs)
+    (*module)->setAttr(a.getName(), a.getValue());
+
+  builder.setInsertionPointToEnd(module->getBody());
+  if (failed(importMainGraph(*model.mutable_graph())))
+    return nullptr;
+  if (nonC90Names)
+    emitWarning(fileLoc) << nonC90Names
+                         << " names are not C90 identifiers (IR.md), the "
+                            "first is '"
+                         << firstNonC90Name << "'";
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+OwningOpRef<ModuleOp>
+mlir::onnx::importONNXModel(llvm::MemoryBufferRef buffer, MLIRContext *context,
+                            const ImportOptions &options) {
+  context->loadDialect<ONNXDialect, func::FuncDialect,
+                       ml_program::MLProgramDialect>();
+  StringRef data = buffer.getBuffer();
+  StringRef fileName = buffer.getBufferIdentifier();
+  Location loc = FileLineColLoc::get(context, fileName, 0, 0);
+  if (data.empty()) {
+    emitError(loc, "empty input: not an ONNX model");
+    return nullptr;
+  }
+  ImportOptions resolved = options;
+  if (resolved.modelDirectory.empty()) {
+    StringRef dir = llvm::sys::path::parent_path(fileName);
+    resolved.modelDirectory = dir.empty() ? "." : dir.str();
+  }
+
+  ImportOptions::Format format = options.format;
+  if (format == ImportOptions::Format::Auto) {
+    // Text format starts with a field name or a comment; binary with a tag.
+    StringRef head = data.ltrim();
+    format = !head.empty() && (isalpha(head[0]) || head[0] == '#')
+                 ? ImportOptions::Format::Text
+                 : ImportOptions::Format::Binary;
+  }
+  proto::ModelProto model;
+  if (format == ImportOptions::Format::Binary) {
+    google::protobuf::io::ArrayInputStream stream(data.data(), data.size());
+    google::protobuf::io::CodedInputStream coded(&stream);
+    coded.SetTotalBytesLimit(INT_MAX);
+    coded.SetRecursionLimit(512);
+    if (data.size() > size_t(INT_MAX) || !model.ParseFromCodedStream(&coded) ||
+        !coded.ConsumedEntireMessage()) {
+      emitError(loc, "not a valid ONNX model: the binary ModelProto is "
+                     "truncated or malformed");
+      return nullptr;
+    }
+  } else {
+    struct Collector : google::protobuf::io::ErrorCollector {
+      std::string message;
+      void AddError(int line, int column, const std::string &m) override {
+        if (message.empty())
+          message = "line " + std::to_string(line + 1) + ", column " +
+                    std::to_string(column + 1) + ": " + m;
+      }
+    } collector;
+    google::protobuf::TextFormat::Parser parser;
+    parser.RecordErrorsTo(&collector);
+    if (!parser.ParseFromString(std::string(data), &model)) {
+      emitError(loc, "not a valid ONNX model in protobuf text format: " +
+                         collector.message);
+      return nullptr;
+    }
+  }
+  Importer importer(context, resolved, fileName);
+  return importer.importModel(model);
+}
+
+void mlir::onnx::registerImportONNXTranslation() {
+  static llvm::cl::opt<std::string> modelDir(
+      "onnx-model-dir",
+      llvm::cl::desc("Directory of external data (default: the model's)"),
+      llvm::cl::init(""));
+  static llvm::cl::opt<bool> strict(
+      "onnx-strict",
+      llvm::cl::desc("Names that are not C90 identifiers are errors"),
+      llvm::cl::init(false));
+  static llvm::cl::opt<unsigned> maxDepth(
+      "onnx-max-graph-depth",
+      llvm::cl::desc("Refuse subgraphs nested deeper than this"),
+      llvm::cl::init(64));
+  static llvm::cl::opt<int64_t> inlineLimit(
+      "onnx-inline-tensor-limit",
+      llvm::cl::desc("Tensors above this many bytes become dense_resource"),
+      llvm::cl::init(64));
+  static TranslateToMLIRRegistration registration(
+      "import", "import an ONNX model (binary or text ModelProto)",
+      [](llvm::SourceMgr &sourceMgr, MLIRContext *context) {
+        ImportOptions options;
+        options.modelDirectory = modelDir;
+        options.strict = strict;
+        options.inlineTensorLimit = inlineLimit;
+        options.maxGraphDepth = maxDepth;
+        const llvm::MemoryBuffer *buffer =
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        return OwningOpRef<Operation *>(
+            importONNXModel(buffer->getMemBufferRef(), context, options)
+                .release());
+      },
+      [](DialectRegistry &registry) {
+        registry.insert<ONNXDialect, func::FuncDialect,
+                        ml_program::MLProgramDialect>();
+      });
+}

@@ -1,0 +1,502 @@
+//===- TensorData.cpp - ONNX data types and TensorProto contents ----------===//
+
+#include "OnnxDialect/Target/ONNX/TensorData.h"
+#include "OnnxDialect/IR/ONNXDialect.h"
+
+#include "onnx.pb.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA1.h"
+
+#include <memory>
+
+using namespace mlir;
+using namespace mlir::onnx;
+namespace proto = onnx_dialect::proto;
+
+namespace {
+struct DataTypeInfo {
+  int32_t code;
+  const char *name;     // TensorProto.DataType
+  const char *specName; // as the operator spec writes it
+  int64_t irVersion;
+  /// Bits of one element in raw_data (4 and 2 for packed types; 0 string).
+  unsigned bits;
+};
+} // namespace
+
+static const DataTypeInfo kDataTypes[] = {
+    {1, "FLOAT", "float", 1, 32},
+    {2, "UINT8", "uint8", 1, 8},
+    {3, "INT8", "int8", 1, 8},
+    {4, "UINT16", "uint16", 1, 16},
+    {5, "INT16", "int16", 1, 16},
+    {6, "INT32", "int32", 1, 32},
+    {7, "INT64", "int64", 1, 64},
+    {8, "STRING", "string", 1, 0},
+    {9, "BOOL", "bool", 1, 8},
+    {10, "FLOAT16", "float16", 1, 16},
+    {11, "DOUBLE", "double", 1, 64},
+    {12, "UINT32", "uint32", 1, 32},
+    {13, "UINT64", "uint64", 1, 64},
+    {14, "COMPLEX64", "complex64", 1, 64},
+    {15, "COMPLEX128", "complex128", 1, 128},
+    {16, "BFLOAT16", "bfloat16", 4, 16},
+    {17, "FLOAT8E4M3FN", "float8e4m3fn", 9, 8},
+    {18, "FLOAT8E4M3FNUZ", "float8e4m3fnuz", 9, 8},
+    {19, "FLOAT8E5M2", "float8e5m2", 9, 8},
+    {20, "FLOAT8E5M2FNUZ", "float8e5m2fnuz", 9, 8},
+    {21, "UINT4", "uint4", 10, 4},
+    {22, "INT4", "int4", 10, 4},
+    {23, "FLOAT4E2M1", "float4e2m1", 11, 4},
+    {24, "FLOAT8E8M0", "float8e8m0", 12, 8},
+    {25, "UINT2", "uint2", 13, 2},
+    {26, "INT2", "int2", 13, 2},
+};
+
+static const DataTypeInfo *findDataType(int32_t code) {
+  for (const DataTypeInfo &info : kDataTypes)
+    if (info.code == code)
+      return &info;
+  return nullptr;
+}
+
+Type mlir::onnx::getElementTypeForDataType(MLIRContext *ctx, int32_t code) {
+  Builder b(ctx);
+  switch (code) {
+  case 1:
+    return b.getF32Type();
+  case 2:
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case 3:
+    return b.getI8Type();
+  case 4:
+    return IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  case 5:
+    return b.getI16Type();
+  case 6:
+    return b.getI32Type();
+  case 7:
+    return b.getI64Type();
+  case 8:
+    return StringType::get(ctx);
+  case 9:
+    return b.getI1Type();
+  case 10:
+    return b.getF16Type();
+  case 11:
+    return b.getF64Type();
+  case 12:
+    return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  case 13:
+    return IntegerType::get(ctx, 64, IntegerType::Unsigned);
+  case 14:
+    return ComplexType::get(b.getF32Type());
+  case 15:
+    return ComplexType::get(b.getF64Type());
+  case 16:
+    return b.getBF16Type();
+  case 17:
+    return Float8E4M3FNType::get(ctx);
+  case 18:
+    return Float8E4M3FNUZType::get(ctx);
+  case 19:
+    return Float8E5M2Type::get(ctx);
+  case 20:
+    return Float8E5M2FNUZType::get(ctx);
+  case 21:
+    return IntegerType::get(ctx, 4, IntegerType::Unsigned);
+  case 22:
+    return IntegerType::get(ctx, 4);
+  case 23:
+    return Float4E2M1FNType::get(ctx);
+  case 24:
+    return Float8E8M0FNUType::get(ctx);
+  case 25:
+    return IntegerType::get(ctx, 2, IntegerType::Unsigned);
+  case 26:
+    return IntegerType::get(ctx, 2);
+  default:
+    return {};
+  }
+}
+
+Type mlir::onnx::getElementTypeForName(MLIRContext *ctx, StringRef name) {
+  for (const DataTypeInfo &info : kDataTypes)
+    if (name == info.specName)
+      return getElementTypeForDataType(ctx, info.code);
+  return {};
+}
+
+int32_t mlir::onnx::getDataTypeForElementType(Type type) {
+  for (const DataTypeInfo &info : kDataTypes)
+    if (getElementTypeForDataType(type.getContext(), info.code) == type)
+      return info.code;
+  return 0;
+}
+
+StringRef mlir::onnx::getDataTypeName(int32_t code) {
+  const DataTypeInfo *info = findDataType(code);
+  return info ? info->name : "UNDEFINED";
+}
+
+int64_t mlir::onnx::getIRVersionOfDataType(int32_t code) {
+  const DataTypeInfo *info = findDataType(code);
+  return info ? info->irVersion : 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor contents
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Where the bytes of a tensor come from, kept alive as long as the blob.
+struct Bytes {
+  ArrayRef<char> data;
+  std::shared_ptr<void> owner;
+};
+} // namespace
+
+/// Unpacks 4- or 2-bit elements (low bits first) into APInts.
+static SmallVector<APInt> unpackSubByte(ArrayRef<char> bytes, int64_t count,
+                                        unsigned bits, bool isSigned) {
+  SmallVector<APInt> values;
+  values.reserve(count);
+  unsigned perByte = 8 / bits;
+  for (int64_t i = 0; i < count; ++i) {
+    uint8_t byte = bytes[i / perByte];
+    uint64_t v = (byte >> ((i % perByte) * bits)) & ((1u << bits) - 1);
+    values.push_back(APInt(bits, v, isSigned));
+  }
+  return values;
+}
+
+static FailureOr<ElementsAttr> denseFromBytes(ShapedType type, unsigned bits,
+                                              Bytes bytes, int64_t inlineLimit,
+                                              StringRef blobName) {
+  Type element = type.getElementType();
+  int64_t count = type.getNumElements();
+  if (element.isInteger(1)) {
+    SmallVector<bool> values;
+    for (int64_t i = 0; i < count; ++i)
+      values.push_back(bytes.data[i] != 0);
+    return ElementsAttr(DenseElementsAttr::get(type, values));
+  }
+  if (bits < 8) {
+    SmallVector<APInt> ints =
+        unpackSubByte(bytes.data, count, bits, element.isSignlessInteger());
+    if (auto f = dyn_cast<FloatType>(element)) {
+      SmallVector<APFloat> floats;
+      for (const APInt &i : ints)
+        floats.push_back(APFloat(f.getFloatSemantics(), i));
+      return ElementsAttr(DenseElementsAttr::get(type, floats));
+    }
+    return ElementsAttr(DenseElementsAttr::get(type, ints));
+  }
+  if (static_cast<int64_t>(bytes.data.size()) <= inlineLimit) {
+    bool splat = false;
+    if (!DenseElementsAttr::isValidRawBuffer(type, bytes.data, splat))
+      return failure();
+    return ElementsAttr(DenseElementsAttr::getFromRawBuffer(type, bytes.data));
+  }
+  size_t align = std::min<size_t>(bits / 8, alignof(std::max_align_t));
+  AsmResourceBlob blob;
+  if (reinterpret_cast<uintptr_t>(bytes.data.data()) % align == 0) {
+    blob = AsmResourceBlob(
+        bytes.data, align,
+        [owner = std::move(bytes.owner)](void *, size_t, size_t) {},
+        /*dataIsMutable=*/false);
+  } else {
+    blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes.data, align);
+  }
+  return ElementsAttr(
+      DenseResourceElementsAttr::get(type, blobName, std::move(blob)));
+}
+
+/// Validates an external data location: relative, no '..', and the file it
+/// names (symlinks resolved) inside the model directory.
+static FailureOr<std::string> resolveExternal(StringRef modelDir,
+                                              StringRef location,
+                                              const std::string &what,
+                                              MLIRContext *context) {
+  Location loc = UnknownLoc::get(context);
+  auto fail = [&](const Twine &why) {
+    return emitError(loc, what + ": external data location '" + location +
+                              "' " + why);
+  };
+  if (location.empty())
+    return fail("is empty");
+  if (location.starts_with("/") || llvm::sys::path::is_absolute(location))
+    return fail("is absolute; it must be relative to the model's directory");
+  for (StringRef part : llvm::make_range(
+           llvm::sys::path::begin(location, llvm::sys::path::Style::posix),
+           llvm::sys::path::end(location)))
+    if (part == "..")
+      return fail("leaves the model's directory ('..')");
+  SmallString<256> path(modelDir);
+  llvm::sys::path::append(path, location);
+  SmallString<256> real, realDir;
+  if (llvm::sys::fs::real_path(path, real))
+    return fail("does not name an existing file");
+  if (llvm::sys::fs::real_path(modelDir, realDir))
+    return fail("cannot be resolved: the model directory does not exist");
+  StringRef r = real;
+  if (!r.consume_front(realDir) || !r.starts_with("/"))
+    return fail("resolves (through a symbolic link) outside the model's "
+                "directory");
+  return std::string(real);
+}
+
+static FailureOr<Bytes> readExternal(proto::TensorProto &tensor,
+                                     StringRef modelDir, uint64_t expected,
+                                     const std::string &what,
+                                     MLIRContext *context) {
+  Location loc = UnknownLoc::get(context);
+  std::string location, checksum;
+  uint64_t offset = 0, length = expected;
+  bool hasLength = false;
+  for (const proto::StringStringEntryProto &kv : tensor.external_data()) {
+    auto number = [&](uint64_t &out) -> LogicalResult {
+      if (StringRef(kv.value()).getAsInteger(10, out))
+        return emitError(loc, what + ": external data '" + kv.key() +
+                                  "' is not a non-negative integer: '" +
+                                  kv.value() + "'");
+      return success();
+    };
+    if (kv.key() == "location")
+      location = kv.value();
+    else if (kv.key() == "offset" && failed(number(offset)))
+      return failure();
+    else if (kv.key() == "length") {
+      if (failed(number(length)))
+        return failure();
+      hasLength = true;
+    } else if (kv.key() == "checksum")
+      checksum = kv.value();
+  }
+  if (location.empty())
+    return emitError(loc, what + ": external data has no 'location'");
+  FailureOr<std::string> path =
+      resolveExternal(modelDir, location, what, context);
+  if (failed(path))
+    return failure();
+  uint64_t size = 0;
+  if (llvm::sys::fs::file_size(*path, size))
+    return emitError(loc, what + ": cannot read external data file '" +
+                              location + "'");
+  if (hasLength && length != expected)
+    return emitError(loc, what + ": external data length " + Twine(length) +
+                              " does not match the " + Twine(expected) +
+                              " bytes its type and shape need");
+  if (offset > size || size - offset < expected)
+    return emitError(loc, what + ": external data [" + Twine(offset) + ", " +
+                              Twine(offset + expected) +
+                              ") is beyond the end "
+                              "of '" +
+                              location + "' (" + Twine(size) + " bytes)");
+  if (!checksum.empty()) {
+    auto file = llvm::MemoryBuffer::getFile(*path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+    if (!file)
+      return emitError(loc, what + ": cannot read '" + location + "'");
+    auto digest =
+        llvm::SHA1::hash(llvm::arrayRefFromStringRef((*file)->getBuffer()));
+    if (llvm::toHex(digest, /*LowerCase=*/true) != StringRef(checksum).lower())
+      return emitError(loc, what + ": checksum of '" + location +
+                                "' does not match the model's");
+  }
+  if (expected == 0)
+    return Bytes{{}, nullptr};
+  auto buffer = llvm::MemoryBuffer::getFileSlice(*path, expected, offset);
+  if (!buffer)
+    return emitError(loc,
+                     what + ": cannot map external data of '" + location + "'");
+  std::shared_ptr<llvm::MemoryBuffer> owner(std::move(*buffer));
+  ArrayRef<char> data(owner->getBufferStart(), owner->getBufferSize());
+  return Bytes{data, owner};
+}
+
+FailureOr<ElementsAttr> TensorImporter::importTensor(proto::TensorProto &tensor,
+                                                     const std::string &what) {
+  Location loc = UnknownLoc::get(context);
+  const DataTypeInfo *info = findDataType(tensor.data_type());
+  if (!info)
+    return emitError(loc, what + ": unknown data type code " +
+                              Twine(tensor.data_type()));
+  Type element = getElementTypeForDataType(context, info->code);
+  int64_t count = 1;
+  SmallVector<int64_t> dims;
+  for (int64_t d : tensor.dims()) {
+    if (d < 0)
+      return emitError(loc, what + ": negative dimension " + Twine(d));
+    if (d && count > std::numeric_limits<int64_t>::max() / d / 16)
+      return emitError(loc, what + ": the element count of its dimensions "
+                                   "overflows");
+    count *= d;
+    dims.push_back(d);
+  }
+  if (tensor.has_segment())
+    return emitError(loc, what + ": segmented tensors are not supported");
+  auto type = RankedTensorType::get(dims, element);
+
+  if (info->code == 8) { // STRING
+    if (tensor.string_data_size() != count)
+      return emitError(loc, what + ": has " + Twine(tensor.string_data_size()) +
+                                " strings, its shape needs " + Twine(count));
+    SmallVector<StringRef> strings(tensor.string_data().begin(),
+                                   tensor.string_data().end());
+    return ElementsAttr(DenseElementsAttr::get(type, strings));
+  }
+  uint64_t byteSize = (uint64_t(count) * info->bits + 7) / 8;
+  std::string name = tensor.name().empty() ? "tensor" : tensor.name();
+
+  Bytes bytes;
+  SmallVector<char> converted;
+  if (tensor.data_location() == proto::TensorProto::EXTERNAL) {
+    FailureOr<Bytes> ext =
+        readExternal(tensor, modelDirectory, byteSize, what, context);
+    if (failed(ext))
+      return failure();
+    bytes = *ext;
+  } else if (tensor.has_raw_data()) {
+    if (tensor.raw_data().size() != byteSize)
+      return emitError(
+          loc, what + ": raw_data has " + Twine(tensor.raw_data().size()) +
+                   " bytes, its type and shape need " + Twine(byteSize));
+    // Take the bytes out of the proto rather than copy them.
+    std::shared_ptr<std::string> owner(tensor.release_raw_data());
+    bytes = Bytes{ArrayRef<char>(owner->data(), owner->size()), owner};
+  } else {
+    // The typed fields (proto-facts.md, 4.2).
+    auto put = [&](auto value) {
+      const char *p = reinterpret_cast<const char *>(&value);
+      converted.append(p, p + sizeof(value));
+    };
+    int64_t have = 0, need = count;
+    switch (info->code) {
+    case 1:
+    case 14:
+      need = info->code == 14 ? 2 * count : count;
+      have = tensor.float_data_size();
+      if (have == need)
+        for (float f : tensor.float_data())
+          put(f);
+      break;
+    case 11:
+    case 15:
+      need = info->code == 15 ? 2 * count : count;
+      have = tensor.double_data_size();
+      if (have == need)
+        for (double d : tensor.double_data())
+          put(d);
+      break;
+    case 7:
+      have = tensor.int64_data_size();
+      if (have == need)
+        for (int64_t v : tensor.int64_data())
+          put(v);
+      break;
+    case 12:
+    case 13:
+      have = tensor.uint64_data_size();
+      if (have == need)
+        for (uint64_t v : tensor.uint64_data()) {
+          if (info->code == 12)
+            put(uint32_t(v));
+          else
+            put(v);
+        }
+      break;
+    default: {
+      // int32_data: one element per entry, or packed bytes of 2/4 elements.
+      have = tensor.int32_data_size();
+      need = info->bits < 8 ? int64_t(byteSize) : count;
+      if (have == need)
+        for (int32_t v : tensor.int32_data()) {
+          if (info->bits == 32)
+            put(v);
+          else if (info->bits == 16)
+            put(uint16_t(v));
+          else
+            put(uint8_t(v));
+        }
+      break;
+    }
+    }
+    if (have != need)
+      return emitError(loc, what + ": has " + Twine(have) +
+                                " data entries, its type and shape need " +
+                                Twine(need));
+    bytes = Bytes{converted, nullptr};
+    // Small and converted: always inline (the buffer is local).
+    FailureOr<ElementsAttr> attr = denseFromBytes(
+        type, info->bits, bytes, std::numeric_limits<int64_t>::max(), name);
+    if (failed(attr))
+      return emitError(loc, what + ": cannot represent its data");
+    return attr;
+  }
+  FailureOr<ElementsAttr> attr =
+      denseFromBytes(type, info->bits, bytes, inlineLimit, name);
+  if (failed(attr))
+    return emitError(loc, what + ": cannot represent its data");
+  return attr;
+}
+
+FailureOr<Attribute>
+TensorImporter::importSparseTensor(proto::SparseTensorProto &sparse,
+                                   const std::string &what) {
+  Location loc = UnknownLoc::get(context);
+  FailureOr<ElementsAttr> values =
+      importTensor(*sparse.mutable_values(), what + " (values)");
+  FailureOr<ElementsAttr> indices =
+      importTensor(*sparse.mutable_indices(), what + " (indices)");
+  if (failed(values) || failed(indices))
+    return failure();
+  SmallVector<int64_t> dims(sparse.dims().begin(), sparse.dims().end());
+  int64_t rank = dims.size(), nnz = values->getNumElements();
+  auto indexType = indices->getShapedType();
+  if (!indexType.getElementType().isInteger(64))
+    return emitError(loc, what + ": indices must be int64");
+  SmallVector<int64_t> coords;
+  auto raw = indices->getValues<int64_t>();
+  if (indexType.getRank() == 1 && indexType.getDimSize(0) == nnz) {
+    // Linearized indices into the dense shape.
+    for (int64_t linear : raw) {
+      SmallVector<int64_t> c(rank);
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        c[d] = dims[d] ? linear % dims[d] : 0;
+        linear = dims[d] ? linear / dims[d] : 0;
+      }
+      coords.append(c);
+    }
+  } else if (indexType.getRank() == 2 && indexType.getDimSize(0) == nnz &&
+             indexType.getDimSize(1) == rank) {
+    coords.assign(raw.begin(), raw.end());
+  } else {
+    return emitError(loc, what + ": indices must have shape [" + Twine(nnz) +
+                              "] or [" + Twine(nnz) + ", " + Twine(rank) + "]");
+  }
+  for (int64_t i = 0; i < nnz; ++i)
+    for (int64_t d = 0; d < rank; ++d)
+      if (coords[i * rank + d] < 0 || coords[i * rank + d] >= dims[d])
+        return emitError(loc, what + ": index " + Twine(i) +
+                                  " is outside the dense shape");
+  auto type = RankedTensorType::get(dims, values->getElementType());
+  auto indexAttr = DenseIntElementsAttr::get(
+      RankedTensorType::get({nnz, rank}, IntegerType::get(context, 64)),
+      coords);
+  auto valueAttr = dyn_cast<DenseElementsAttr>(*values);
+  if (!valueAttr) {
+    // Resource-backed values: sparse attributes need dense ones.
+    SmallVector<Attribute> elems(values->getValues<Attribute>());
+    valueAttr = DenseElementsAttr::get(values->getShapedType(), elems);
+  }
+  return Attribute(SparseElementsAttr::get(type, indexAttr, valueAttr));
+}
