@@ -16,10 +16,14 @@ lit=$(command -v lit-22 || echo /usr/lib/llvm-22/build/utils/lit/lit.py)
 rc=${PIPESTATUS[0]}
 
 # lit's summary: "  Passed: N", "  Failed: N", "  Unsupported: N", "  Expectedly Failed: N", ...
-count() { grep -E "^ +$1: +[0-9]+" "$log" | awk '{print $NF}' | head -n1; }
-passed=$(( $(count Passed || true) + $(count "Expectedly Failed" || true) ))
-failed=$(( $(count Failed || true) + $(count "Unexpectedly Passed" || true) + $(count Unresolved || true) + $(count "Timed Out" || true) ))
-skipped=$(( $(count Unsupported || true) + $(count Excluded || true) + $(count Skipped || true) ))
+count() {
+  local n
+  n=$(grep -E "^ +$1: +[0-9]+" "$log" | sed -E 's/^ +[^:]+: +([0-9]+).*/\1/' | head -n1)
+  echo "${n:-0}"
+}
+passed=$(( $(count Passed) + $(count "Expectedly Failed") ))
+failed=$(( $(count Failed) + $(count "Unexpectedly Passed") + $(count Unresolved) + $(count "Timed Out") ))
+skipped=$(( $(count Unsupported) + $(count Excluded) + $(count Skipped) ))
 rm -f "$log"
 if [ "$rc" != 0 ] && [ "$failed" = 0 ]; then failed=1; fi
 if [ "$skipped" -gt 0 ]; then
