@@ -9,6 +9,7 @@
 #ifndef ONNXDIALECT_INITALLTRANSLATIONS_H
 #define ONNXDIALECT_INITALLTRANSLATIONS_H
 
+#include "OnnxDialect/Target/ONNX/ExportONNX.h"
 #include "OnnxDialect/Target/ONNX/ImportONNX.h"
 
 namespace mlir {
@@ -21,6 +22,7 @@ namespace onnx {
 inline void registerAllTranslations() {
   mlir::registerToLLVMIRTranslation();
   registerImportONNXTranslation();
+  registerExportONNXTranslation();
 }
 
 } // namespace onnx

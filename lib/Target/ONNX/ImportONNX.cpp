@@ -104,6 +104,7 @@ private:
   Value createConstant(ElementsAttr value, StringRef name) {
     OperationState state(fileLoc, ConstantOp::getOperationName());
     state.addAttribute("value", value);
+    state.addAttribute("onnx.initializer", builder.getUnitAttr());
     state.addAttribute("onnx.outputs", builder.getStrArrayAttr({name}));
     state.addTypes(value.getType());
     return builder.create(state)->getResult(0);
@@ -174,6 +175,15 @@ LogicalResult Importer::checkName(StringRef name, const Twine &what) {
 // Types
 //===----------------------------------------------------------------------===//
 
+/// Whether any dimension of a value's type is symbolic. onnx.dim_params
+/// lists every dimension of every tensor shape in the type, outermost type
+/// first, "" where a dimension has no dim_param.
+static bool hasDimParam(ArrayRef<Attribute> dimParams) {
+  return llvm::any_of(dimParams, [](Attribute a) {
+    return !cast<StringAttr>(a).getValue().empty();
+  });
+}
+
 FailureOr<Type> Importer::importElementType(int32_t code, const Twine &what) {
   Type type = getElementTypeForDataType(context, code);
   if (!type)
@@ -203,8 +213,6 @@ FailureOr<Type> Importer::importType(const proto::TypeProto &type,
     if (!hasShape(t))
       return TensorType(UnrankedTensorType::get(*element));
     SmallVector<int64_t> dims;
-    bool anyParam = false;
-    SmallVector<Attribute> params;
     for (const proto::TensorShapeProto::Dimension &dim : t.shape().dim()) {
       if (dim.has_dim_value()) {
         if (dim.dim_value() < 0)
@@ -213,12 +221,10 @@ FailureOr<Type> Importer::importType(const proto::TypeProto &type,
       } else {
         dims.push_back(ShapedType::kDynamic);
       }
-      anyParam |= dim.has_dim_param() && !dim.dim_param().empty();
-      params.push_back(
-          StringAttr::get(context, dim.has_dim_param() ? dim.dim_param() : ""));
+      if (dimParams)
+        dimParams->push_back(StringAttr::get(
+            context, dim.has_dim_param() ? dim.dim_param() : ""));
     }
-    if (dimParams && anyParam)
-      dimParams->append(params.begin(), params.end());
     return TensorType(RankedTensorType::get(dims, *element));
   };
   auto needs = [&](int64_t version, StringRef feature) -> LogicalResult {
@@ -234,7 +240,7 @@ FailureOr<Type> Importer::importType(const proto::TypeProto &type,
     if (failed(needs(4, "sequence")))
       return failure();
     FailureOr<Type> element =
-        importType(type.sequence_type().elem_type(), what);
+        importType(type.sequence_type().elem_type(), what, dimParams);
     if (failed(element))
       return failure();
     return Type(
@@ -244,7 +250,8 @@ FailureOr<Type> Importer::importType(const proto::TypeProto &type,
     if (failed(needs(4, "map")))
       return failure();
     FailureOr<Type> key = importElementType(type.map_type().key_type(), what);
-    FailureOr<Type> value = importType(type.map_type().value_type(), what);
+    FailureOr<Type> value =
+        importType(type.map_type().value_type(), what, dimParams);
     if (failed(key) || failed(value))
       return failure();
     Type map =
@@ -257,7 +264,7 @@ FailureOr<Type> Importer::importType(const proto::TypeProto &type,
     if (failed(needs(8, "optional")))
       return failure();
     FailureOr<Type> element =
-        importType(type.optional_type().elem_type(), what);
+        importType(type.optional_type().elem_type(), what, dimParams);
     if (failed(element))
       return failure();
     Type opt =
@@ -979,7 +986,7 @@ LogicalResult Importer::importSubgraph(proto::GraphProto &graph, Region &region,
   Block *block = builder.createBlock(&region);
   scopes.emplace_back();
   declaredTypes.emplace_back();
-  auto popScopes = llvm::make_scope_exit([&] {
+  llvm::scope_exit popScopes([&] {
     scopes.pop_back();
     declaredTypes.pop_back();
   });
@@ -1023,7 +1030,15 @@ LogicalResult Importer::importSubgraph(proto::GraphProto &graph, Region &region,
       return error(what + ": output '" + out.name() + "' is not defined");
     results.push_back(v);
   }
-  YieldOp::create(builder, fileLoc, results);
+  auto yield = YieldOp::create(builder, fileLoc, results);
+  // The graph's own name and its input names, for export.
+  if (!graph.name().empty())
+    yield->setAttr("onnx.name", builder.getStringAttr(graph.name()));
+  SmallVector<Attribute> inputNames;
+  for (const proto::ValueInfoProto &input : graph.input())
+    inputNames.push_back(builder.getStringAttr(input.name()));
+  if (!inputNames.empty())
+    yield->setAttr("onnx.inputs", builder.getArrayAttr(inputNames));
   return success();
 }
 
@@ -1099,7 +1114,7 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
     } else {
       return error(what + " has no type");
     }
-    if (!dimParams.empty())
+    if (hasDimParam(dimParams))
       attrs.append("onnx.dim_params", builder.getArrayAttr(dimParams));
     if (global != globals.end())
       attrs.append("onnx.default",
@@ -1152,7 +1167,7 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
       if (failed(importType(out.type(), "graph output '" + out.name() + "'",
                             &dimParams)))
         return failure();
-      if (!dimParams.empty())
+      if (hasDimParam(dimParams))
         attrs.append("onnx.dim_params", builder.getArrayAttr(dimParams));
     }
     resultAttrs.push_back(attrs.getDictionary(context));

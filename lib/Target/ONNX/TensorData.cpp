@@ -208,7 +208,9 @@ static FailureOr<ElementsAttr> denseFromBytes(ShapedType type, unsigned bits,
   }
   size_t align = std::min<size_t>(bits / 8, alignof(std::max_align_t));
   AsmResourceBlob blob;
-  if (reinterpret_cast<uintptr_t>(bytes.data.data()) % align == 0) {
+  // Bytes we own (moved out of the proto or mapped) are kept; others copied.
+  if (bytes.owner &&
+      reinterpret_cast<uintptr_t>(bytes.data.data()) % align == 0) {
     blob = AsmResourceBlob(
         bytes.data, align,
         [owner = std::move(bytes.owner)](void *, size_t, size_t) {},
@@ -435,12 +437,6 @@ FailureOr<ElementsAttr> TensorImporter::importTensor(proto::TensorProto &tensor,
                                 " data entries, its type and shape need " +
                                 Twine(need));
     bytes = Bytes{converted, nullptr};
-    // Small and converted: always inline (the buffer is local).
-    FailureOr<ElementsAttr> attr = denseFromBytes(
-        type, info->bits, bytes, std::numeric_limits<int64_t>::max(), name);
-    if (failed(attr))
-      return emitError(loc, what + ": cannot represent its data");
-    return attr;
   }
   FailureOr<ElementsAttr> attr =
       denseFromBytes(type, info->bits, bytes, inlineLimit, name);
@@ -499,4 +495,96 @@ TensorImporter::importSparseTensor(proto::SparseTensorProto &sparse,
     valueAttr = DenseElementsAttr::get(values->getShapedType(), elems);
   }
   return Attribute(SparseElementsAttr::get(type, indexAttr, valueAttr));
+}
+
+//===----------------------------------------------------------------------===//
+// Export
+//===----------------------------------------------------------------------===//
+
+/// Packs 4- or 2-bit values (low bits first) into bytes.
+static std::string packSubByte(ArrayRef<uint64_t> values, unsigned bits) {
+  unsigned perByte = 8 / bits;
+  std::string out((values.size() + perByte - 1) / perByte, '\0');
+  for (auto [i, v] : llvm::enumerate(values))
+    out[i / perByte] |=
+        char((v & ((1u << bits) - 1)) << ((i % perByte) * bits));
+  return out;
+}
+
+LogicalResult mlir::onnx::exportTensor(ElementsAttr value,
+                                       proto::TensorProto &tensor) {
+  ShapedType type = value.getShapedType();
+  Type element = type.getElementType();
+  int32_t code = getDataTypeForElementType(element);
+  const DataTypeInfo *info = findDataType(code);
+  if (!info || !type.hasStaticShape())
+    return failure();
+  tensor.set_data_type(code);
+  for (int64_t d : type.getShape())
+    tensor.add_dims(d);
+  int64_t count = type.getNumElements();
+
+  if (isa<StringType>(element)) {
+    auto strings = dyn_cast<DenseStringElementsAttr>(value);
+    if (!strings)
+      return failure();
+    for (StringRef s : strings.getValues<StringRef>())
+      tensor.add_string_data(s.str());
+    return success();
+  }
+  std::string *raw = tensor.mutable_raw_data();
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return failure();
+    // The blob is named after the tensor (the importer's choice).
+    if (!tensor.has_name())
+      tensor.set_name(resource.getRawHandle().getKey().str());
+    ArrayRef<char> data = blob->getData();
+    raw->assign(data.begin(), data.end());
+    return success();
+  }
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense)
+    return failure();
+  if (element.isInteger(1)) {
+    raw->reserve(count);
+    for (bool b : dense.getValues<bool>())
+      raw->push_back(b ? 1 : 0);
+    return success();
+  }
+  if (info->bits < 8) {
+    SmallVector<uint64_t> bits;
+    if (isa<FloatType>(element)) {
+      for (const APFloat &f : dense.getValues<APFloat>())
+        bits.push_back(f.bitcastToAPInt().getZExtValue());
+    } else {
+      for (const APInt &i : dense.getValues<APInt>())
+        bits.push_back(i.getZExtValue());
+    }
+    *raw = packSubByte(bits, info->bits);
+    return success();
+  }
+  ArrayRef<char> data = dense.getRawData();
+  if (dense.isSplat()) {
+    raw->reserve(data.size() * count);
+    for (int64_t i = 0; i < count; ++i)
+      raw->append(data.begin(), data.end());
+  } else {
+    raw->assign(data.begin(), data.end());
+  }
+  return success();
+}
+
+LogicalResult mlir::onnx::exportSparseTensor(Attribute value,
+                                             proto::SparseTensorProto &sparse) {
+  auto attr = dyn_cast<SparseElementsAttr>(value);
+  if (!attr)
+    return failure();
+  for (int64_t d : attr.getType().getShape())
+    sparse.add_dims(d);
+  if (failed(exportTensor(attr.getValues(), *sparse.mutable_values())) ||
+      failed(exportTensor(attr.getIndices(), *sparse.mutable_indices())))
+    return failure();
+  return success();
 }

@@ -36,6 +36,15 @@ StringRef getDataTypeName(int32_t code);
 /// The IR version that introduced a data type (proto-facts.md).
 int64_t getIRVersionOfDataType(int32_t code);
 
+/// Writes the contents of `value` into `tensor` (data_type, dims and
+/// raw_data, or string_data for strings). Sets nothing else.
+LogicalResult exportTensor(ElementsAttr value,
+                           onnx_dialect::proto::TensorProto &tensor);
+/// Writes a sparse elements attribute as a SparseTensorProto.
+LogicalResult
+exportSparseTensor(Attribute value,
+                   onnx_dialect::proto::SparseTensorProto &sparse);
+
 class TensorImporter {
 public:
   TensorImporter(MLIRContext *context, std::string modelDirectory,
