@@ -370,7 +370,8 @@ def type_ref(s, arg):
 
 def arg_constraint(s, arg):
     types = s.type_vars.get(arg.type_str, [arg.type_str])
-    c = ods_constraint(types)
+    # Values of polymorphic functions (!onnx.any) are accepted everywhere.
+    c = "AnyTypeOf<[%s, ONNX_Any]>" % ods_constraint(types)
     if arg.kind == "Optional":
         return "Optional<%s>" % c
     if arg.kind == "Variadic":

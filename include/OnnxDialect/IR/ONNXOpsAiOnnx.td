@@ -17,9 +17,9 @@ def ONNX_AbsOp : ONNX_Op<"Abs", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Abs-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$X);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -35,9 +35,9 @@ def ONNX_AbsV6Op : ONNX_Op<"Abs_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Abs-6
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -53,10 +53,10 @@ def ONNX_AbsV1Op : ONNX_Op<"Abs_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Abs-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -73,9 +73,9 @@ def ONNX_AcosOp : ONNX_Op<"Acos", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Acos-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -91,9 +91,9 @@ def ONNX_AcosV7Op : ONNX_Op<"Acos_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Acos-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -109,9 +109,9 @@ def ONNX_AcoshOp : ONNX_Op<"Acosh", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Acosh-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -127,9 +127,9 @@ def ONNX_AcoshV9Op : ONNX_Op<"Acosh_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Acosh-9
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -145,10 +145,10 @@ def ONNX_AddOp : ONNX_Op<"Add", [Pure]> {
     Available from ai.onnx opset 14. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Add-14
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$C);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -165,10 +165,10 @@ def ONNX_AddV13Op : ONNX_Op<"Add_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Add-13
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$B);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$C);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -185,10 +185,10 @@ def ONNX_AddV7Op : ONNX_Op<"Add_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Add-7
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$A,
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$B);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$C);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -205,12 +205,12 @@ def ONNX_AddV6Op : ONNX_Op<"Add_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Add-6
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$A,
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$B,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$B,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$C);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -229,13 +229,13 @@ def ONNX_AddV1Op : ONNX_Op<"Add_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Add-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$A,
-    TensorOf<[F16, F32, F64]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$C);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -255,11 +255,11 @@ def ONNX_AffineGridOp : ONNX_Op<"AffineGrid", [Pure]> {
     Available from ai.onnx opset 20. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#AffineGrid-20
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$theta,
-    TensorOf<[I64]>:$size,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$theta,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$align_corners);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$grid);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$grid);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"theta", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"size", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -278,10 +278,10 @@ def ONNX_AndOp : ONNX_Op<"And", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#And-7
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$A,
-    TensorOf<[I1]>:$B);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -299,12 +299,12 @@ def ONNX_AndV1Op : ONNX_Op<"And_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#And-1
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$A,
-    TensorOf<[I1]>:$B,
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$B,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -324,12 +324,12 @@ def ONNX_ArgMaxOp : ONNX_Op<"ArgMax", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ArgMax-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$select_last_index);
   let results = (outs
-    TensorOf<[I64]>:$reduced);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -348,12 +348,12 @@ def ONNX_ArgMaxV12Op : ONNX_Op<"ArgMax_v12", [Pure]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ArgMax-12
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$select_last_index);
   let results = (outs
-    TensorOf<[I64]>:$reduced);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -372,11 +372,11 @@ def ONNX_ArgMaxV11Op : ONNX_Op<"ArgMax_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ArgMax-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[I64]>:$reduced);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -394,11 +394,11 @@ def ONNX_ArgMaxV1Op : ONNX_Op<"ArgMax_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ArgMax-1
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[I64]>:$reduced);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -416,12 +416,12 @@ def ONNX_ArgMinOp : ONNX_Op<"ArgMin", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ArgMin-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$select_last_index);
   let results = (outs
-    TensorOf<[I64]>:$reduced);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -440,12 +440,12 @@ def ONNX_ArgMinV12Op : ONNX_Op<"ArgMin_v12", [Pure]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ArgMin-12
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$select_last_index);
   let results = (outs
-    TensorOf<[I64]>:$reduced);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -464,11 +464,11 @@ def ONNX_ArgMinV11Op : ONNX_Op<"ArgMin_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ArgMin-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[I64]>:$reduced);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -486,11 +486,11 @@ def ONNX_ArgMinV1Op : ONNX_Op<"ArgMin_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ArgMin-1
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[I64]>:$reduced);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -508,9 +508,9 @@ def ONNX_AsinOp : ONNX_Op<"Asin", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Asin-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -526,9 +526,9 @@ def ONNX_AsinV7Op : ONNX_Op<"Asin_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Asin-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -544,9 +544,9 @@ def ONNX_AsinhOp : ONNX_Op<"Asinh", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Asinh-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -562,9 +562,9 @@ def ONNX_AsinhV9Op : ONNX_Op<"Asinh_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Asinh-9
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -580,9 +580,9 @@ def ONNX_AtanOp : ONNX_Op<"Atan", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Atan-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -598,9 +598,9 @@ def ONNX_AtanV7Op : ONNX_Op<"Atan_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Atan-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -616,9 +616,9 @@ def ONNX_AtanhOp : ONNX_Op<"Atanh", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Atanh-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -634,9 +634,9 @@ def ONNX_AtanhV9Op : ONNX_Op<"Atanh_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Atanh-9
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -652,13 +652,13 @@ def ONNX_AttentionOp : ONNX_Op<"Attention", [AttrSizedOperandSegments, AttrSized
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Attention-24
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$Q,
-    TensorOf<[BF16, F16, F32, F64]>:$K,
-    TensorOf<[BF16, F16, F32, F64]>:$V,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1]>>:$attn_mask,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$past_key,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$past_value,
-    Optional<TensorOf<[I64]>>:$nonpad_kv_seqlen,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Q,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$K,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$V,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1]>, ONNX_Any]>>:$attn_mask,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$past_key,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$past_value,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$nonpad_kv_seqlen,
     DefaultValuedOptionalAttr<I64Attr, "0">:$is_causal,
     OptionalAttr<I64Attr>:$kv_num_heads,
     OptionalAttr<I64Attr>:$q_num_heads,
@@ -667,10 +667,10 @@ def ONNX_AttentionOp : ONNX_Op<"Attention", [AttrSizedOperandSegments, AttrSized
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$softcap,
     OptionalAttr<I64Attr>:$softmax_precision);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$present_key,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$present_value,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$qk_matmul_output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$present_key,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$present_value,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$qk_matmul_output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"Q", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"K", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
@@ -704,12 +704,12 @@ def ONNX_AttentionV23Op : ONNX_Op<"Attention_v23", [AttrSizedOperandSegments, At
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Attention-23
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$Q,
-    TensorOf<[BF16, F16, F32, F64]>:$K,
-    TensorOf<[BF16, F16, F32, F64]>:$V,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1]>>:$attn_mask,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$past_key,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$past_value,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Q,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$K,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$V,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1]>, ONNX_Any]>>:$attn_mask,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$past_key,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$past_value,
     DefaultValuedOptionalAttr<I64Attr, "0">:$is_causal,
     OptionalAttr<I64Attr>:$kv_num_heads,
     OptionalAttr<I64Attr>:$q_num_heads,
@@ -718,10 +718,10 @@ def ONNX_AttentionV23Op : ONNX_Op<"Attention_v23", [AttrSizedOperandSegments, At
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$softcap,
     OptionalAttr<I64Attr>:$softmax_precision);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$present_key,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$present_value,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$qk_matmul_output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$present_key,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$present_value,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$qk_matmul_output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"Q", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"K", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
@@ -754,7 +754,7 @@ def ONNX_AveragePoolOp : ONNX_Op<"AveragePool", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#AveragePool-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     DefaultValuedOptionalAttr<I64Attr, "0">:$ceil_mode,
     DefaultValuedOptionalAttr<I64Attr, "0">:$count_include_pad,
@@ -763,7 +763,7 @@ def ONNX_AveragePoolOp : ONNX_Op<"AveragePool", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -786,7 +786,7 @@ def ONNX_AveragePoolV19Op : ONNX_Op<"AveragePool_v19", [Pure]> {
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#AveragePool-19
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     DefaultValuedOptionalAttr<I64Attr, "0">:$ceil_mode,
     DefaultValuedOptionalAttr<I64Attr, "0">:$count_include_pad,
@@ -795,7 +795,7 @@ def ONNX_AveragePoolV19Op : ONNX_Op<"AveragePool_v19", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -818,7 +818,7 @@ def ONNX_AveragePoolV11Op : ONNX_Op<"AveragePool_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#AveragePool-11
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     DefaultValuedOptionalAttr<I64Attr, "0">:$ceil_mode,
     DefaultValuedOptionalAttr<I64Attr, "0">:$count_include_pad,
@@ -826,7 +826,7 @@ def ONNX_AveragePoolV11Op : ONNX_Op<"AveragePool_v11", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -848,7 +848,7 @@ def ONNX_AveragePoolV10Op : ONNX_Op<"AveragePool_v10", [Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#AveragePool-10
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     DefaultValuedOptionalAttr<I64Attr, "0">:$ceil_mode,
     DefaultValuedOptionalAttr<I64Attr, "0">:$count_include_pad,
@@ -856,7 +856,7 @@ def ONNX_AveragePoolV10Op : ONNX_Op<"AveragePool_v10", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -878,14 +878,14 @@ def ONNX_AveragePoolV7Op : ONNX_Op<"AveragePool_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#AveragePool-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     DefaultValuedOptionalAttr<I64Attr, "0">:$count_include_pad,
     OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -906,13 +906,13 @@ def ONNX_AveragePoolV1Op : ONNX_Op<"AveragePool_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#AveragePool-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -932,18 +932,18 @@ def ONNX_BatchNormalizationOp : ONNX_Op<"BatchNormalization", [AttrSizedResultSe
     Available from ai.onnx opset 15. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#BatchNormalization-15
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X,
-    TensorOf<[F16, F32, F64, BF16]>:$scale,
-    TensorOf<[F16, F32, F64, BF16]>:$B,
-    TensorOf<[F16, F32, F64, BF16]>:$input_mean,
-    TensorOf<[F16, F32, F64, BF16]>:$input_var,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$scale,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$input_mean,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$input_var,
     DefaultValuedOptionalAttr<F32Attr, "1e-05">:$epsilon,
     DefaultValuedOptionalAttr<F32Attr, "0.9">:$momentum,
     DefaultValuedOptionalAttr<I64Attr, "0">:$training_mode);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$Y,
-    Optional<TensorOf<[F16, F32, F64, BF16]>>:$running_mean,
-    Optional<TensorOf<[F16, F32, F64, BF16]>>:$running_var);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>>:$running_mean,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>>:$running_var);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"scale", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"},
@@ -970,18 +970,18 @@ def ONNX_BatchNormalizationV14Op : ONNX_Op<"BatchNormalization_v14", [AttrSizedR
     Available from ai.onnx opset 14. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#BatchNormalization-14
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X,
-    TensorOf<[F16, F32, F64, BF16]>:$scale,
-    TensorOf<[F16, F32, F64, BF16]>:$B,
-    TensorOf<[F16, F32, F64, BF16]>:$input_mean,
-    TensorOf<[F16, F32, F64, BF16]>:$input_var,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$scale,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$input_mean,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$input_var,
     DefaultValuedOptionalAttr<F32Attr, "1e-05">:$epsilon,
     DefaultValuedOptionalAttr<F32Attr, "0.9">:$momentum,
     DefaultValuedOptionalAttr<I64Attr, "0">:$training_mode);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$Y,
-    Optional<TensorOf<[F16, F32, F64, BF16]>>:$running_mean,
-    Optional<TensorOf<[F16, F32, F64, BF16]>>:$running_var);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>>:$running_mean,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>>:$running_var);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"scale", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -1007,19 +1007,19 @@ def ONNX_BatchNormalizationV9Op : ONNX_Op<"BatchNormalization_v9", [AttrSizedRes
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#BatchNormalization-9
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$scale,
-    TensorOf<[F16, F32, F64]>:$B,
-    TensorOf<[F16, F32, F64]>:$mean,
-    TensorOf<[F16, F32, F64]>:$var,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$scale,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$mean,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$var,
     DefaultValuedOptionalAttr<F32Attr, "1e-05">:$epsilon,
     DefaultValuedOptionalAttr<F32Attr, "0.9">:$momentum);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$mean_out,
-    Optional<TensorOf<[F16, F32, F64]>>:$var_out,
-    Optional<TensorOf<[F16, F32, F64]>>:$saved_mean,
-    Optional<TensorOf<[F16, F32, F64]>>:$saved_var);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$mean_out,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$var_out,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$saved_mean,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$saved_var);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"scale", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -1045,20 +1045,20 @@ def ONNX_BatchNormalizationV7Op : ONNX_Op<"BatchNormalization_v7", [AttrSizedRes
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#BatchNormalization-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$scale,
-    TensorOf<[F16, F32, F64]>:$B,
-    TensorOf<[F16, F32, F64]>:$mean,
-    TensorOf<[F16, F32, F64]>:$var,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$scale,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$mean,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$var,
     DefaultValuedOptionalAttr<F32Attr, "1e-05">:$epsilon,
     DefaultValuedOptionalAttr<F32Attr, "0.9">:$momentum,
     DefaultValuedOptionalAttr<I64Attr, "1">:$spatial);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$mean_out,
-    Optional<TensorOf<[F16, F32, F64]>>:$var_out,
-    Optional<TensorOf<[F16, F32, F64]>>:$saved_mean,
-    Optional<TensorOf<[F16, F32, F64]>>:$saved_var);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$mean_out,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$var_out,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$saved_mean,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$saved_var);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"scale", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -1085,21 +1085,21 @@ def ONNX_BatchNormalizationV6Op : ONNX_Op<"BatchNormalization_v6", [AttrSizedRes
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#BatchNormalization-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$scale,
-    TensorOf<[F16, F32, F64]>:$B,
-    TensorOf<[F16, F32, F64]>:$mean,
-    TensorOf<[F16, F32, F64]>:$var,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$scale,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$mean,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$var,
     DefaultValuedOptionalAttr<F32Attr, "1e-05">:$epsilon,
     DefaultValuedOptionalAttr<I64Attr, "0">:$is_test,
     DefaultValuedOptionalAttr<F32Attr, "0.9">:$momentum,
     DefaultValuedOptionalAttr<I64Attr, "1">:$spatial);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$mean_out,
-    Optional<TensorOf<[F16, F32, F64]>>:$var_out,
-    Optional<TensorOf<[F16, F32, F64]>>:$saved_mean,
-    Optional<TensorOf<[F16, F32, F64]>>:$saved_var);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$mean_out,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$var_out,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$saved_mean,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$saved_var);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"scale", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -1127,22 +1127,22 @@ def ONNX_BatchNormalizationV1Op : ONNX_Op<"BatchNormalization_v1", [AttrSizedRes
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#BatchNormalization-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$scale,
-    TensorOf<[F16, F32, F64]>:$B,
-    TensorOf<[F16, F32, F64]>:$mean,
-    TensorOf<[F16, F32, F64]>:$var,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$scale,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$mean,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$var,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs,
     DefaultValuedOptionalAttr<F32Attr, "1e-05">:$epsilon,
     DefaultValuedOptionalAttr<I64Attr, "0">:$is_test,
     DefaultValuedOptionalAttr<F32Attr, "0.9">:$momentum,
     DefaultValuedOptionalAttr<I64Attr, "1">:$spatial);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$mean_out,
-    Optional<TensorOf<[F16, F32, F64]>>:$var_out,
-    Optional<TensorOf<[F16, F32, F64]>>:$saved_mean,
-    Optional<TensorOf<[F16, F32, F64]>>:$saved_var);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$mean_out,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$var_out,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$saved_mean,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$saved_var);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"scale", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -1171,11 +1171,11 @@ def ONNX_BernoulliOp : ONNX_Op<"Bernoulli", []> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Bernoulli-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$dtype,
     OptionalAttr<F32Attr>:$seed);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1194,11 +1194,11 @@ def ONNX_BernoulliV15Op : ONNX_Op<"Bernoulli_v15", []> {
     Available from ai.onnx opset 15. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Bernoulli-15
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$dtype,
     OptionalAttr<F32Attr>:$seed);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16, UI8, UI16, UI32, UI64, I8, I16, I32, I64, I1]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16, UI8, UI16, UI32, UI64, I8, I16, I32, I64, I1]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1217,10 +1217,10 @@ def ONNX_BitCastOp : ONNX_Op<"BitCast", [Pure]> {
     Available from ai.onnx opset 26. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#BitCast-26
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$to);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1238,11 +1238,11 @@ def ONNX_BitShiftOp : ONNX_Op<"BitShift", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#BitShift-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64]>:$X,
-    TensorOf<[UI8, UI16, UI32, UI64]>:$Y,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64]>, ONNX_Any]>:$Y,
     OptionalAttr<StrAttr>:$direction);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64]>:$Z);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64]>, ONNX_Any]>:$Z);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -1260,10 +1260,10 @@ def ONNX_BitwiseAndOp : ONNX_Op<"BitwiseAnd", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#BitwiseAnd-18
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$C);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -1280,9 +1280,9 @@ def ONNX_BitwiseNotOp : ONNX_Op<"BitwiseNot", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#BitwiseNot-18
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$X);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$Y);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -1298,10 +1298,10 @@ def ONNX_BitwiseOrOp : ONNX_Op<"BitwiseOr", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#BitwiseOr-18
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$C);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -1318,10 +1318,10 @@ def ONNX_BitwiseXorOp : ONNX_Op<"BitwiseXor", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#BitwiseXor-18
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$C);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -1338,11 +1338,11 @@ def ONNX_BlackmanWindowOp : ONNX_Op<"BlackmanWindow", [Pure]> {
     Available from ai.onnx opset 17. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#BlackmanWindow-17
   }];
   let arguments = (ins
-    TensorOf<[I32, I64]>:$size,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$size,
     DefaultValuedOptionalAttr<I64Attr, "1">:$output_datatype,
     DefaultValuedOptionalAttr<I64Attr, "1">:$periodic);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"size", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1361,12 +1361,12 @@ def ONNX_CastOp : ONNX_Op<"Cast", [Pure]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Cast-25
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<StrAttr, "\"up\"">:$round_mode,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate,
     OptionalAttr<I64Attr>:$to);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1386,12 +1386,12 @@ def ONNX_CastV24Op : ONNX_Op<"Cast_v24", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Cast-24
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<StrAttr, "\"up\"">:$round_mode,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate,
     OptionalAttr<I64Attr>:$to);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1411,11 +1411,11 @@ def ONNX_CastV23Op : ONNX_Op<"Cast_v23", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Cast-23
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate,
     OptionalAttr<I64Attr>:$to);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1434,11 +1434,11 @@ def ONNX_CastV21Op : ONNX_Op<"Cast_v21", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Cast-21
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate,
     OptionalAttr<I64Attr>:$to);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1457,11 +1457,11 @@ def ONNX_CastV19Op : ONNX_Op<"Cast_v19", [Pure]> {
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Cast-19
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate,
     OptionalAttr<I64Attr>:$to);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1480,10 +1480,10 @@ def ONNX_CastV13Op : ONNX_Op<"Cast_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Cast-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$to);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1501,10 +1501,10 @@ def ONNX_CastV9Op : ONNX_Op<"Cast_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Cast-9
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$to);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1522,10 +1522,10 @@ def ONNX_CastV6Op : ONNX_Op<"Cast_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Cast-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$to);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1543,10 +1543,10 @@ def ONNX_CastV1Op : ONNX_Op<"Cast_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Cast-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>, ONNX_Any]>:$input,
     OptionalAttr<StrAttr>:$to);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1564,12 +1564,12 @@ def ONNX_CastLikeOp : ONNX_Op<"CastLike", [Pure]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#CastLike-25
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$input,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$target_type,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$target_type,
     DefaultValuedOptionalAttr<StrAttr, "\"up\"">:$round_mode,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"target_type", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1589,12 +1589,12 @@ def ONNX_CastLikeV24Op : ONNX_Op<"CastLike_v24", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#CastLike-24
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$input,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$target_type,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$target_type,
     DefaultValuedOptionalAttr<StrAttr, "\"up\"">:$round_mode,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"target_type", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1614,11 +1614,11 @@ def ONNX_CastLikeV23Op : ONNX_Op<"CastLike_v23", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#CastLike-23
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$input,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$target_type,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$target_type,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"target_type", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1637,11 +1637,11 @@ def ONNX_CastLikeV21Op : ONNX_Op<"CastLike_v21", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#CastLike-21
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$input,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$target_type,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$target_type,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"target_type", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1660,11 +1660,11 @@ def ONNX_CastLikeV19Op : ONNX_Op<"CastLike_v19", [Pure]> {
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#CastLike-19
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$input,
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$target_type,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$target_type,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"target_type", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1683,10 +1683,10 @@ def ONNX_CastLikeV15Op : ONNX_Op<"CastLike_v15", [Pure]> {
     Available from ai.onnx opset 15. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#CastLike-15
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>:$input,
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>:$target_type);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>, ONNX_Any]>:$target_type);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"target_type", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -1704,14 +1704,14 @@ def ONNX_CausalConvWithStateOp : ONNX_Op<"CausalConvWithState", [AttrSizedOperan
     Available from ai.onnx opset 27. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#CausalConvWithState-27
   }];
   let arguments = (ins
-    TensorOf<[F32, F16, BF16]>:$input,
-    TensorOf<[F32, F16, BF16]>:$weight,
-    Optional<TensorOf<[F32, F16, BF16]>>:$bias,
-    Optional<TensorOf<[F32, F16, BF16]>>:$past_state,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$weight,
+    Optional<AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>>:$bias,
+    Optional<AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>>:$past_state,
     DefaultValuedOptionalAttr<StrAttr, "\"none\"">:$activation);
   let results = (outs
-    TensorOf<[F32, F16, BF16]>:$output,
-    TensorOf<[F32, F16, BF16]>:$present_state);
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$output,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$present_state);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"weight", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -1732,9 +1732,9 @@ def ONNX_CeilOp : ONNX_Op<"Ceil", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Ceil-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -1750,9 +1750,9 @@ def ONNX_CeilV6Op : ONNX_Op<"Ceil_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Ceil-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -1768,10 +1768,10 @@ def ONNX_CeilV1Op : ONNX_Op<"Ceil_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Ceil-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -1788,10 +1788,10 @@ def ONNX_CeluOp : ONNX_Op<"Celu", [Pure]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Celu-12
   }];
   let arguments = (ins
-    TensorOf<[F32]>:$X,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$alpha);
   let results = (outs
-    TensorOf<[F32]>:$Y);
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -1808,11 +1808,11 @@ def ONNX_CenterCropPadOp : ONNX_Op<"CenterCropPad", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#CenterCropPad-18
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input_data,
-    TensorOf<[I32, I64]>:$shape,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input_data,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$shape,
     OptionalAttr<DenseI64ArrayAttr>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output_data);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output_data);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input_data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"shape", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"}};
@@ -1831,11 +1831,11 @@ def ONNX_ClipOp : ONNX_Op<"Clip", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Clip-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$input,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>>:$min,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>>:$max);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$input,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>>:$min,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>>:$max);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"min", ::mlir::onnx::ArgKind::Optional, 0, 0, false, "T"},
@@ -1853,11 +1853,11 @@ def ONNX_ClipV12Op : ONNX_Op<"Clip_v12", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Clip-12
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$input,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>>:$min,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>>:$max);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$input,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>>:$min,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>>:$max);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"min", ::mlir::onnx::ArgKind::Optional, 0, 0, false, "T"},
@@ -1875,11 +1875,11 @@ def ONNX_ClipV11Op : ONNX_Op<"Clip_v11", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Clip-11
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
-    Optional<TensorOf<[F16, F32, F64]>>:$min,
-    Optional<TensorOf<[F16, F32, F64]>>:$max);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$min,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$max);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"min", ::mlir::onnx::ArgKind::Optional, 0, 0, false, "T"},
@@ -1897,11 +1897,11 @@ def ONNX_ClipV6Op : ONNX_Op<"Clip_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Clip-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<F32Attr, "3.402823e+38">:$max,
     DefaultValuedOptionalAttr<F32Attr, "-3.402823e+38">:$min);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -1919,12 +1919,12 @@ def ONNX_ClipV1Op : ONNX_Op<"Clip_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Clip-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs,
     OptionalAttr<F32Attr>:$max,
     OptionalAttr<F32Attr>:$min);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -1943,14 +1943,14 @@ def ONNX_Col2ImOp : ONNX_Op<"Col2Im", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Col2Im-18
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
-    TensorOf<[I64]>:$image_shape,
-    TensorOf<[I64]>:$block_shape,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$image_shape,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$block_shape,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"image_shape", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"},
@@ -1971,11 +1971,11 @@ def ONNX_CompressOp : ONNX_Op<"Compress", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Compress-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
-    TensorOf<[I1]>:$condition,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$condition,
     OptionalAttr<I64Attr>:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"condition", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -1994,11 +1994,11 @@ def ONNX_CompressV9Op : ONNX_Op<"Compress_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Compress-9
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
-    TensorOf<[I1]>:$condition,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$condition,
     OptionalAttr<I64Attr>:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"condition", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -2017,10 +2017,10 @@ def ONNX_ConcatOp : ONNX_Op<"Concat", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Concat-13
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$inputs,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$inputs,
     OptionalAttr<I64Attr>:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$concat_result);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$concat_result);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"concat_result", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -2037,10 +2037,10 @@ def ONNX_ConcatV11Op : ONNX_Op<"Concat_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Concat-11
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$inputs,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$inputs,
     OptionalAttr<I64Attr>:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$concat_result);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$concat_result);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"concat_result", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -2057,10 +2057,10 @@ def ONNX_ConcatV4Op : ONNX_Op<"Concat_v4", [Pure]> {
     Available from ai.onnx opset 4. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Concat-4
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$inputs,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$inputs,
     OptionalAttr<I64Attr>:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$concat_result);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$concat_result);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"concat_result", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -2077,10 +2077,10 @@ def ONNX_ConcatV1Op : ONNX_Op<"Concat_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Concat-1
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64]>>:$inputs,
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$inputs,
     OptionalAttr<I64Attr>:$axis);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$concat_result);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$concat_result);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"concat_result", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -2097,11 +2097,11 @@ def ONNX_ConcatFromSequenceOp : ONNX_Op<"ConcatFromSequence", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ConcatFromSequence-11
   }];
   let arguments = (ins
-    ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$input_sequence,
+    AnyTypeOf<[ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_Any]>:$input_sequence,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$new_axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$concat_result);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$concat_result);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input_sequence", ::mlir::onnx::ArgKind::Single, 0, 0, false, "S"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"concat_result", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T"}};
@@ -2129,7 +2129,7 @@ def ONNX_ConstantOp : ONNX_Op<"Constant", [Pure]> {
     OptionalAttr<StrAttr>:$value_string,
     OptionalAttr<StrArrayAttr>:$value_strings);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"sparse_value", "sparse_value", ::mlir::onnx::AttrKind::SparseTensor, false, nullptr},
@@ -2161,7 +2161,7 @@ def ONNX_ConstantV24Op : ONNX_Op<"Constant_v24", [Pure]> {
     OptionalAttr<StrAttr>:$value_string,
     OptionalAttr<StrArrayAttr>:$value_strings);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"sparse_value", "sparse_value", ::mlir::onnx::AttrKind::SparseTensor, false, nullptr},
@@ -2193,7 +2193,7 @@ def ONNX_ConstantV23Op : ONNX_Op<"Constant_v23", [Pure]> {
     OptionalAttr<StrAttr>:$value_string,
     OptionalAttr<StrArrayAttr>:$value_strings);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"sparse_value", "sparse_value", ::mlir::onnx::AttrKind::SparseTensor, false, nullptr},
@@ -2225,7 +2225,7 @@ def ONNX_ConstantV21Op : ONNX_Op<"Constant_v21", [Pure]> {
     OptionalAttr<StrAttr>:$value_string,
     OptionalAttr<StrArrayAttr>:$value_strings);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"sparse_value", "sparse_value", ::mlir::onnx::AttrKind::SparseTensor, false, nullptr},
@@ -2257,7 +2257,7 @@ def ONNX_ConstantV19Op : ONNX_Op<"Constant_v19", [Pure]> {
     OptionalAttr<StrAttr>:$value_string,
     OptionalAttr<StrArrayAttr>:$value_strings);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"sparse_value", "sparse_value", ::mlir::onnx::AttrKind::SparseTensor, false, nullptr},
@@ -2289,7 +2289,7 @@ def ONNX_ConstantV13Op : ONNX_Op<"Constant_v13", [Pure]> {
     OptionalAttr<StrAttr>:$value_string,
     OptionalAttr<StrArrayAttr>:$value_strings);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"sparse_value", "sparse_value", ::mlir::onnx::AttrKind::SparseTensor, false, nullptr},
@@ -2321,7 +2321,7 @@ def ONNX_ConstantV12Op : ONNX_Op<"Constant_v12", [Pure]> {
     OptionalAttr<StrAttr>:$value_string,
     OptionalAttr<StrArrayAttr>:$value_strings);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"sparse_value", "sparse_value", ::mlir::onnx::AttrKind::SparseTensor, false, nullptr},
@@ -2347,7 +2347,7 @@ def ONNX_ConstantV11Op : ONNX_Op<"Constant_v11", [Pure]> {
     OptionalAttr<ONNX_SparseTensorAttr>:$sparse_value,
     OptionalAttr<ElementsAttr>:$value);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"sparse_value", "sparse_value", ::mlir::onnx::AttrKind::SparseTensor, false, nullptr},
@@ -2366,7 +2366,7 @@ def ONNX_ConstantV9Op : ONNX_Op<"Constant_v9", [Pure]> {
   let arguments = (ins
     OptionalAttr<ElementsAttr>:$value);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"value", "value", ::mlir::onnx::AttrKind::Tensor, true, nullptr}};
@@ -2384,7 +2384,7 @@ def ONNX_ConstantV1Op : ONNX_Op<"Constant_v1", [Pure]> {
   let arguments = (ins
     OptionalAttr<ElementsAttr>:$value);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"value", "value", ::mlir::onnx::AttrKind::Tensor, true, nullptr}};
@@ -2400,10 +2400,10 @@ def ONNX_ConstantOfShapeOp : ONNX_Op<"ConstantOfShape", [Pure]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ConstantOfShape-25
   }];
   let arguments = (ins
-    TensorOf<[I64]>:$input,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$input,
     OptionalAttr<ElementsAttr>:$value);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, UI<4>, I<4>, I1, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, UI<4>, I<4>, I1, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -2421,10 +2421,10 @@ def ONNX_ConstantOfShapeV24Op : ONNX_Op<"ConstantOfShape_v24", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ConstantOfShape-24
   }];
   let arguments = (ins
-    TensorOf<[I64]>:$input,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$input,
     OptionalAttr<ElementsAttr>:$value);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, UI<4>, I<4>, I1, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F4E2M1FN, F8E8M0FNU]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, UI<4>, I<4>, I1, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -2442,10 +2442,10 @@ def ONNX_ConstantOfShapeV23Op : ONNX_Op<"ConstantOfShape_v23", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ConstantOfShape-23
   }];
   let arguments = (ins
-    TensorOf<[I64]>:$input,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$input,
     OptionalAttr<ElementsAttr>:$value);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, UI<4>, I<4>, I1, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F4E2M1FN]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, UI<4>, I<4>, I1, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F4E2M1FN]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -2463,10 +2463,10 @@ def ONNX_ConstantOfShapeV21Op : ONNX_Op<"ConstantOfShape_v21", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ConstantOfShape-21
   }];
   let arguments = (ins
-    TensorOf<[I64]>:$input,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$input,
     OptionalAttr<ElementsAttr>:$value);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, UI<4>, I<4>, I1, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, UI<4>, I<4>, I1, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -2484,10 +2484,10 @@ def ONNX_ConstantOfShapeV20Op : ONNX_Op<"ConstantOfShape_v20", [Pure]> {
     Available from ai.onnx opset 20. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ConstantOfShape-20
   }];
   let arguments = (ins
-    TensorOf<[I64]>:$input,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$input,
     OptionalAttr<ElementsAttr>:$value);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -2505,10 +2505,10 @@ def ONNX_ConstantOfShapeV9Op : ONNX_Op<"ConstantOfShape_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ConstantOfShape-9
   }];
   let arguments = (ins
-    TensorOf<[I64]>:$input,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$input,
     OptionalAttr<ElementsAttr>:$value);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -2526,9 +2526,9 @@ def ONNX_ConvOp : ONNX_Op<"Conv", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Conv-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
-    TensorOf<[BF16, F16, F32, F64]>:$W,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$B,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$W,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$B,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
     DefaultValuedOptionalAttr<I64Attr, "1">:$group,
@@ -2536,7 +2536,7 @@ def ONNX_ConvOp : ONNX_Op<"Conv", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -2560,9 +2560,9 @@ def ONNX_ConvV11Op : ONNX_Op<"Conv_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Conv-11
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
     DefaultValuedOptionalAttr<I64Attr, "1">:$group,
@@ -2570,7 +2570,7 @@ def ONNX_ConvV11Op : ONNX_Op<"Conv_v11", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -2594,9 +2594,9 @@ def ONNX_ConvV1Op : ONNX_Op<"Conv_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Conv-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
     DefaultValuedOptionalAttr<I64Attr, "1">:$group,
@@ -2604,7 +2604,7 @@ def ONNX_ConvV1Op : ONNX_Op<"Conv_v1", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -2628,10 +2628,10 @@ def ONNX_ConvIntegerOp : ONNX_Op<"ConvInteger", [AttrSizedOperandSegments, Pure]
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ConvInteger-10
   }];
   let arguments = (ins
-    TensorOf<[I8, UI8]>:$x,
-    TensorOf<[I8, UI8]>:$w,
-    Optional<TensorOf<[I8, UI8]>>:$x_zero_point,
-    Optional<TensorOf<[I8, UI8]>>:$w_zero_point,
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$w,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>>:$x_zero_point,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>>:$w_zero_point,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
     DefaultValuedOptionalAttr<I64Attr, "1">:$group,
@@ -2639,7 +2639,7 @@ def ONNX_ConvIntegerOp : ONNX_Op<"ConvInteger", [AttrSizedOperandSegments, Pure]
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[I32]>:$y);
+    AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"w", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -2666,9 +2666,9 @@ def ONNX_ConvTransposeOp : ONNX_Op<"ConvTranspose", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ConvTranspose-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
-    TensorOf<[BF16, F16, F32, F64]>:$W,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$B,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$W,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$B,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
     DefaultValuedOptionalAttr<I64Attr, "1">:$group,
@@ -2678,7 +2678,7 @@ def ONNX_ConvTransposeOp : ONNX_Op<"ConvTranspose", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -2704,9 +2704,9 @@ def ONNX_ConvTransposeV11Op : ONNX_Op<"ConvTranspose_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ConvTranspose-11
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
     DefaultValuedOptionalAttr<I64Attr, "1">:$group,
@@ -2716,7 +2716,7 @@ def ONNX_ConvTransposeV11Op : ONNX_Op<"ConvTranspose_v11", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -2742,9 +2742,9 @@ def ONNX_ConvTransposeV1Op : ONNX_Op<"ConvTranspose_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ConvTranspose-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
     DefaultValuedOptionalAttr<I64Attr, "1">:$group,
@@ -2754,7 +2754,7 @@ def ONNX_ConvTransposeV1Op : ONNX_Op<"ConvTranspose_v1", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -2780,9 +2780,9 @@ def ONNX_CosOp : ONNX_Op<"Cos", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Cos-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -2798,9 +2798,9 @@ def ONNX_CosV7Op : ONNX_Op<"Cos_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Cos-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -2816,9 +2816,9 @@ def ONNX_CoshOp : ONNX_Op<"Cosh", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Cosh-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -2834,9 +2834,9 @@ def ONNX_CoshV9Op : ONNX_Op<"Cosh_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Cosh-9
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -2852,12 +2852,12 @@ def ONNX_CumProdOp : ONNX_Op<"CumProd", [Pure]> {
     Available from ai.onnx opset 26. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#CumProd-26
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$x,
-    TensorOf<[I32, I64]>:$axis,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$exclusive,
     DefaultValuedOptionalAttr<I64Attr, "0">:$reverse);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$y);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axis", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -2877,12 +2877,12 @@ def ONNX_CumSumOp : ONNX_Op<"CumSum", [Pure]> {
     Available from ai.onnx opset 14. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#CumSum-14
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$x,
-    TensorOf<[I32, I64]>:$axis,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$exclusive,
     DefaultValuedOptionalAttr<I64Attr, "0">:$reverse);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$y);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axis", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -2902,12 +2902,12 @@ def ONNX_CumSumV11Op : ONNX_Op<"CumSum_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#CumSum-11
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F32, F64]>:$x,
-    TensorOf<[I32, I64]>:$axis,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F32, F64]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$exclusive,
     DefaultValuedOptionalAttr<I64Attr, "0">:$reverse);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F32, F64]>:$y);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F32, F64]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axis", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -2927,13 +2927,13 @@ def ONNX_DFTOp : ONNX_Op<"DFT", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 20. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DFT-20
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input,
-    Optional<TensorOf<[I32, I64]>>:$dft_length,
-    Optional<TensorOf<[I64]>>:$axis,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$dft_length,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$inverse,
     DefaultValuedOptionalAttr<I64Attr, "0">:$onesided);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"dft_length", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "T2"},
@@ -2954,13 +2954,13 @@ def ONNX_DFTV17Op : ONNX_Op<"DFT_v17", [Pure]> {
     Available from ai.onnx opset 17. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DFT-17
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$input,
-    Optional<TensorOf<[I32, I64]>>:$dft_length,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$input,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$dft_length,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$inverse,
     DefaultValuedOptionalAttr<I64Attr, "0">:$onesided);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"dft_length", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "T2"}};
@@ -2981,11 +2981,11 @@ def ONNX_DeformConvOp : ONNX_Op<"DeformConv", [AttrSizedOperandSegments, Pure]> 
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DeformConv-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
-    TensorOf<[BF16, F16, F32, F64]>:$W,
-    TensorOf<[BF16, F16, F32, F64]>:$offset,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$B,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$mask,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$offset,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$mask,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
     DefaultValuedOptionalAttr<I64Attr, "1">:$group,
     OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
@@ -2993,7 +2993,7 @@ def ONNX_DeformConvOp : ONNX_Op<"DeformConv", [AttrSizedOperandSegments, Pure]> 
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -3019,11 +3019,11 @@ def ONNX_DeformConvV19Op : ONNX_Op<"DeformConv_v19", [AttrSizedOperandSegments, 
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DeformConv-19
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    TensorOf<[F16, F32, F64]>:$offset,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
-    Optional<TensorOf<[F16, F32, F64]>>:$mask,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$offset,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$mask,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
     DefaultValuedOptionalAttr<I64Attr, "1">:$group,
     OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
@@ -3031,7 +3031,7 @@ def ONNX_DeformConvV19Op : ONNX_Op<"DeformConv_v19", [AttrSizedOperandSegments, 
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -3057,11 +3057,11 @@ def ONNX_DepthToSpaceOp : ONNX_Op<"DepthToSpace", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DepthToSpace-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$blocksize,
     DefaultValuedOptionalAttr<StrAttr, "\"DCR\"">:$mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3079,11 +3079,11 @@ def ONNX_DepthToSpaceV11Op : ONNX_Op<"DepthToSpace_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DepthToSpace-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$blocksize,
     DefaultValuedOptionalAttr<StrAttr, "\"DCR\"">:$mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3101,10 +3101,10 @@ def ONNX_DepthToSpaceV1Op : ONNX_Op<"DepthToSpace_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DepthToSpace-1
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$blocksize);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3121,14 +3121,14 @@ def ONNX_DequantizeLinearOp : ONNX_Op<"DequantizeLinear", [Pure]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DequantizeLinear-25
   }];
   let arguments = (ins
-    TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, UI<2>, I<2>]>:$x,
-    TensorOf<[F32, F16, BF16, F8E8M0FNU]>:$x_scale,
-    Optional<TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, UI<2>, I<2>]>>:$x_zero_point,
+    AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, UI<2>, I<2>]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16, F8E8M0FNU]>, ONNX_Any]>:$x_scale,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, UI<2>, I<2>]>, ONNX_Any]>>:$x_zero_point,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$block_size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$output_dtype);
   let results = (outs
-    TensorOf<[F32, F16, BF16]>:$y);
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"x_scale", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -3151,14 +3151,14 @@ def ONNX_DequantizeLinearV24Op : ONNX_Op<"DequantizeLinear_v24", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DequantizeLinear-24
   }];
   let arguments = (ins
-    TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$x,
-    TensorOf<[F32, F16, BF16, F8E8M0FNU]>:$x_scale,
-    Optional<TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>>:$x_zero_point,
+    AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16, F8E8M0FNU]>, ONNX_Any]>:$x_scale,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>>:$x_zero_point,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$block_size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$output_dtype);
   let results = (outs
-    TensorOf<[F32, F16, BF16]>:$y);
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"x_scale", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -3181,14 +3181,14 @@ def ONNX_DequantizeLinearV23Op : ONNX_Op<"DequantizeLinear_v23", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DequantizeLinear-23
   }];
   let arguments = (ins
-    TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$x,
-    TensorOf<[F32, F16, BF16]>:$x_scale,
-    Optional<TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>>:$x_zero_point,
+    AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$x_scale,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>>:$x_zero_point,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$block_size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$output_dtype);
   let results = (outs
-    TensorOf<[F32, F16, BF16]>:$y);
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"x_scale", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -3211,13 +3211,13 @@ def ONNX_DequantizeLinearV21Op : ONNX_Op<"DequantizeLinear_v21", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DequantizeLinear-21
   }];
   let arguments = (ins
-    TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$x,
-    TensorOf<[F32, F16, BF16]>:$x_scale,
-    Optional<TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>>:$x_zero_point,
+    AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$x_scale,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>>:$x_zero_point,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$block_size);
   let results = (outs
-    TensorOf<[F32, F16, BF16]>:$y);
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"x_scale", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -3238,12 +3238,12 @@ def ONNX_DequantizeLinearV19Op : ONNX_Op<"DequantizeLinear_v19", [Pure]> {
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DequantizeLinear-19
   }];
   let arguments = (ins
-    TensorOf<[I8, UI8, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$x,
-    TensorOf<[F32, F16, BF16]>:$x_scale,
-    Optional<TensorOf<[I8, UI8, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>>:$x_zero_point,
+    AnyTypeOf<[TensorOf<[I8, UI8, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$x_scale,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>>:$x_zero_point,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[F32, F16, BF16]>:$y);
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"x_scale", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -3263,12 +3263,12 @@ def ONNX_DequantizeLinearV13Op : ONNX_Op<"DequantizeLinear_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DequantizeLinear-13
   }];
   let arguments = (ins
-    TensorOf<[I8, UI8, I32]>:$x,
-    TensorOf<[F32]>:$x_scale,
-    Optional<TensorOf<[I8, UI8, I32]>>:$x_zero_point,
+    AnyTypeOf<[TensorOf<[I8, UI8, I32]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$x_scale,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8, I32]>, ONNX_Any]>>:$x_zero_point,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[F32]>:$y);
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"x_scale", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"},
@@ -3287,11 +3287,11 @@ def ONNX_DequantizeLinearV10Op : ONNX_Op<"DequantizeLinear_v10", [Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DequantizeLinear-10
   }];
   let arguments = (ins
-    TensorOf<[I8, UI8, I32]>:$x,
-    TensorOf<[F32]>:$x_scale,
-    Optional<TensorOf<[I8, UI8, I32]>>:$x_zero_point);
+    AnyTypeOf<[TensorOf<[I8, UI8, I32]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$x_scale,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8, I32]>, ONNX_Any]>>:$x_zero_point);
   let results = (outs
-    TensorOf<[F32]>:$y);
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"x_scale", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"},
@@ -3309,9 +3309,9 @@ def ONNX_DetOp : ONNX_Op<"Det", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Det-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3327,9 +3327,9 @@ def ONNX_DetV11Op : ONNX_Op<"Det_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Det-11
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3345,10 +3345,10 @@ def ONNX_DivOp : ONNX_Op<"Div", [Pure]> {
     Available from ai.onnx opset 14. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Div-14
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$C);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3365,10 +3365,10 @@ def ONNX_DivV13Op : ONNX_Op<"Div_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Div-13
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$B);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$C);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3385,10 +3385,10 @@ def ONNX_DivV7Op : ONNX_Op<"Div_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Div-7
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$A,
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$B);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$C);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3405,12 +3405,12 @@ def ONNX_DivV6Op : ONNX_Op<"Div_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Div-6
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$A,
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$B,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$B,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$C);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3429,13 +3429,13 @@ def ONNX_DivV1Op : ONNX_Op<"Div_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Div-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$A,
-    TensorOf<[F16, F32, F64]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$C);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3455,13 +3455,13 @@ def ONNX_DropoutOp : ONNX_Op<"Dropout", [AttrSizedOperandSegments]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Dropout-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$data,
-    Optional<TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>>:$ratio,
-    Optional<TensorOf<[I1]>>:$training_mode,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>>:$ratio,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$training_mode,
     OptionalAttr<I64Attr>:$seed);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$output,
-    Optional<TensorOf<[I1]>>:$mask);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$output,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$mask);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"ratio", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "T1"},
@@ -3483,13 +3483,13 @@ def ONNX_DropoutV13Op : ONNX_Op<"Dropout_v13", [AttrSizedOperandSegments]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Dropout-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$data,
-    Optional<TensorOf<[F16, F32, F64]>>:$ratio,
-    Optional<TensorOf<[I1]>>:$training_mode,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$ratio,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$training_mode,
     OptionalAttr<I64Attr>:$seed);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$output,
-    Optional<TensorOf<[I1]>>:$mask);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$output,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$mask);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"ratio", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "T1"},
@@ -3511,13 +3511,13 @@ def ONNX_DropoutV12Op : ONNX_Op<"Dropout_v12", [AttrSizedOperandSegments]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Dropout-12
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$data,
-    Optional<TensorOf<[F16, F32, F64]>>:$ratio,
-    Optional<TensorOf<[I1]>>:$training_mode,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$ratio,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$training_mode,
     OptionalAttr<I64Attr>:$seed);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output,
-    Optional<TensorOf<[I1]>>:$mask);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$mask);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"ratio", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "T1"},
@@ -3539,11 +3539,11 @@ def ONNX_DropoutV10Op : ONNX_Op<"Dropout_v10", []> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Dropout-10
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$data,
     DefaultValuedOptionalAttr<F32Attr, "0.5">:$ratio);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output,
-    Optional<TensorOf<[I1]>>:$mask);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$mask);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -3562,11 +3562,11 @@ def ONNX_DropoutV7Op : ONNX_Op<"Dropout_v7", []> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Dropout-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$data,
     DefaultValuedOptionalAttr<F32Attr, "0.5">:$ratio);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output,
-    Optional<TensorOf<[F16, F32, F64]>>:$mask);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$mask);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -3584,12 +3584,12 @@ def ONNX_DropoutV6Op : ONNX_Op<"Dropout_v6", []> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Dropout-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$data,
     DefaultValuedOptionalAttr<I64Attr, "0">:$is_test,
     DefaultValuedOptionalAttr<F32Attr, "0.5">:$ratio);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output,
-    Optional<TensorOf<[F16, F32, F64]>>:$mask);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$mask);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -3608,13 +3608,13 @@ def ONNX_DropoutV1Op : ONNX_Op<"Dropout_v1", []> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Dropout-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs,
     DefaultValuedOptionalAttr<I64Attr, "0">:$is_test,
     DefaultValuedOptionalAttr<F32Attr, "0.5">:$ratio);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output,
-    Optional<TensorOf<[F16, F32, F64]>>:$mask);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$mask);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -3634,11 +3634,11 @@ def ONNX_DynamicQuantizeLinearOp : ONNX_Op<"DynamicQuantizeLinear", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#DynamicQuantizeLinear-11
   }];
   let arguments = (ins
-    TensorOf<[F32]>:$x);
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$x);
   let results = (outs
-    TensorOf<[UI8]>:$y,
-    TensorOf<[F32]>:$y_scale,
-    TensorOf<[UI8]>:$y_zero_point);
+    AnyTypeOf<[TensorOf<[UI8]>, ONNX_Any]>:$y,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$y_scale,
+    AnyTypeOf<[TensorOf<[UI8]>, ONNX_Any]>:$y_zero_point);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -3657,10 +3657,10 @@ def ONNX_EinsumOp : ONNX_Op<"Einsum", [Pure]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Einsum-12
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>>:$Inputs,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>>:$Inputs,
     OptionalAttr<StrAttr>:$equation);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$Output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$Output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"Inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3677,10 +3677,10 @@ def ONNX_EluOp : ONNX_Op<"Elu", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Elu-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$alpha);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3697,10 +3697,10 @@ def ONNX_EluV6Op : ONNX_Op<"Elu_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Elu-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$alpha);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3717,11 +3717,11 @@ def ONNX_EluV1Op : ONNX_Op<"Elu_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Elu-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$alpha,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3739,10 +3739,10 @@ def ONNX_EqualOp : ONNX_Op<"Equal", [Pure]> {
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Equal-19
   }];
   let arguments = (ins
-    TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16, ONNX_String]>:$A,
-    TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16, ONNX_String]>:$B);
+    AnyTypeOf<[TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16, ONNX_String]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16, ONNX_String]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3760,10 +3760,10 @@ def ONNX_EqualV13Op : ONNX_Op<"Equal_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Equal-13
   }];
   let arguments = (ins
-    TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$B);
+    AnyTypeOf<[TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3781,10 +3781,10 @@ def ONNX_EqualV11Op : ONNX_Op<"Equal_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Equal-11
   }];
   let arguments = (ins
-    TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$A,
-    TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$B);
+    AnyTypeOf<[TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3802,10 +3802,10 @@ def ONNX_EqualV7Op : ONNX_Op<"Equal_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Equal-7
   }];
   let arguments = (ins
-    TensorOf<[I1, I32, I64]>:$A,
-    TensorOf<[I1, I32, I64]>:$B);
+    AnyTypeOf<[TensorOf<[I1, I32, I64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[I1, I32, I64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3823,12 +3823,12 @@ def ONNX_EqualV1Op : ONNX_Op<"Equal_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Equal-1
   }];
   let arguments = (ins
-    TensorOf<[I1, I32, I64]>:$A,
-    TensorOf<[I1, I32, I64]>:$B,
+    AnyTypeOf<[TensorOf<[I1, I32, I64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[I1, I32, I64]>, ONNX_Any]>:$B,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3848,9 +3848,9 @@ def ONNX_ErfOp : ONNX_Op<"Erf", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Erf-13
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3866,9 +3866,9 @@ def ONNX_ErfV9Op : ONNX_Op<"Erf_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Erf-9
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3884,9 +3884,9 @@ def ONNX_ExpOp : ONNX_Op<"Exp", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Exp-13
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3902,9 +3902,9 @@ def ONNX_ExpV6Op : ONNX_Op<"Exp_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Exp-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3920,10 +3920,10 @@ def ONNX_ExpV1Op : ONNX_Op<"Exp_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Exp-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -3940,10 +3940,10 @@ def ONNX_ExpandOp : ONNX_Op<"Expand", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Expand-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
-    TensorOf<[I64]>:$shape);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"shape", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -3960,10 +3960,10 @@ def ONNX_ExpandV8Op : ONNX_Op<"Expand_v8", [Pure]> {
     Available from ai.onnx opset 8. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Expand-8
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
-    TensorOf<[I64]>:$shape);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"shape", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -3980,11 +3980,11 @@ def ONNX_EyeLikeOp : ONNX_Op<"EyeLike", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#EyeLike-22
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$dtype,
     DefaultValuedOptionalAttr<I64Attr, "0">:$k);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -4003,11 +4003,11 @@ def ONNX_EyeLikeV9Op : ONNX_Op<"EyeLike_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#EyeLike-9
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$dtype,
     DefaultValuedOptionalAttr<I64Attr, "0">:$k);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -4026,10 +4026,10 @@ def ONNX_FlattenOp : ONNX_Op<"Flatten", [Pure]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Flatten-25
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4046,10 +4046,10 @@ def ONNX_FlattenV24Op : ONNX_Op<"Flatten_v24", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Flatten-24
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4066,10 +4066,10 @@ def ONNX_FlattenV23Op : ONNX_Op<"Flatten_v23", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Flatten-23
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4086,10 +4086,10 @@ def ONNX_FlattenV21Op : ONNX_Op<"Flatten_v21", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Flatten-21
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4106,10 +4106,10 @@ def ONNX_FlattenV13Op : ONNX_Op<"Flatten_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Flatten-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4126,10 +4126,10 @@ def ONNX_FlattenV11Op : ONNX_Op<"Flatten_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Flatten-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4146,10 +4146,10 @@ def ONNX_FlattenV9Op : ONNX_Op<"Flatten_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Flatten-9
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4166,10 +4166,10 @@ def ONNX_FlattenV1Op : ONNX_Op<"Flatten_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Flatten-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4186,9 +4186,9 @@ def ONNX_FloorOp : ONNX_Op<"Floor", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Floor-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4204,9 +4204,9 @@ def ONNX_FloorV6Op : ONNX_Op<"Floor_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Floor-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4222,10 +4222,10 @@ def ONNX_FloorV1Op : ONNX_Op<"Floor_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Floor-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4242,12 +4242,12 @@ def ONNX_GRUOp : ONNX_Op<"GRU", [AttrSizedOperandSegments, AttrSizedResultSegmen
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GRU-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
-    TensorOf<[BF16, F16, F32, F64]>:$W,
-    TensorOf<[BF16, F16, F32, F64]>:$R,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$B,
-    Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$initial_h,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$R,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>>:$sequence_lens,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$initial_h,
     OptionalAttr<DenseF32ArrayAttr>:$activation_alpha,
     OptionalAttr<DenseF32ArrayAttr>:$activation_beta,
     OptionalAttr<StrArrayAttr>:$activations,
@@ -4257,8 +4257,8 @@ def ONNX_GRUOp : ONNX_Op<"GRU", [AttrSizedOperandSegments, AttrSizedResultSegmen
     DefaultValuedOptionalAttr<I64Attr, "0">:$layout,
     DefaultValuedOptionalAttr<I64Attr, "0">:$linear_before_reset);
   let results = (outs
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$Y_h);
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$Y_h);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -4289,12 +4289,12 @@ def ONNX_GRUV14Op : ONNX_Op<"GRU_v14", [AttrSizedOperandSegments, AttrSizedResul
     Available from ai.onnx opset 14. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GRU-14
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    TensorOf<[F16, F32, F64]>:$R,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
-    Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_h,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$R,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>>:$sequence_lens,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$initial_h,
     OptionalAttr<DenseF32ArrayAttr>:$activation_alpha,
     OptionalAttr<DenseF32ArrayAttr>:$activation_beta,
     OptionalAttr<StrArrayAttr>:$activations,
@@ -4304,8 +4304,8 @@ def ONNX_GRUV14Op : ONNX_Op<"GRU_v14", [AttrSizedOperandSegments, AttrSizedResul
     DefaultValuedOptionalAttr<I64Attr, "0">:$layout,
     DefaultValuedOptionalAttr<I64Attr, "0">:$linear_before_reset);
   let results = (outs
-    Optional<TensorOf<[F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_h);
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y_h);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -4336,12 +4336,12 @@ def ONNX_GRUV7Op : ONNX_Op<"GRU_v7", [AttrSizedOperandSegments, AttrSizedResultS
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GRU-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    TensorOf<[F16, F32, F64]>:$R,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
-    Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_h,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$R,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>>:$sequence_lens,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$initial_h,
     OptionalAttr<DenseF32ArrayAttr>:$activation_alpha,
     OptionalAttr<DenseF32ArrayAttr>:$activation_beta,
     OptionalAttr<StrArrayAttr>:$activations,
@@ -4350,8 +4350,8 @@ def ONNX_GRUV7Op : ONNX_Op<"GRU_v7", [AttrSizedOperandSegments, AttrSizedResultS
     OptionalAttr<I64Attr>:$hidden_size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$linear_before_reset);
   let results = (outs
-    Optional<TensorOf<[F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_h);
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y_h);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -4381,12 +4381,12 @@ def ONNX_GRUV3Op : ONNX_Op<"GRU_v3", [AttrSizedOperandSegments, AttrSizedResultS
     Available from ai.onnx opset 3. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GRU-3
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    TensorOf<[F16, F32, F64]>:$R,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
-    Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_h,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$R,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>>:$sequence_lens,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$initial_h,
     OptionalAttr<DenseF32ArrayAttr>:$activation_alpha,
     OptionalAttr<DenseF32ArrayAttr>:$activation_beta,
     OptionalAttr<StrArrayAttr>:$activations,
@@ -4396,8 +4396,8 @@ def ONNX_GRUV3Op : ONNX_Op<"GRU_v3", [AttrSizedOperandSegments, AttrSizedResultS
     DefaultValuedOptionalAttr<I64Attr, "0">:$linear_before_reset,
     DefaultValuedOptionalAttr<I64Attr, "0">:$output_sequence);
   let results = (outs
-    Optional<TensorOf<[F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_h);
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y_h);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -4428,12 +4428,12 @@ def ONNX_GRUV1Op : ONNX_Op<"GRU_v1", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GRU-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    TensorOf<[F16, F32, F64]>:$R,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
-    Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_h,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$R,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>>:$sequence_lens,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$initial_h,
     OptionalAttr<DenseF32ArrayAttr>:$activation_alpha,
     OptionalAttr<DenseF32ArrayAttr>:$activation_beta,
     OptionalAttr<StrArrayAttr>:$activations,
@@ -4442,8 +4442,8 @@ def ONNX_GRUV1Op : ONNX_Op<"GRU_v1", [AttrSizedOperandSegments, Pure]> {
     OptionalAttr<I64Attr>:$hidden_size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$output_sequence);
   let results = (outs
-    Optional<TensorOf<[F16, F32, F64]>>:$Y,
-    TensorOf<[F16, F32, F64]>:$Y_h);
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y_h);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -4473,11 +4473,11 @@ def ONNX_GatherOp : ONNX_Op<"Gather", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Gather-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I32, I64]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$indices,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"}};
@@ -4496,11 +4496,11 @@ def ONNX_GatherV11Op : ONNX_Op<"Gather_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Gather-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I32, I64]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$indices,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"}};
@@ -4519,11 +4519,11 @@ def ONNX_GatherV1Op : ONNX_Op<"Gather_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Gather-1
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I32, I64]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$indices,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"}};
@@ -4542,11 +4542,11 @@ def ONNX_GatherElementsOp : ONNX_Op<"GatherElements", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GatherElements-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I32, I64]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$indices,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"}};
@@ -4565,11 +4565,11 @@ def ONNX_GatherElementsV11Op : ONNX_Op<"GatherElements_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GatherElements-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I32, I64]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$indices,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"}};
@@ -4588,11 +4588,11 @@ def ONNX_GatherNDOp : ONNX_Op<"GatherND", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GatherND-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I64]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$indices,
     DefaultValuedOptionalAttr<I64Attr, "0">:$batch_dims);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -4610,11 +4610,11 @@ def ONNX_GatherNDV12Op : ONNX_Op<"GatherND_v12", [Pure]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GatherND-12
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I64]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$indices,
     DefaultValuedOptionalAttr<I64Attr, "0">:$batch_dims);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -4632,10 +4632,10 @@ def ONNX_GatherNDV11Op : ONNX_Op<"GatherND_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GatherND-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I64]>:$indices);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$indices);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -4652,10 +4652,10 @@ def ONNX_GeluOp : ONNX_Op<"Gelu", [Pure]> {
     Available from ai.onnx opset 20. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Gelu-20
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"none\"">:$approximate);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4672,15 +4672,15 @@ def ONNX_GemmOp : ONNX_Op<"Gemm", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Gemm-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>:$A,
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>:$B,
-    Optional<TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>>:$C,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>, ONNX_Any]>:$B,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>, ONNX_Any]>>:$C,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$alpha,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$beta,
     DefaultValuedOptionalAttr<I64Attr, "0">:$transA,
     DefaultValuedOptionalAttr<I64Attr, "0">:$transB);
   let results = (outs
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -4702,15 +4702,15 @@ def ONNX_GemmV11Op : ONNX_Op<"Gemm_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Gemm-11
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>:$A,
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>:$B,
-    Optional<TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>>:$C,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$B,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>>:$C,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$alpha,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$beta,
     DefaultValuedOptionalAttr<I64Attr, "0">:$transA,
     DefaultValuedOptionalAttr<I64Attr, "0">:$transB);
   let results = (outs
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -4732,15 +4732,15 @@ def ONNX_GemmV9Op : ONNX_Op<"Gemm_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Gemm-9
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>:$A,
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>:$B,
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>:$C,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$C,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$alpha,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$beta,
     DefaultValuedOptionalAttr<I64Attr, "0">:$transA,
     DefaultValuedOptionalAttr<I64Attr, "0">:$transB);
   let results = (outs
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -4762,15 +4762,15 @@ def ONNX_GemmV7Op : ONNX_Op<"Gemm_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Gemm-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$A,
-    TensorOf<[F16, F32, F64]>:$B,
-    TensorOf<[F16, F32, F64]>:$C,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$C,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$alpha,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$beta,
     DefaultValuedOptionalAttr<I64Attr, "0">:$transA,
     DefaultValuedOptionalAttr<I64Attr, "0">:$transB);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -4792,16 +4792,16 @@ def ONNX_GemmV6Op : ONNX_Op<"Gemm_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Gemm-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$A,
-    TensorOf<[F16, F32, F64]>:$B,
-    TensorOf<[F16, F32, F64]>:$C,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$C,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$alpha,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$beta,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast,
     DefaultValuedOptionalAttr<I64Attr, "0">:$transA,
     DefaultValuedOptionalAttr<I64Attr, "0">:$transB);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -4824,16 +4824,16 @@ def ONNX_GemmV1Op : ONNX_Op<"Gemm_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Gemm-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$A,
-    TensorOf<[F16, F32, F64]>:$B,
-    TensorOf<[F16, F32, F64]>:$C,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$C,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$alpha,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$beta,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast,
     DefaultValuedOptionalAttr<I64Attr, "0">:$transA,
     DefaultValuedOptionalAttr<I64Attr, "0">:$transB);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -4856,9 +4856,9 @@ def ONNX_GlobalAveragePoolOp : ONNX_Op<"GlobalAveragePool", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GlobalAveragePool-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4874,9 +4874,9 @@ def ONNX_GlobalAveragePoolV1Op : ONNX_Op<"GlobalAveragePool_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GlobalAveragePool-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4892,10 +4892,10 @@ def ONNX_GlobalLpPoolOp : ONNX_Op<"GlobalLpPool", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GlobalLpPool-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<I64Attr, "2">:$p);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4912,10 +4912,10 @@ def ONNX_GlobalLpPoolV2Op : ONNX_Op<"GlobalLpPool_v2", [Pure]> {
     Available from ai.onnx opset 2. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GlobalLpPool-2
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<I64Attr, "2">:$p);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4932,10 +4932,10 @@ def ONNX_GlobalLpPoolV1Op : ONNX_Op<"GlobalLpPool_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GlobalLpPool-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "2.0">:$p);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4952,9 +4952,9 @@ def ONNX_GlobalMaxPoolOp : ONNX_Op<"GlobalMaxPool", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GlobalMaxPool-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4970,9 +4970,9 @@ def ONNX_GlobalMaxPoolV1Op : ONNX_Op<"GlobalMaxPool_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GlobalMaxPool-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -4988,10 +4988,10 @@ def ONNX_GreaterOp : ONNX_Op<"Greater", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Greater-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5009,10 +5009,10 @@ def ONNX_GreaterV9Op : ONNX_Op<"Greater_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Greater-9
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5030,10 +5030,10 @@ def ONNX_GreaterV7Op : ONNX_Op<"Greater_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Greater-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$A,
-    TensorOf<[F16, F32, F64]>:$B);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5051,12 +5051,12 @@ def ONNX_GreaterV1Op : ONNX_Op<"Greater_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Greater-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$A,
-    TensorOf<[F16, F32, F64]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5076,10 +5076,10 @@ def ONNX_GreaterOrEqualOp : ONNX_Op<"GreaterOrEqual", [Pure]> {
     Available from ai.onnx opset 16. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GreaterOrEqual-16
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5097,10 +5097,10 @@ def ONNX_GreaterOrEqualV12Op : ONNX_Op<"GreaterOrEqual_v12", [Pure]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GreaterOrEqual-12
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5118,13 +5118,13 @@ def ONNX_GridSampleOp : ONNX_Op<"GridSample", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GridSample-22
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
-    TensorOf<[BF16, F16, F32, F64]>:$grid,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$grid,
     DefaultValuedOptionalAttr<I64Attr, "0">:$align_corners,
     DefaultValuedOptionalAttr<StrAttr, "\"linear\"">:$mode,
     DefaultValuedOptionalAttr<StrAttr, "\"zeros\"">:$padding_mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"grid", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -5145,13 +5145,13 @@ def ONNX_GridSampleV20Op : ONNX_Op<"GridSample_v20", [Pure]> {
     Available from ai.onnx opset 20. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GridSample-20
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
-    TensorOf<[F16, F32, F64]>:$grid,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$grid,
     DefaultValuedOptionalAttr<I64Attr, "0">:$align_corners,
     DefaultValuedOptionalAttr<StrAttr, "\"linear\"">:$mode,
     DefaultValuedOptionalAttr<StrAttr, "\"zeros\"">:$padding_mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"grid", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -5172,13 +5172,13 @@ def ONNX_GridSampleV16Op : ONNX_Op<"GridSample_v16", [Pure]> {
     Available from ai.onnx opset 16. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GridSample-16
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
-    TensorOf<[F16, F32, F64]>:$grid,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$grid,
     DefaultValuedOptionalAttr<I64Attr, "0">:$align_corners,
     DefaultValuedOptionalAttr<StrAttr, "\"bilinear\"">:$mode,
     DefaultValuedOptionalAttr<StrAttr, "\"zeros\"">:$padding_mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"grid", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -5199,14 +5199,14 @@ def ONNX_GroupNormalizationOp : ONNX_Op<"GroupNormalization", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#GroupNormalization-21
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
-    TensorOf<[BF16, F16, F32, F64]>:$scale,
-    TensorOf<[BF16, F16, F32, F64]>:$bias,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$scale,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$bias,
     DefaultValuedOptionalAttr<F32Attr, "1e-05">:$epsilon,
     OptionalAttr<I64Attr>:$num_groups,
     DefaultValuedOptionalAttr<I64Attr, "1">:$stash_type);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"scale", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -5241,11 +5241,11 @@ def ONNX_HammingWindowOp : ONNX_Op<"HammingWindow", [Pure]> {
     Available from ai.onnx opset 17. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#HammingWindow-17
   }];
   let arguments = (ins
-    TensorOf<[I32, I64]>:$size,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$size,
     DefaultValuedOptionalAttr<I64Attr, "1">:$output_datatype,
     DefaultValuedOptionalAttr<I64Attr, "1">:$periodic);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"size", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -5264,11 +5264,11 @@ def ONNX_HannWindowOp : ONNX_Op<"HannWindow", [Pure]> {
     Available from ai.onnx opset 17. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#HannWindow-17
   }];
   let arguments = (ins
-    TensorOf<[I32, I64]>:$size,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$size,
     DefaultValuedOptionalAttr<I64Attr, "1">:$output_datatype,
     DefaultValuedOptionalAttr<I64Attr, "1">:$periodic);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"size", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -5287,11 +5287,11 @@ def ONNX_HardSigmoidOp : ONNX_Op<"HardSigmoid", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#HardSigmoid-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "0.2">:$alpha,
     DefaultValuedOptionalAttr<F32Attr, "0.5">:$beta);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5309,11 +5309,11 @@ def ONNX_HardSigmoidV6Op : ONNX_Op<"HardSigmoid_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#HardSigmoid-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "0.2">:$alpha,
     DefaultValuedOptionalAttr<F32Attr, "0.5">:$beta);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5331,12 +5331,12 @@ def ONNX_HardSigmoidV1Op : ONNX_Op<"HardSigmoid_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#HardSigmoid-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "0.2">:$alpha,
     DefaultValuedOptionalAttr<F32Attr, "0.5">:$beta,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5355,9 +5355,9 @@ def ONNX_HardSwishOp : ONNX_Op<"HardSwish", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#HardSwish-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5373,9 +5373,9 @@ def ONNX_HardSwishV14Op : ONNX_Op<"HardSwish_v14", [Pure]> {
     Available from ai.onnx opset 14. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#HardSwish-14
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5391,10 +5391,10 @@ def ONNX_HardmaxOp : ONNX_Op<"Hardmax", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Hardmax-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$axis);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5411,10 +5411,10 @@ def ONNX_HardmaxV11Op : ONNX_Op<"Hardmax_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Hardmax-11
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5431,10 +5431,10 @@ def ONNX_HardmaxV1Op : ONNX_Op<"Hardmax_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Hardmax-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5451,9 +5451,9 @@ def ONNX_IdentityOp : ONNX_Op<"Identity", [Pure]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Identity-25
   }];
   let arguments = (ins
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>:$input);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>:$input);
   let results = (outs
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>:$output);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "V"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "V"}};
@@ -5469,9 +5469,9 @@ def ONNX_IdentityV24Op : ONNX_Op<"Identity_v24", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Identity-24
   }];
   let arguments = (ins
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>:$input);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>:$input);
   let results = (outs
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>:$output);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "V"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "V"}};
@@ -5487,9 +5487,9 @@ def ONNX_IdentityV23Op : ONNX_Op<"Identity_v23", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Identity-23
   }];
   let arguments = (ins
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>:$input);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>:$input);
   let results = (outs
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>:$output);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "V"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "V"}};
@@ -5505,9 +5505,9 @@ def ONNX_IdentityV21Op : ONNX_Op<"Identity_v21", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Identity-21
   }];
   let arguments = (ins
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>:$input);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>:$input);
   let results = (outs
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>:$output);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "V"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "V"}};
@@ -5523,9 +5523,9 @@ def ONNX_IdentityV19Op : ONNX_Op<"Identity_v19", [Pure]> {
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Identity-19
   }];
   let arguments = (ins
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>:$input);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>:$input);
   let results = (outs
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>:$output);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "V"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "V"}};
@@ -5541,9 +5541,9 @@ def ONNX_IdentityV16Op : ONNX_Op<"Identity_v16", [Pure]> {
     Available from ai.onnx opset 16. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Identity-16
   }];
   let arguments = (ins
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>:$input);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>:$input);
   let results = (outs
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>:$output);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "V"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "V"}};
@@ -5559,9 +5559,9 @@ def ONNX_IdentityV14Op : ONNX_Op<"Identity_v14", [Pure]> {
     Available from ai.onnx opset 14. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Identity-14
   }];
   let arguments = (ins
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>:$input);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>, ONNX_Any]>:$input);
   let results = (outs
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>:$output);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "V"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "V"}};
@@ -5577,9 +5577,9 @@ def ONNX_IdentityV13Op : ONNX_Op<"Identity_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Identity-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5595,9 +5595,9 @@ def ONNX_IdentityV1Op : ONNX_Op<"Identity_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Identity-1
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -5613,9 +5613,9 @@ def ONNX_IfOp : ONNX_Op<"If", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#If-25
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$cond);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$cond);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$outputs);
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$outputs);
   let regions = (region SizedRegion<1>:$else_branch, SizedRegion<1>:$then_branch);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"cond", ::mlir::onnx::ArgKind::Single, 1, 0, false, "B"}};
@@ -5635,9 +5635,9 @@ def ONNX_IfV24Op : ONNX_Op<"If_v24", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#If-24
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$cond);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$cond);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$outputs);
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$outputs);
   let regions = (region SizedRegion<1>:$else_branch, SizedRegion<1>:$then_branch);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"cond", ::mlir::onnx::ArgKind::Single, 1, 0, false, "B"}};
@@ -5657,9 +5657,9 @@ def ONNX_IfV23Op : ONNX_Op<"If_v23", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#If-23
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$cond);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$cond);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$outputs);
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$outputs);
   let regions = (region SizedRegion<1>:$else_branch, SizedRegion<1>:$then_branch);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"cond", ::mlir::onnx::ArgKind::Single, 1, 0, false, "B"}};
@@ -5679,9 +5679,9 @@ def ONNX_IfV21Op : ONNX_Op<"If_v21", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#If-21
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$cond);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$cond);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$outputs);
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$outputs);
   let regions = (region SizedRegion<1>:$else_branch, SizedRegion<1>:$then_branch);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"cond", ::mlir::onnx::ArgKind::Single, 1, 0, false, "B"}};
@@ -5701,9 +5701,9 @@ def ONNX_IfV19Op : ONNX_Op<"If_v19", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#If-19
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$cond);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$cond);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$outputs);
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$outputs);
   let regions = (region SizedRegion<1>:$else_branch, SizedRegion<1>:$then_branch);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"cond", ::mlir::onnx::ArgKind::Single, 1, 0, false, "B"}};
@@ -5723,9 +5723,9 @@ def ONNX_IfV16Op : ONNX_Op<"If_v16", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 16. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#If-16
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$cond);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$cond);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$outputs);
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$outputs);
   let regions = (region SizedRegion<1>:$else_branch, SizedRegion<1>:$then_branch);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"cond", ::mlir::onnx::ArgKind::Single, 1, 0, false, "B"}};
@@ -5745,9 +5745,9 @@ def ONNX_IfV13Op : ONNX_Op<"If_v13", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#If-13
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$cond);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$cond);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>:$outputs);
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>, ONNX_Any]>>:$outputs);
   let regions = (region SizedRegion<1>:$else_branch, SizedRegion<1>:$then_branch);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"cond", ::mlir::onnx::ArgKind::Single, 1, 0, false, "B"}};
@@ -5767,9 +5767,9 @@ def ONNX_IfV11Op : ONNX_Op<"If_v11", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#If-11
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$cond);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$cond);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$outputs);
   let regions = (region SizedRegion<1>:$else_branch, SizedRegion<1>:$then_branch);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"cond", ::mlir::onnx::ArgKind::Single, 1, 0, false, "B"}};
@@ -5789,9 +5789,9 @@ def ONNX_IfV1Op : ONNX_Op<"If_v1", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#If-1
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$cond);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$cond);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$outputs);
   let regions = (region SizedRegion<1>:$else_branch, SizedRegion<1>:$then_branch);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"cond", ::mlir::onnx::ArgKind::Single, 1, 0, false, "B"}};
@@ -5811,10 +5811,10 @@ def ONNX_ImageDecoderOp : ONNX_Op<"ImageDecoder", [Pure]> {
     Available from ai.onnx opset 20. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ImageDecoder-20
   }];
   let arguments = (ins
-    TensorOf<[UI8]>:$encoded_stream,
+    AnyTypeOf<[TensorOf<[UI8]>, ONNX_Any]>:$encoded_stream,
     DefaultValuedOptionalAttr<StrAttr, "\"RGB\"">:$pixel_format);
   let results = (outs
-    TensorOf<[UI8]>:$image);
+    AnyTypeOf<[TensorOf<[UI8]>, ONNX_Any]>:$image);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"encoded_stream", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"image", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -5832,12 +5832,12 @@ def ONNX_InstanceNormalizationOp : ONNX_Op<"InstanceNormalization", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#InstanceNormalization-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input,
-    TensorOf<[BF16, F16, F32, F64]>:$scale,
-    TensorOf<[BF16, F16, F32, F64]>:$B,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$scale,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$B,
     DefaultValuedOptionalAttr<F32Attr, "1e-05">:$epsilon);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"scale", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -5856,12 +5856,12 @@ def ONNX_InstanceNormalizationV6Op : ONNX_Op<"InstanceNormalization_v6", [Pure]>
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#InstanceNormalization-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
-    TensorOf<[F16, F32, F64]>:$scale,
-    TensorOf<[F16, F32, F64]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$scale,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
     DefaultValuedOptionalAttr<F32Attr, "1e-05">:$epsilon);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"scale", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -5880,13 +5880,13 @@ def ONNX_InstanceNormalizationV1Op : ONNX_Op<"InstanceNormalization_v1", [Pure]>
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#InstanceNormalization-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
-    TensorOf<[F16, F32, F64]>:$scale,
-    TensorOf<[F16, F32, F64]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$scale,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs,
     DefaultValuedOptionalAttr<F32Attr, "1e-05">:$epsilon);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"scale", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -5906,11 +5906,11 @@ def ONNX_IsInfOp : ONNX_Op<"IsInf", [Pure]> {
     Available from ai.onnx opset 20. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#IsInf-20
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<I64Attr, "1">:$detect_negative,
     DefaultValuedOptionalAttr<I64Attr, "1">:$detect_positive);
   let results = (outs
-    TensorOf<[I1]>:$Y);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -5929,11 +5929,11 @@ def ONNX_IsInfV10Op : ONNX_Op<"IsInf_v10", [Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#IsInf-10
   }];
   let arguments = (ins
-    TensorOf<[F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<I64Attr, "1">:$detect_negative,
     DefaultValuedOptionalAttr<I64Attr, "1">:$detect_positive);
   let results = (outs
-    TensorOf<[I1]>:$Y);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -5952,9 +5952,9 @@ def ONNX_IsNaNOp : ONNX_Op<"IsNaN", [Pure]> {
     Available from ai.onnx opset 20. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#IsNaN-20
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$X);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[I1]>:$Y);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -5971,9 +5971,9 @@ def ONNX_IsNaNV13Op : ONNX_Op<"IsNaN_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#IsNaN-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[I1]>:$Y);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -5990,9 +5990,9 @@ def ONNX_IsNaNV9Op : ONNX_Op<"IsNaN_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#IsNaN-9
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[I1]>:$Y);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -6009,13 +6009,13 @@ def ONNX_LRNOp : ONNX_Op<"LRN", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LRN-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "0.0001">:$alpha,
     DefaultValuedOptionalAttr<F32Attr, "0.75">:$beta,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$bias,
     OptionalAttr<I64Attr>:$size);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6035,13 +6035,13 @@ def ONNX_LRNV1Op : ONNX_Op<"LRN_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LRN-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "0.0001">:$alpha,
     DefaultValuedOptionalAttr<F32Attr, "0.75">:$beta,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$bias,
     OptionalAttr<I64Attr>:$size);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6061,14 +6061,14 @@ def ONNX_LSTMOp : ONNX_Op<"LSTM", [AttrSizedOperandSegments, AttrSizedResultSegm
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LSTM-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
-    TensorOf<[BF16, F16, F32, F64]>:$W,
-    TensorOf<[BF16, F16, F32, F64]>:$R,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$B,
-    Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$initial_h,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$initial_c,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$P,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$R,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>>:$sequence_lens,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$initial_h,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$initial_c,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$P,
     OptionalAttr<DenseF32ArrayAttr>:$activation_alpha,
     OptionalAttr<DenseF32ArrayAttr>:$activation_beta,
     OptionalAttr<StrArrayAttr>:$activations,
@@ -6078,9 +6078,9 @@ def ONNX_LSTMOp : ONNX_Op<"LSTM", [AttrSizedOperandSegments, AttrSizedResultSegm
     DefaultValuedOptionalAttr<I64Attr, "0">:$input_forget,
     DefaultValuedOptionalAttr<I64Attr, "0">:$layout);
   let results = (outs
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$Y_h,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$Y_c);
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$Y_h,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$Y_c);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -6114,14 +6114,14 @@ def ONNX_LSTMV14Op : ONNX_Op<"LSTM_v14", [AttrSizedOperandSegments, AttrSizedRes
     Available from ai.onnx opset 14. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LSTM-14
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    TensorOf<[F16, F32, F64]>:$R,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
-    Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_h,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_c,
-    Optional<TensorOf<[F16, F32, F64]>>:$P,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$R,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>>:$sequence_lens,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$initial_h,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$initial_c,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$P,
     OptionalAttr<DenseF32ArrayAttr>:$activation_alpha,
     OptionalAttr<DenseF32ArrayAttr>:$activation_beta,
     OptionalAttr<StrArrayAttr>:$activations,
@@ -6131,9 +6131,9 @@ def ONNX_LSTMV14Op : ONNX_Op<"LSTM_v14", [AttrSizedOperandSegments, AttrSizedRes
     DefaultValuedOptionalAttr<I64Attr, "0">:$input_forget,
     DefaultValuedOptionalAttr<I64Attr, "0">:$layout);
   let results = (outs
-    Optional<TensorOf<[F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_h,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_c);
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y_h,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y_c);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -6167,14 +6167,14 @@ def ONNX_LSTMV7Op : ONNX_Op<"LSTM_v7", [AttrSizedOperandSegments, AttrSizedResul
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LSTM-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    TensorOf<[F16, F32, F64]>:$R,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
-    Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_h,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_c,
-    Optional<TensorOf<[F16, F32, F64]>>:$P,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$R,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>>:$sequence_lens,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$initial_h,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$initial_c,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$P,
     OptionalAttr<DenseF32ArrayAttr>:$activation_alpha,
     OptionalAttr<DenseF32ArrayAttr>:$activation_beta,
     OptionalAttr<StrArrayAttr>:$activations,
@@ -6183,9 +6183,9 @@ def ONNX_LSTMV7Op : ONNX_Op<"LSTM_v7", [AttrSizedOperandSegments, AttrSizedResul
     OptionalAttr<I64Attr>:$hidden_size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$input_forget);
   let results = (outs
-    Optional<TensorOf<[F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_h,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_c);
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y_h,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y_c);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -6218,14 +6218,14 @@ def ONNX_LSTMV1Op : ONNX_Op<"LSTM_v1", [AttrSizedOperandSegments, AttrSizedResul
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LSTM-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    TensorOf<[F16, F32, F64]>:$R,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
-    Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_h,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_c,
-    Optional<TensorOf<[F16, F32, F64]>>:$P,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$R,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>>:$sequence_lens,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$initial_h,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$initial_c,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$P,
     OptionalAttr<DenseF32ArrayAttr>:$activation_alpha,
     OptionalAttr<DenseF32ArrayAttr>:$activation_beta,
     OptionalAttr<StrArrayAttr>:$activations,
@@ -6235,9 +6235,9 @@ def ONNX_LSTMV1Op : ONNX_Op<"LSTM_v1", [AttrSizedOperandSegments, AttrSizedResul
     DefaultValuedOptionalAttr<I64Attr, "0">:$input_forget,
     DefaultValuedOptionalAttr<I64Attr, "0">:$output_sequence);
   let results = (outs
-    Optional<TensorOf<[F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_h,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_c);
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y_h,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y_c);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -6271,16 +6271,16 @@ def ONNX_LayerNormalizationOp : ONNX_Op<"LayerNormalization", [AttrSizedResultSe
     Available from ai.onnx opset 17. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LayerNormalization-17
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X,
-    TensorOf<[F16, F32, F64, BF16]>:$Scale,
-    Optional<TensorOf<[F16, F32, F64, BF16]>>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$Scale,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>>:$B,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$axis,
     DefaultValuedOptionalAttr<F32Attr, "1e-05">:$epsilon,
     DefaultValuedOptionalAttr<I64Attr, "1">:$stash_type);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$Y,
-    Optional<TensorOf<[F32, BF16]>>:$Mean,
-    Optional<TensorOf<[F32, BF16]>>:$InvStdDev);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F32, BF16]>, ONNX_Any]>>:$Mean,
+    Optional<AnyTypeOf<[TensorOf<[F32, BF16]>, ONNX_Any]>>:$InvStdDev);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"Scale", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -6304,10 +6304,10 @@ def ONNX_LeakyReluOp : ONNX_Op<"LeakyRelu", [Pure]> {
     Available from ai.onnx opset 16. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LeakyRelu-16
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "0.01">:$alpha);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6324,10 +6324,10 @@ def ONNX_LeakyReluV6Op : ONNX_Op<"LeakyRelu_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LeakyRelu-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "0.01">:$alpha);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6344,11 +6344,11 @@ def ONNX_LeakyReluV1Op : ONNX_Op<"LeakyRelu_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LeakyRelu-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "0.01">:$alpha,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6366,10 +6366,10 @@ def ONNX_LessOp : ONNX_Op<"Less", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Less-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6387,10 +6387,10 @@ def ONNX_LessV9Op : ONNX_Op<"Less_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Less-9
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6408,10 +6408,10 @@ def ONNX_LessV7Op : ONNX_Op<"Less_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Less-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$A,
-    TensorOf<[F16, F32, F64]>:$B);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6429,12 +6429,12 @@ def ONNX_LessV1Op : ONNX_Op<"Less_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Less-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$A,
-    TensorOf<[F16, F32, F64]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6454,10 +6454,10 @@ def ONNX_LessOrEqualOp : ONNX_Op<"LessOrEqual", [Pure]> {
     Available from ai.onnx opset 16. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LessOrEqual-16
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6475,10 +6475,10 @@ def ONNX_LessOrEqualV12Op : ONNX_Op<"LessOrEqual_v12", [Pure]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LessOrEqual-12
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6496,20 +6496,20 @@ def ONNX_LinearAttentionOp : ONNX_Op<"LinearAttention", [AttrSizedOperandSegment
     Available from ai.onnx opset 27. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LinearAttention-27
   }];
   let arguments = (ins
-    TensorOf<[F16, BF16, F32]>:$query,
-    TensorOf<[F16, BF16, F32]>:$key,
-    TensorOf<[F16, BF16, F32]>:$value,
-    Optional<TensorOf<[F16, BF16, F32]>>:$past_state,
-    Optional<TensorOf<[F16, BF16, F32]>>:$decay,
-    Optional<TensorOf<[F16, BF16, F32]>>:$beta,
+    AnyTypeOf<[TensorOf<[F16, BF16, F32]>, ONNX_Any]>:$query,
+    AnyTypeOf<[TensorOf<[F16, BF16, F32]>, ONNX_Any]>:$key,
+    AnyTypeOf<[TensorOf<[F16, BF16, F32]>, ONNX_Any]>:$value,
+    Optional<AnyTypeOf<[TensorOf<[F16, BF16, F32]>, ONNX_Any]>>:$past_state,
+    Optional<AnyTypeOf<[TensorOf<[F16, BF16, F32]>, ONNX_Any]>>:$decay,
+    Optional<AnyTypeOf<[TensorOf<[F16, BF16, F32]>, ONNX_Any]>>:$beta,
     DefaultValuedOptionalAttr<I64Attr, "64">:$chunk_size,
     OptionalAttr<I64Attr>:$kv_num_heads,
     OptionalAttr<I64Attr>:$q_num_heads,
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$scale,
     DefaultValuedOptionalAttr<StrAttr, "\"gated_delta\"">:$update_rule);
   let results = (outs
-    TensorOf<[F16, BF16, F32]>:$output,
-    TensorOf<[F16, BF16, F32]>:$present_state);
+    AnyTypeOf<[TensorOf<[F16, BF16, F32]>, ONNX_Any]>:$output,
+    AnyTypeOf<[TensorOf<[F16, BF16, F32]>, ONNX_Any]>:$present_state);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"query", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"key", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -6537,9 +6537,9 @@ def ONNX_LogOp : ONNX_Op<"Log", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Log-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6555,9 +6555,9 @@ def ONNX_LogV6Op : ONNX_Op<"Log_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Log-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6573,10 +6573,10 @@ def ONNX_LogV1Op : ONNX_Op<"Log_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Log-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6593,10 +6593,10 @@ def ONNX_LogSoftmaxOp : ONNX_Op<"LogSoftmax", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LogSoftmax-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$axis);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6613,10 +6613,10 @@ def ONNX_LogSoftmaxV11Op : ONNX_Op<"LogSoftmax_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LogSoftmax-11
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6633,10 +6633,10 @@ def ONNX_LogSoftmaxV1Op : ONNX_Op<"LogSoftmax_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LogSoftmax-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6653,11 +6653,11 @@ def ONNX_LoopOp : ONNX_Op<"Loop", [AttrSizedOperandSegments, RecursiveMemoryEffe
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Loop-25
   }];
   let arguments = (ins
-    Optional<TensorOf<[I64]>>:$M,
-    Optional<TensorOf<[I1]>>:$cond,
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$v_initial);
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$M,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$cond,
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$v_initial);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$v_final_and_scan_outputs);
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$v_final_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"M", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "I"},
@@ -6679,11 +6679,11 @@ def ONNX_LoopV24Op : ONNX_Op<"Loop_v24", [AttrSizedOperandSegments, RecursiveMem
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Loop-24
   }];
   let arguments = (ins
-    Optional<TensorOf<[I64]>>:$M,
-    Optional<TensorOf<[I1]>>:$cond,
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$v_initial);
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$M,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$cond,
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$v_initial);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$v_final_and_scan_outputs);
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$v_final_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"M", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "I"},
@@ -6705,11 +6705,11 @@ def ONNX_LoopV23Op : ONNX_Op<"Loop_v23", [AttrSizedOperandSegments, RecursiveMem
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Loop-23
   }];
   let arguments = (ins
-    Optional<TensorOf<[I64]>>:$M,
-    Optional<TensorOf<[I1]>>:$cond,
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$v_initial);
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$M,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$cond,
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$v_initial);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$v_final_and_scan_outputs);
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$v_final_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"M", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "I"},
@@ -6731,11 +6731,11 @@ def ONNX_LoopV21Op : ONNX_Op<"Loop_v21", [AttrSizedOperandSegments, RecursiveMem
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Loop-21
   }];
   let arguments = (ins
-    Optional<TensorOf<[I64]>>:$M,
-    Optional<TensorOf<[I1]>>:$cond,
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$v_initial);
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$M,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$cond,
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$v_initial);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$v_final_and_scan_outputs);
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$v_final_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"M", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "I"},
@@ -6757,11 +6757,11 @@ def ONNX_LoopV19Op : ONNX_Op<"Loop_v19", [AttrSizedOperandSegments, RecursiveMem
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Loop-19
   }];
   let arguments = (ins
-    Optional<TensorOf<[I64]>>:$M,
-    Optional<TensorOf<[I1]>>:$cond,
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$v_initial);
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$M,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$cond,
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$v_initial);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$v_final_and_scan_outputs);
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$v_final_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"M", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "I"},
@@ -6783,11 +6783,11 @@ def ONNX_LoopV16Op : ONNX_Op<"Loop_v16", [AttrSizedOperandSegments, RecursiveMem
     Available from ai.onnx opset 16. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Loop-16
   }];
   let arguments = (ins
-    Optional<TensorOf<[I64]>>:$M,
-    Optional<TensorOf<[I1]>>:$cond,
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$v_initial);
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$M,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$cond,
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$v_initial);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$v_final_and_scan_outputs);
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$v_final_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"M", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "I"},
@@ -6809,11 +6809,11 @@ def ONNX_LoopV13Op : ONNX_Op<"Loop_v13", [AttrSizedOperandSegments, RecursiveMem
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Loop-13
   }];
   let arguments = (ins
-    Optional<TensorOf<[I64]>>:$M,
-    Optional<TensorOf<[I1]>>:$cond,
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>:$v_initial);
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$M,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$cond,
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>, ONNX_Any]>>:$v_initial);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>:$v_final_and_scan_outputs);
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>, ONNX_Any]>>:$v_final_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"M", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "I"},
@@ -6835,11 +6835,11 @@ def ONNX_LoopV11Op : ONNX_Op<"Loop_v11", [AttrSizedOperandSegments, RecursiveMem
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Loop-11
   }];
   let arguments = (ins
-    Optional<TensorOf<[I64]>>:$M,
-    Optional<TensorOf<[I1]>>:$cond,
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$v_initial);
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$M,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$cond,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$v_initial);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$v_final_and_scan_outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$v_final_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"M", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "I"},
@@ -6861,11 +6861,11 @@ def ONNX_LoopV1Op : ONNX_Op<"Loop_v1", [AttrSizedOperandSegments, RecursiveMemor
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Loop-1
   }];
   let arguments = (ins
-    Optional<TensorOf<[I64]>>:$M,
-    Optional<TensorOf<[I1]>>:$cond,
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$v_initial);
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$M,
+    Optional<AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>>:$cond,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$v_initial);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$v_final_and_scan_outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$v_final_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"M", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "I"},
@@ -6887,11 +6887,11 @@ def ONNX_LpNormalizationOp : ONNX_Op<"LpNormalization", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LpNormalization-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "2">:$p);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6909,11 +6909,11 @@ def ONNX_LpNormalizationV1Op : ONNX_Op<"LpNormalization_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LpNormalization-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "2">:$p);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6931,7 +6931,7 @@ def ONNX_LpPoolOp : ONNX_Op<"LpPool", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LpPool-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     DefaultValuedOptionalAttr<I64Attr, "0">:$ceil_mode,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
@@ -6940,7 +6940,7 @@ def ONNX_LpPoolOp : ONNX_Op<"LpPool", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6963,7 +6963,7 @@ def ONNX_LpPoolV18Op : ONNX_Op<"LpPool_v18", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LpPool-18
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     DefaultValuedOptionalAttr<I64Attr, "0">:$ceil_mode,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
@@ -6972,7 +6972,7 @@ def ONNX_LpPoolV18Op : ONNX_Op<"LpPool_v18", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -6995,14 +6995,14 @@ def ONNX_LpPoolV11Op : ONNX_Op<"LpPool_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LpPool-11
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
     DefaultValuedOptionalAttr<I64Attr, "2">:$p,
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7023,14 +7023,14 @@ def ONNX_LpPoolV2Op : ONNX_Op<"LpPool_v2", [Pure]> {
     Available from ai.onnx opset 2. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LpPool-2
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
     DefaultValuedOptionalAttr<I64Attr, "2">:$p,
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7051,14 +7051,14 @@ def ONNX_LpPoolV1Op : ONNX_Op<"LpPool_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#LpPool-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
     DefaultValuedOptionalAttr<F32Attr, "2.0">:$p,
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7079,10 +7079,10 @@ def ONNX_MatMulOp : ONNX_Op<"MatMul", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MatMul-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>:$A,
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>:$B);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7099,10 +7099,10 @@ def ONNX_MatMulV9Op : ONNX_Op<"MatMul_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MatMul-9
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>:$A,
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>:$B);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7119,10 +7119,10 @@ def ONNX_MatMulV1Op : ONNX_Op<"MatMul_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MatMul-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$A,
-    TensorOf<[F16, F32, F64]>:$B);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7139,12 +7139,12 @@ def ONNX_MatMulIntegerOp : ONNX_Op<"MatMulInteger", [AttrSizedOperandSegments, P
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MatMulInteger-10
   }];
   let arguments = (ins
-    TensorOf<[I8, UI8]>:$A,
-    TensorOf<[I8, UI8]>:$B,
-    Optional<TensorOf<[I8, UI8]>>:$a_zero_point,
-    Optional<TensorOf<[I8, UI8]>>:$b_zero_point);
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$B,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>>:$a_zero_point,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>>:$b_zero_point);
   let results = (outs
-    TensorOf<[I32]>:$Y);
+    AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"B", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -7165,9 +7165,9 @@ def ONNX_MaxOp : ONNX_Op<"Max", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Max-13
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>>:$data_0);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>>:$data_0);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$max);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$max);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"max", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7183,9 +7183,9 @@ def ONNX_MaxV12Op : ONNX_Op<"Max_v12", [Pure]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Max-12
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>>:$data_0);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>>:$data_0);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$max);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$max);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"max", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7201,9 +7201,9 @@ def ONNX_MaxV8Op : ONNX_Op<"Max_v8", [Pure]> {
     Available from ai.onnx opset 8. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Max-8
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64]>>:$data_0);
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$data_0);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$max);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$max);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"max", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7219,9 +7219,9 @@ def ONNX_MaxV6Op : ONNX_Op<"Max_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Max-6
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64]>>:$data_0);
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$data_0);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$max);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$max);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"max", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7237,10 +7237,10 @@ def ONNX_MaxV1Op : ONNX_Op<"Max_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Max-1
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64]>>:$data_0,
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$data_0,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$max);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$max);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"max", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7257,7 +7257,7 @@ def ONNX_MaxPoolOp : ONNX_Op<"MaxPool", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MaxPool-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64, I8, UI8]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64, I8, UI8]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     DefaultValuedOptionalAttr<I64Attr, "0">:$ceil_mode,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
@@ -7266,8 +7266,8 @@ def ONNX_MaxPoolOp : ONNX_Op<"MaxPool", [Pure]> {
     DefaultValuedOptionalAttr<I64Attr, "0">:$storage_order,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64, I8, UI8]>:$Y,
-    Optional<TensorOf<[I64]>>:$Indices);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64, I8, UI8]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$Indices);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -7292,7 +7292,7 @@ def ONNX_MaxPoolV12Op : ONNX_Op<"MaxPool_v12", [Pure]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MaxPool-12
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, I8, UI8]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, UI8]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     DefaultValuedOptionalAttr<I64Attr, "0">:$ceil_mode,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
@@ -7301,8 +7301,8 @@ def ONNX_MaxPoolV12Op : ONNX_Op<"MaxPool_v12", [Pure]> {
     DefaultValuedOptionalAttr<I64Attr, "0">:$storage_order,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, UI8]>:$Y,
-    Optional<TensorOf<[I64]>>:$Indices);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, I8, UI8]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$Indices);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -7327,7 +7327,7 @@ def ONNX_MaxPoolV11Op : ONNX_Op<"MaxPool_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MaxPool-11
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     DefaultValuedOptionalAttr<I64Attr, "0">:$ceil_mode,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
@@ -7336,8 +7336,8 @@ def ONNX_MaxPoolV11Op : ONNX_Op<"MaxPool_v11", [Pure]> {
     DefaultValuedOptionalAttr<I64Attr, "0">:$storage_order,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y,
-    Optional<TensorOf<[I64]>>:$Indices);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$Indices);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -7362,7 +7362,7 @@ def ONNX_MaxPoolV10Op : ONNX_Op<"MaxPool_v10", [Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MaxPool-10
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     DefaultValuedOptionalAttr<I64Attr, "0">:$ceil_mode,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
@@ -7371,8 +7371,8 @@ def ONNX_MaxPoolV10Op : ONNX_Op<"MaxPool_v10", [Pure]> {
     DefaultValuedOptionalAttr<I64Attr, "0">:$storage_order,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y,
-    Optional<TensorOf<[I64]>>:$Indices);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$Indices);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -7397,15 +7397,15 @@ def ONNX_MaxPoolV8Op : ONNX_Op<"MaxPool_v8", [Pure]> {
     Available from ai.onnx opset 8. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MaxPool-8
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     DefaultValuedOptionalAttr<I64Attr, "0">:$storage_order,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y,
-    Optional<TensorOf<[I64]>>:$Indices);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$Indices);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -7428,13 +7428,13 @@ def ONNX_MaxPoolV1Op : ONNX_Op<"MaxPool_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MaxPool-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7454,12 +7454,12 @@ def ONNX_MaxRoiPoolOp : ONNX_Op<"MaxRoiPool", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MaxRoiPool-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
-    TensorOf<[BF16, F16, F32, F64]>:$rois,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$rois,
     OptionalAttr<DenseI64ArrayAttr>:$pooled_shape,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$spatial_scale);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"rois", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7478,12 +7478,12 @@ def ONNX_MaxRoiPoolV1Op : ONNX_Op<"MaxRoiPool_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MaxRoiPool-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$rois,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$rois,
     OptionalAttr<DenseI64ArrayAttr>:$pooled_shape,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$spatial_scale);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"rois", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7502,14 +7502,14 @@ def ONNX_MaxUnpoolOp : ONNX_Op<"MaxUnpool", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MaxUnpool-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
-    TensorOf<[I64]>:$I,
-    Optional<TensorOf<[I64]>>:$output_shape,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$I,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$output_shape,
     OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"I", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -7531,14 +7531,14 @@ def ONNX_MaxUnpoolV11Op : ONNX_Op<"MaxUnpool_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MaxUnpool-11
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[I64]>:$I,
-    Optional<TensorOf<[I64]>>:$output_shape,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$I,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$output_shape,
     OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"I", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -7560,14 +7560,14 @@ def ONNX_MaxUnpoolV9Op : ONNX_Op<"MaxUnpool_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MaxUnpool-9
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[I64]>:$I,
-    Optional<TensorOf<[I64]>>:$output_shape,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$I,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$output_shape,
     OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"I", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -7589,9 +7589,9 @@ def ONNX_MeanOp : ONNX_Op<"Mean", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Mean-13
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64, BF16]>>:$data_0);
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>>:$data_0);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$mean);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$mean);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"mean", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7607,9 +7607,9 @@ def ONNX_MeanV8Op : ONNX_Op<"Mean_v8", [Pure]> {
     Available from ai.onnx opset 8. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Mean-8
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64]>>:$data_0);
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$data_0);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$mean);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$mean);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"mean", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7625,9 +7625,9 @@ def ONNX_MeanV6Op : ONNX_Op<"Mean_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Mean-6
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64]>>:$data_0);
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$data_0);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$mean);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$mean);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"mean", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7643,10 +7643,10 @@ def ONNX_MeanV1Op : ONNX_Op<"Mean_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Mean-1
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64]>>:$data_0,
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$data_0,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$mean);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$mean);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"mean", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7663,10 +7663,10 @@ def ONNX_MeanVarianceNormalizationOp : ONNX_Op<"MeanVarianceNormalization", [Pur
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MeanVarianceNormalization-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<DenseI64ArrayAttr, "{0, 2, 3}">:$axes);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7683,10 +7683,10 @@ def ONNX_MeanVarianceNormalizationV9Op : ONNX_Op<"MeanVarianceNormalization_v9",
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MeanVarianceNormalization-9
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<DenseI64ArrayAttr, "{0, 2, 3}">:$axes);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7703,14 +7703,14 @@ def ONNX_MelWeightMatrixOp : ONNX_Op<"MelWeightMatrix", [Pure]> {
     Available from ai.onnx opset 17. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#MelWeightMatrix-17
   }];
   let arguments = (ins
-    TensorOf<[I32, I64]>:$num_mel_bins,
-    TensorOf<[I32, I64]>:$dft_length,
-    TensorOf<[I32, I64]>:$sample_rate,
-    TensorOf<[F32, F16, F64, BF16]>:$lower_edge_hertz,
-    TensorOf<[F32, F16, F64, BF16]>:$upper_edge_hertz,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$num_mel_bins,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$dft_length,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$sample_rate,
+    AnyTypeOf<[TensorOf<[F32, F16, F64, BF16]>, ONNX_Any]>:$lower_edge_hertz,
+    AnyTypeOf<[TensorOf<[F32, F16, F64, BF16]>, ONNX_Any]>:$upper_edge_hertz,
     DefaultValuedOptionalAttr<I64Attr, "1">:$output_datatype);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"num_mel_bins", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"dft_length", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
@@ -7733,9 +7733,9 @@ def ONNX_MinOp : ONNX_Op<"Min", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Min-13
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>>:$data_0);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>>:$data_0);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$min);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$min);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"min", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7751,9 +7751,9 @@ def ONNX_MinV12Op : ONNX_Op<"Min_v12", [Pure]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Min-12
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>>:$data_0);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>>:$data_0);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$min);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$min);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"min", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7769,9 +7769,9 @@ def ONNX_MinV8Op : ONNX_Op<"Min_v8", [Pure]> {
     Available from ai.onnx opset 8. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Min-8
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64]>>:$data_0);
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$data_0);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$min);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$min);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"min", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7787,9 +7787,9 @@ def ONNX_MinV6Op : ONNX_Op<"Min_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Min-6
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64]>>:$data_0);
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$data_0);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$min);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$min);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"min", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7805,10 +7805,10 @@ def ONNX_MinV1Op : ONNX_Op<"Min_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Min-1
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64]>>:$data_0,
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$data_0,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$min);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$min);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"min", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7825,9 +7825,9 @@ def ONNX_MishOp : ONNX_Op<"Mish", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Mish-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7843,9 +7843,9 @@ def ONNX_MishV18Op : ONNX_Op<"Mish_v18", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Mish-18
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7861,11 +7861,11 @@ def ONNX_ModOp : ONNX_Op<"Mod", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Mod-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$B,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$B,
     DefaultValuedOptionalAttr<I64Attr, "0">:$fmod);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$C);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7883,11 +7883,11 @@ def ONNX_ModV10Op : ONNX_Op<"Mod_v10", [Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Mod-10
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$B,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$B,
     DefaultValuedOptionalAttr<I64Attr, "0">:$fmod);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$C);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7905,10 +7905,10 @@ def ONNX_MulOp : ONNX_Op<"Mul", [Pure]> {
     Available from ai.onnx opset 14. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Mul-14
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$C);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7925,10 +7925,10 @@ def ONNX_MulV13Op : ONNX_Op<"Mul_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Mul-13
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$B);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$C);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7945,10 +7945,10 @@ def ONNX_MulV7Op : ONNX_Op<"Mul_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Mul-7
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$A,
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$B);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$C);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7965,12 +7965,12 @@ def ONNX_MulV6Op : ONNX_Op<"Mul_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Mul-6
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$A,
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$B,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$B,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$C);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -7989,13 +7989,13 @@ def ONNX_MulV1Op : ONNX_Op<"Mul_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Mul-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$A,
-    TensorOf<[F16, F32, F64]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$C);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8015,12 +8015,12 @@ def ONNX_MultinomialOp : ONNX_Op<"Multinomial", []> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Multinomial-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "6">:$dtype,
     DefaultValuedOptionalAttr<I64Attr, "1">:$sample_size,
     OptionalAttr<F32Attr>:$seed);
   let results = (outs
-    TensorOf<[I32, I64]>:$output);
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -8040,12 +8040,12 @@ def ONNX_MultinomialV7Op : ONNX_Op<"Multinomial_v7", []> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Multinomial-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "6">:$dtype,
     DefaultValuedOptionalAttr<I64Attr, "1">:$sample_size,
     OptionalAttr<F32Attr>:$seed);
   let results = (outs
-    TensorOf<[I32, I64]>:$output);
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -8065,9 +8065,9 @@ def ONNX_NegOp : ONNX_Op<"Neg", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Neg-13
   }];
   let arguments = (ins
-    TensorOf<[F32, I32, I8, I16, I64, F16, F64, BF16]>:$X);
+    AnyTypeOf<[TensorOf<[F32, I32, I8, I16, I64, F16, F64, BF16]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F32, I32, I8, I16, I64, F16, F64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F32, I32, I8, I16, I64, F16, F64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8083,9 +8083,9 @@ def ONNX_NegV6Op : ONNX_Op<"Neg_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Neg-6
   }];
   let arguments = (ins
-    TensorOf<[F32, I32, I8, I16, I64, F16, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F32, I32, I8, I16, I64, F16, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F32, I32, I8, I16, I64, F16, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F32, I32, I8, I16, I64, F16, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8101,10 +8101,10 @@ def ONNX_NegV1Op : ONNX_Op<"Neg_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Neg-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8121,13 +8121,13 @@ def ONNX_NegativeLogLikelihoodLossOp : ONNX_Op<"NegativeLogLikelihoodLoss", [Pur
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#NegativeLogLikelihoodLoss-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input,
-    TensorOf<[I32, I64]>:$target,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$weight,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$target,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$weight,
     OptionalAttr<I64Attr>:$ignore_index,
     DefaultValuedOptionalAttr<StrAttr, "\"mean\"">:$reduction);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$loss);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$loss);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"target", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"},
@@ -8148,13 +8148,13 @@ def ONNX_NegativeLogLikelihoodLossV13Op : ONNX_Op<"NegativeLogLikelihoodLoss_v13
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#NegativeLogLikelihoodLoss-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
-    TensorOf<[I32, I64]>:$target,
-    Optional<TensorOf<[F16, F32, F64]>>:$weight,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$target,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$weight,
     OptionalAttr<I64Attr>:$ignore_index,
     DefaultValuedOptionalAttr<StrAttr, "\"mean\"">:$reduction);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$loss);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$loss);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"target", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"},
@@ -8175,13 +8175,13 @@ def ONNX_NegativeLogLikelihoodLossV12Op : ONNX_Op<"NegativeLogLikelihoodLoss_v12
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#NegativeLogLikelihoodLoss-12
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
-    TensorOf<[I32, I64]>:$target,
-    Optional<TensorOf<[F16, F32, F64]>>:$weight,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$target,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$weight,
     OptionalAttr<I64Attr>:$ignore_index,
     DefaultValuedOptionalAttr<StrAttr, "\"mean\"">:$reduction);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$loss);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$loss);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"target", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"},
@@ -8202,14 +8202,14 @@ def ONNX_NonMaxSuppressionOp : ONNX_Op<"NonMaxSuppression", [AttrSizedOperandSeg
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#NonMaxSuppression-11
   }];
   let arguments = (ins
-    TensorOf<[F32]>:$boxes,
-    TensorOf<[F32]>:$scores,
-    Optional<TensorOf<[I64]>>:$max_output_boxes_per_class,
-    Optional<TensorOf<[F32]>>:$iou_threshold,
-    Optional<TensorOf<[F32]>>:$score_threshold,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$boxes,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$scores,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$max_output_boxes_per_class,
+    Optional<AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>>:$iou_threshold,
+    Optional<AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>>:$score_threshold,
     DefaultValuedOptionalAttr<I64Attr, "0">:$center_point_box);
   let results = (outs
-    TensorOf<[I64]>:$selected_indices);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$selected_indices);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"boxes", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"},
         {"scores", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"},
@@ -8229,14 +8229,14 @@ def ONNX_NonMaxSuppressionV10Op : ONNX_Op<"NonMaxSuppression_v10", [AttrSizedOpe
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#NonMaxSuppression-10
   }];
   let arguments = (ins
-    TensorOf<[F32]>:$boxes,
-    TensorOf<[F32]>:$scores,
-    Optional<TensorOf<[I64]>>:$max_output_boxes_per_class,
-    Optional<TensorOf<[F32]>>:$iou_threshold,
-    Optional<TensorOf<[F32]>>:$score_threshold,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$boxes,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$scores,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$max_output_boxes_per_class,
+    Optional<AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>>:$iou_threshold,
+    Optional<AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>>:$score_threshold,
     DefaultValuedOptionalAttr<I64Attr, "0">:$center_point_box);
   let results = (outs
-    TensorOf<[I64]>:$selected_indices);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$selected_indices);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"boxes", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"},
         {"scores", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"},
@@ -8256,9 +8256,9 @@ def ONNX_NonZeroOp : ONNX_Op<"NonZero", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#NonZero-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[I64]>:$Y);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -8274,9 +8274,9 @@ def ONNX_NonZeroV9Op : ONNX_Op<"NonZero_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#NonZero-9
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[I64]>:$Y);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -8292,9 +8292,9 @@ def ONNX_NotOp : ONNX_Op<"Not", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Not-1
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$X);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[I1]>:$Y);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8310,12 +8310,12 @@ def ONNX_OneHotOp : ONNX_Op<"OneHot", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#OneHot-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$indices,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$depth,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$values,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$depth,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$values,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"indices", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"depth", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -8336,12 +8336,12 @@ def ONNX_OneHotV9Op : ONNX_Op<"OneHot_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#OneHot-9
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$indices,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$depth,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$values,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$depth,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$values,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"indices", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"depth", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -8362,10 +8362,10 @@ def ONNX_OptionalOp : ONNX_Op<"Optional", [Pure]> {
     Available from ai.onnx opset 15. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Optional-15
   }];
   let arguments = (ins
-    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>:$input,
+    Optional<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>, ONNX_Any]>>:$input,
     OptionalAttr<TypeAttr>:$type_);
   let results = (outs
-    ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>:$output);
+    AnyTypeOf<[ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Optional, 0, 0, false, "V"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "O"}};
@@ -8383,9 +8383,9 @@ def ONNX_OptionalGetElementOp : ONNX_Op<"OptionalGetElement", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#OptionalGetElement-18
   }];
   let arguments = (ins
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>:$input);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>:$input);
   let results = (outs
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>:$output);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "O"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "V"}};
@@ -8402,9 +8402,9 @@ def ONNX_OptionalGetElementV15Op : ONNX_Op<"OptionalGetElement_v15", [Pure]> {
     Available from ai.onnx opset 15. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#OptionalGetElement-15
   }];
   let arguments = (ins
-    ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>:$input);
+    AnyTypeOf<[ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>, ONNX_Any]>:$input);
   let results = (outs
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>:$output);
+    AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "O"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "V"}};
@@ -8421,9 +8421,9 @@ def ONNX_OptionalHasElementOp : ONNX_Op<"OptionalHasElement", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#OptionalHasElement-18
   }];
   let arguments = (ins
-    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>>:$input);
+    Optional<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>]>, ONNX_Any]>>:$input);
   let results = (outs
-    TensorOf<[I1]>:$output);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Optional, 0, 0, false, "O"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "B"}};
@@ -8440,9 +8440,9 @@ def ONNX_OptionalHasElementV15Op : ONNX_Op<"OptionalHasElement_v15", [Pure]> {
     Available from ai.onnx opset 15. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#OptionalHasElement-15
   }];
   let arguments = (ins
-    ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>:$input);
+    AnyTypeOf<[ONNX_OptOf<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[I1]>:$output);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "O"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "B"}};
@@ -8459,10 +8459,10 @@ def ONNX_OrOp : ONNX_Op<"Or", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Or-7
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$A,
-    TensorOf<[I1]>:$B);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8480,12 +8480,12 @@ def ONNX_OrV1Op : ONNX_Op<"Or_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Or-1
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$A,
-    TensorOf<[I1]>:$B,
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$B,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8505,10 +8505,10 @@ def ONNX_PReluOp : ONNX_Op<"PRelu", [Pure]> {
     Available from ai.onnx opset 16. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#PRelu-16
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64, UI32, UI64, I32, I64]>:$X,
-    TensorOf<[BF16, F16, F32, F64, UI32, UI64, I32, I64]>:$slope);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$slope);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64, UI32, UI64, I32, I64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"slope", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8525,10 +8525,10 @@ def ONNX_PReluV9Op : ONNX_Op<"PRelu_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#PRelu-9
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>:$X,
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>:$slope);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$slope);
   let results = (outs
-    TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, UI32, UI64, I32, I64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"slope", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8545,10 +8545,10 @@ def ONNX_PReluV7Op : ONNX_Op<"PRelu_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#PRelu-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$slope);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$slope);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"slope", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8565,10 +8565,10 @@ def ONNX_PReluV6Op : ONNX_Op<"PRelu_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#PRelu-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$slope);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$slope);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"slope", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8585,11 +8585,11 @@ def ONNX_PReluV1Op : ONNX_Op<"PRelu_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#PRelu-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$slope,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$slope,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"slope", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8607,13 +8607,13 @@ def ONNX_PadOp : ONNX_Op<"Pad", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pad-25
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$data,
-    TensorOf<[I64]>:$pads,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>>:$constant_value,
-    Optional<TensorOf<[I32, I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$pads,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>>:$constant_value,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<StrAttr, "\"constant\"">:$mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"pads", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"},
@@ -8634,13 +8634,13 @@ def ONNX_PadV24Op : ONNX_Op<"Pad_v24", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pad-24
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$data,
-    TensorOf<[I64]>:$pads,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>>:$constant_value,
-    Optional<TensorOf<[I32, I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$pads,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>>:$constant_value,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<StrAttr, "\"constant\"">:$mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"pads", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"},
@@ -8661,13 +8661,13 @@ def ONNX_PadV23Op : ONNX_Op<"Pad_v23", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pad-23
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$data,
-    TensorOf<[I64]>:$pads,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>>:$constant_value,
-    Optional<TensorOf<[I32, I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$pads,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>>:$constant_value,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<StrAttr, "\"constant\"">:$mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"pads", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"},
@@ -8688,13 +8688,13 @@ def ONNX_PadV21Op : ONNX_Op<"Pad_v21", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pad-21
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$data,
-    TensorOf<[I64]>:$pads,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>>:$constant_value,
-    Optional<TensorOf<[I32, I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$pads,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>>:$constant_value,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<StrAttr, "\"constant\"">:$mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"pads", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"},
@@ -8715,13 +8715,13 @@ def ONNX_PadV19Op : ONNX_Op<"Pad_v19", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pad-19
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I64]>:$pads,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$constant_value,
-    Optional<TensorOf<[I32, I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$pads,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$constant_value,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<StrAttr, "\"constant\"">:$mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"pads", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"},
@@ -8742,13 +8742,13 @@ def ONNX_PadV18Op : ONNX_Op<"Pad_v18", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pad-18
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I64]>:$pads,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$constant_value,
-    Optional<TensorOf<[I32, I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$pads,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$constant_value,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<StrAttr, "\"constant\"">:$mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"pads", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"},
@@ -8769,12 +8769,12 @@ def ONNX_PadV13Op : ONNX_Op<"Pad_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pad-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I64]>:$pads,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$constant_value,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$pads,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$constant_value,
     DefaultValuedOptionalAttr<StrAttr, "\"constant\"">:$mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"pads", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"},
@@ -8793,12 +8793,12 @@ def ONNX_PadV11Op : ONNX_Op<"Pad_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pad-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$data,
-    TensorOf<[I64]>:$pads,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>>:$constant_value,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$pads,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>>:$constant_value,
     DefaultValuedOptionalAttr<StrAttr, "\"constant\"">:$mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"pads", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"},
@@ -8817,12 +8817,12 @@ def ONNX_PadV2Op : ONNX_Op<"Pad_v2", [Pure]> {
     Available from ai.onnx opset 2. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pad-2
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$data,
     DefaultValuedOptionalAttr<StrAttr, "\"constant\"">:$mode,
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$value);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8841,12 +8841,12 @@ def ONNX_PadV1Op : ONNX_Op<"Pad_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pad-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$data,
     DefaultValuedOptionalAttr<StrAttr, "\"constant\"">:$mode,
     OptionalAttr<DenseI64ArrayAttr>:$paddings,
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$value);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8865,10 +8865,10 @@ def ONNX_PowOp : ONNX_Op<"Pow", [Pure]> {
     Available from ai.onnx opset 15. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pow-15
   }];
   let arguments = (ins
-    TensorOf<[I32, I64, F16, F32, F64, BF16]>:$X,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$Y);
   let results = (outs
-    TensorOf<[I32, I64, F16, F32, F64, BF16]>:$Z);
+    AnyTypeOf<[TensorOf<[I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$Z);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -8886,10 +8886,10 @@ def ONNX_PowV13Op : ONNX_Op<"Pow_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pow-13
   }];
   let arguments = (ins
-    TensorOf<[I32, I64, F16, F32, F64, BF16]>:$X,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$Y);
   let results = (outs
-    TensorOf<[I32, I64, F16, F32, F64, BF16]>:$Z);
+    AnyTypeOf<[TensorOf<[I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$Z);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -8907,10 +8907,10 @@ def ONNX_PowV12Op : ONNX_Op<"Pow_v12", [Pure]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pow-12
   }];
   let arguments = (ins
-    TensorOf<[I32, I64, F16, F32, F64]>:$X,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[I32, I64, F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$Y);
   let results = (outs
-    TensorOf<[I32, I64, F16, F32, F64]>:$Z);
+    AnyTypeOf<[TensorOf<[I32, I64, F16, F32, F64]>, ONNX_Any]>:$Z);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -8928,10 +8928,10 @@ def ONNX_PowV7Op : ONNX_Op<"Pow_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pow-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Z);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Z);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8948,12 +8948,12 @@ def ONNX_PowV1Op : ONNX_Op<"Pow_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Pow-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$Y,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Z);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Z);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -8972,15 +8972,15 @@ def ONNX_QLinearConvOp : ONNX_Op<"QLinearConv", [Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#QLinearConv-10
   }];
   let arguments = (ins
-    TensorOf<[I8, UI8]>:$x,
-    TensorOf<[F32]>:$x_scale,
-    TensorOf<[I8, UI8]>:$x_zero_point,
-    TensorOf<[I8, UI8]>:$w,
-    TensorOf<[F32]>:$w_scale,
-    TensorOf<[I8, UI8]>:$w_zero_point,
-    TensorOf<[F32]>:$y_scale,
-    TensorOf<[I8, UI8]>:$y_zero_point,
-    Optional<TensorOf<[I32]>>:$B,
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$x_scale,
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$x_zero_point,
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$w,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$w_scale,
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$w_zero_point,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$y_scale,
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$y_zero_point,
+    Optional<AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>>:$B,
     DefaultValuedOptionalAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,
     DefaultValuedOptionalAttr<I64Attr, "1">:$group,
@@ -8988,7 +8988,7 @@ def ONNX_QLinearConvOp : ONNX_Op<"QLinearConv", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$pads,
     OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[I8, UI8]>:$y);
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"x_scale", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"},
@@ -9021,16 +9021,16 @@ def ONNX_QLinearMatMulOp : ONNX_Op<"QLinearMatMul", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#QLinearMatMul-21
   }];
   let arguments = (ins
-    TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$a,
-    TensorOf<[F32, F16, BF16]>:$a_scale,
-    TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$a_zero_point,
-    TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$b,
-    TensorOf<[F32, F16, BF16]>:$b_scale,
-    TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$b_zero_point,
-    TensorOf<[F32, F16, BF16]>:$y_scale,
-    TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$y_zero_point);
+    AnyTypeOf<[TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$a,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$a_scale,
+    AnyTypeOf<[TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$a_zero_point,
+    AnyTypeOf<[TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$b,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$b_scale,
+    AnyTypeOf<[TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$b_zero_point,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$y_scale,
+    AnyTypeOf<[TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$y_zero_point);
   let results = (outs
-    TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$y);
+    AnyTypeOf<[TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"a", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"},
         {"a_scale", ::mlir::onnx::ArgKind::Single, 0, 0, false, "TS"},
@@ -9056,16 +9056,16 @@ def ONNX_QLinearMatMulV10Op : ONNX_Op<"QLinearMatMul_v10", [Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#QLinearMatMul-10
   }];
   let arguments = (ins
-    TensorOf<[I8, UI8]>:$a,
-    TensorOf<[F32]>:$a_scale,
-    TensorOf<[I8, UI8]>:$a_zero_point,
-    TensorOf<[I8, UI8]>:$b,
-    TensorOf<[F32]>:$b_scale,
-    TensorOf<[I8, UI8]>:$b_zero_point,
-    TensorOf<[F32]>:$y_scale,
-    TensorOf<[I8, UI8]>:$y_zero_point);
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$a,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$a_scale,
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$a_zero_point,
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$b,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$b_scale,
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$b_zero_point,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$y_scale,
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$y_zero_point);
   let results = (outs
-    TensorOf<[I8, UI8]>:$y);
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"a", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"a_scale", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"},
@@ -9090,16 +9090,16 @@ def ONNX_QuantizeLinearOp : ONNX_Op<"QuantizeLinear", [Pure]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#QuantizeLinear-25
   }];
   let arguments = (ins
-    TensorOf<[F32, F16, BF16, I32]>:$x,
-    TensorOf<[F32, F16, BF16, I32, F8E8M0FNU]>:$y_scale,
-    Optional<TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, UI<2>, I<2>]>>:$y_zero_point,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16, I32]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16, I32, F8E8M0FNU]>, ONNX_Any]>:$y_scale,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, UI<2>, I<2>]>, ONNX_Any]>>:$y_zero_point,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$block_size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$output_dtype,
     DefaultValuedOptionalAttr<I64Attr, "0">:$precision,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate);
   let results = (outs
-    TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, UI<2>, I<2>]>:$y);
+    AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, UI<2>, I<2>]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"y_scale", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -9124,16 +9124,16 @@ def ONNX_QuantizeLinearV24Op : ONNX_Op<"QuantizeLinear_v24", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#QuantizeLinear-24
   }];
   let arguments = (ins
-    TensorOf<[F32, F16, BF16, I32]>:$x,
-    TensorOf<[F32, F16, BF16, I32, F8E8M0FNU]>:$y_scale,
-    Optional<TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>>:$y_zero_point,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16, I32]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16, I32, F8E8M0FNU]>, ONNX_Any]>:$y_scale,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>>:$y_zero_point,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$block_size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$output_dtype,
     DefaultValuedOptionalAttr<I64Attr, "0">:$precision,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate);
   let results = (outs
-    TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$y);
+    AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"y_scale", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -9158,16 +9158,16 @@ def ONNX_QuantizeLinearV23Op : ONNX_Op<"QuantizeLinear_v23", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#QuantizeLinear-23
   }];
   let arguments = (ins
-    TensorOf<[F32, F16, BF16, I32]>:$x,
-    TensorOf<[F32, F16, BF16, I32]>:$y_scale,
-    Optional<TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>>:$y_zero_point,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16, I32]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16, I32]>, ONNX_Any]>:$y_scale,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>>:$y_zero_point,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$block_size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$output_dtype,
     DefaultValuedOptionalAttr<I64Attr, "0">:$precision,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate);
   let results = (outs
-    TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$y);
+    AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"y_scale", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -9192,15 +9192,15 @@ def ONNX_QuantizeLinearV21Op : ONNX_Op<"QuantizeLinear_v21", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#QuantizeLinear-21
   }];
   let arguments = (ins
-    TensorOf<[F32, F16, BF16, I32]>:$x,
-    TensorOf<[F32, F16, BF16, I32]>:$y_scale,
-    Optional<TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>>:$y_zero_point,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16, I32]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16, I32]>, ONNX_Any]>:$y_scale,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>>:$y_zero_point,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$block_size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$output_dtype,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate);
   let results = (outs
-    TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$y);
+    AnyTypeOf<[TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"y_scale", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
@@ -9223,13 +9223,13 @@ def ONNX_QuantizeLinearV19Op : ONNX_Op<"QuantizeLinear_v19", [Pure]> {
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#QuantizeLinear-19
   }];
   let arguments = (ins
-    TensorOf<[F32, F16, BF16, I32]>:$x,
-    TensorOf<[F32, F16, BF16, I32]>:$y_scale,
-    Optional<TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>>:$y_zero_point,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16, I32]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16, I32]>, ONNX_Any]>:$y_scale,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>>:$y_zero_point,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "1">:$saturate);
   let results = (outs
-    TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$y);
+    AnyTypeOf<[TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"y_scale", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
@@ -9250,12 +9250,12 @@ def ONNX_QuantizeLinearV13Op : ONNX_Op<"QuantizeLinear_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#QuantizeLinear-13
   }];
   let arguments = (ins
-    TensorOf<[F32, I32]>:$x,
-    TensorOf<[F32]>:$y_scale,
-    Optional<TensorOf<[I8, UI8]>>:$y_zero_point,
+    AnyTypeOf<[TensorOf<[F32, I32]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$y_scale,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>>:$y_zero_point,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[I8, UI8]>:$y);
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"y_scale", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"},
@@ -9275,11 +9275,11 @@ def ONNX_QuantizeLinearV10Op : ONNX_Op<"QuantizeLinear_v10", [Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#QuantizeLinear-10
   }];
   let arguments = (ins
-    TensorOf<[F32, I32]>:$x,
-    TensorOf<[F32]>:$y_scale,
-    Optional<TensorOf<[I8, UI8]>>:$y_zero_point);
+    AnyTypeOf<[TensorOf<[F32, I32]>, ONNX_Any]>:$x,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$y_scale,
+    Optional<AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>>:$y_zero_point);
   let results = (outs
-    TensorOf<[I8, UI8]>:$y);
+    AnyTypeOf<[TensorOf<[I8, UI8]>, ONNX_Any]>:$y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"x", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"y_scale", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"},
@@ -9298,13 +9298,13 @@ def ONNX_RMSNormalizationOp : ONNX_Op<"RMSNormalization", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#RMSNormalization-23
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X,
-    TensorOf<[F16, F32, F64, BF16]>:$scale,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$scale,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$axis,
     DefaultValuedOptionalAttr<F32Attr, "1e-05">:$epsilon,
     DefaultValuedOptionalAttr<I64Attr, "1">:$stash_type);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"scale", ::mlir::onnx::ArgKind::Single, 1, 0, false, "V"}};
@@ -9325,12 +9325,12 @@ def ONNX_RNNOp : ONNX_Op<"RNN", [AttrSizedOperandSegments, AttrSizedResultSegmen
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#RNN-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
-    TensorOf<[BF16, F16, F32, F64]>:$W,
-    TensorOf<[BF16, F16, F32, F64]>:$R,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$B,
-    Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$initial_h,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$R,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>>:$sequence_lens,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$initial_h,
     OptionalAttr<DenseF32ArrayAttr>:$activation_alpha,
     OptionalAttr<DenseF32ArrayAttr>:$activation_beta,
     DefaultValuedOptionalAttr<StrArrayAttr, "{\"Tanh\", \"Tanh\"}">:$activations,
@@ -9339,8 +9339,8 @@ def ONNX_RNNOp : ONNX_Op<"RNN", [AttrSizedOperandSegments, AttrSizedResultSegmen
     OptionalAttr<I64Attr>:$hidden_size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$layout);
   let results = (outs
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[BF16, F16, F32, F64]>>:$Y_h);
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>>:$Y_h);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -9370,12 +9370,12 @@ def ONNX_RNNV14Op : ONNX_Op<"RNN_v14", [AttrSizedOperandSegments, AttrSizedResul
     Available from ai.onnx opset 14. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#RNN-14
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    TensorOf<[F16, F32, F64]>:$R,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
-    Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_h,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$R,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>>:$sequence_lens,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$initial_h,
     OptionalAttr<DenseF32ArrayAttr>:$activation_alpha,
     OptionalAttr<DenseF32ArrayAttr>:$activation_beta,
     DefaultValuedOptionalAttr<StrArrayAttr, "{\"Tanh\", \"Tanh\"}">:$activations,
@@ -9384,8 +9384,8 @@ def ONNX_RNNV14Op : ONNX_Op<"RNN_v14", [AttrSizedOperandSegments, AttrSizedResul
     OptionalAttr<I64Attr>:$hidden_size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$layout);
   let results = (outs
-    Optional<TensorOf<[F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_h);
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y_h);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -9415,12 +9415,12 @@ def ONNX_RNNV7Op : ONNX_Op<"RNN_v7", [AttrSizedOperandSegments, AttrSizedResultS
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#RNN-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    TensorOf<[F16, F32, F64]>:$R,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
-    Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_h,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$R,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>>:$sequence_lens,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$initial_h,
     OptionalAttr<DenseF32ArrayAttr>:$activation_alpha,
     OptionalAttr<DenseF32ArrayAttr>:$activation_beta,
     DefaultValuedOptionalAttr<StrArrayAttr, "{\"Tanh\", \"Tanh\"}">:$activations,
@@ -9428,8 +9428,8 @@ def ONNX_RNNV7Op : ONNX_Op<"RNN_v7", [AttrSizedOperandSegments, AttrSizedResultS
     DefaultValuedOptionalAttr<StrAttr, "\"forward\"">:$direction,
     OptionalAttr<I64Attr>:$hidden_size);
   let results = (outs
-    Optional<TensorOf<[F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_h);
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y_h);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -9458,12 +9458,12 @@ def ONNX_RNNV1Op : ONNX_Op<"RNN_v1", [AttrSizedOperandSegments, AttrSizedResultS
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#RNN-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    TensorOf<[F16, F32, F64]>:$R,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
-    Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_h,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$W,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$R,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$B,
+    Optional<AnyTypeOf<[TensorOf<[I32]>, ONNX_Any]>>:$sequence_lens,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$initial_h,
     OptionalAttr<DenseF32ArrayAttr>:$activation_alpha,
     OptionalAttr<DenseF32ArrayAttr>:$activation_beta,
     DefaultValuedOptionalAttr<StrArrayAttr, "{\"Tanh\", \"Tanh\"}">:$activations,
@@ -9472,8 +9472,8 @@ def ONNX_RNNV1Op : ONNX_Op<"RNN_v1", [AttrSizedOperandSegments, AttrSizedResultS
     OptionalAttr<I64Attr>:$hidden_size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$output_sequence);
   let results = (outs
-    Optional<TensorOf<[F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_h);
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Y_h);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"W", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -9509,7 +9509,7 @@ def ONNX_RandomNormalOp : ONNX_Op<"RandomNormal", []> {
     OptionalAttr<F32Attr>:$seed,
     OptionalAttr<DenseI64ArrayAttr>:$shape);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"dtype", "dtype", ::mlir::onnx::AttrKind::Int, false, "1"},
@@ -9535,7 +9535,7 @@ def ONNX_RandomNormalV1Op : ONNX_Op<"RandomNormal_v1", []> {
     OptionalAttr<F32Attr>:$seed,
     OptionalAttr<DenseI64ArrayAttr>:$shape);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"dtype", "dtype", ::mlir::onnx::AttrKind::Int, false, "1"},
@@ -9555,13 +9555,13 @@ def ONNX_RandomNormalLikeOp : ONNX_Op<"RandomNormalLike", []> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#RandomNormalLike-22
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$dtype,
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$mean,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$scale,
     OptionalAttr<F32Attr>:$seed);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -9582,13 +9582,13 @@ def ONNX_RandomNormalLikeV1Op : ONNX_Op<"RandomNormalLike_v1", []> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#RandomNormalLike-1
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$dtype,
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$mean,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$scale,
     OptionalAttr<F32Attr>:$seed);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -9615,7 +9615,7 @@ def ONNX_RandomUniformOp : ONNX_Op<"RandomUniform", []> {
     OptionalAttr<F32Attr>:$seed,
     OptionalAttr<DenseI64ArrayAttr>:$shape);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"dtype", "dtype", ::mlir::onnx::AttrKind::Int, false, "1"},
@@ -9641,7 +9641,7 @@ def ONNX_RandomUniformV1Op : ONNX_Op<"RandomUniform_v1", []> {
     OptionalAttr<F32Attr>:$seed,
     OptionalAttr<DenseI64ArrayAttr>:$shape);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"dtype", "dtype", ::mlir::onnx::AttrKind::Int, false, "1"},
@@ -9661,13 +9661,13 @@ def ONNX_RandomUniformLikeOp : ONNX_Op<"RandomUniformLike", []> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#RandomUniformLike-22
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$dtype,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$high,
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$low,
     OptionalAttr<F32Attr>:$seed);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -9688,13 +9688,13 @@ def ONNX_RandomUniformLikeV1Op : ONNX_Op<"RandomUniformLike_v1", []> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#RandomUniformLike-1
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$dtype,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$high,
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$low,
     OptionalAttr<F32Attr>:$seed);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -9715,12 +9715,12 @@ def ONNX_RangeOp : ONNX_Op<"Range", [Pure]> {
     Available from ai.onnx opset 27. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Range-27
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I16, I32, I64, F16, BF16]>:$start,
-    TensorOf<[F32, F64, I16, I32, I64, F16, BF16]>:$limit,
-    TensorOf<[F32, F64, I16, I32, I64, F16, BF16]>:$delta,
+    AnyTypeOf<[TensorOf<[F32, F64, I16, I32, I64, F16, BF16]>, ONNX_Any]>:$start,
+    AnyTypeOf<[TensorOf<[F32, F64, I16, I32, I64, F16, BF16]>, ONNX_Any]>:$limit,
+    AnyTypeOf<[TensorOf<[F32, F64, I16, I32, I64, F16, BF16]>, ONNX_Any]>:$delta,
     DefaultValuedOptionalAttr<I64Attr, "1">:$stash_type);
   let results = (outs
-    TensorOf<[F32, F64, I16, I32, I64, F16, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[F32, F64, I16, I32, I64, F16, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"start", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"limit", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -9739,11 +9739,11 @@ def ONNX_RangeV11Op : ONNX_Op<"Range_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Range-11
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I16, I32, I64]>:$start,
-    TensorOf<[F32, F64, I16, I32, I64]>:$limit,
-    TensorOf<[F32, F64, I16, I32, I64]>:$delta);
+    AnyTypeOf<[TensorOf<[F32, F64, I16, I32, I64]>, ONNX_Any]>:$start,
+    AnyTypeOf<[TensorOf<[F32, F64, I16, I32, I64]>, ONNX_Any]>:$limit,
+    AnyTypeOf<[TensorOf<[F32, F64, I16, I32, I64]>, ONNX_Any]>:$delta);
   let results = (outs
-    TensorOf<[F32, F64, I16, I32, I64]>:$output);
+    AnyTypeOf<[TensorOf<[F32, F64, I16, I32, I64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"start", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"limit", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -9761,9 +9761,9 @@ def ONNX_ReciprocalOp : ONNX_Op<"Reciprocal", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Reciprocal-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -9779,9 +9779,9 @@ def ONNX_ReciprocalV6Op : ONNX_Op<"Reciprocal_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Reciprocal-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -9797,10 +9797,10 @@ def ONNX_ReciprocalV1Op : ONNX_Op<"Reciprocal_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Reciprocal-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -9817,12 +9817,12 @@ def ONNX_ReduceL1Op : ONNX_Op<"ReduceL1", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceL1-18
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
-    Optional<TensorOf<[I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$noop_with_empty_axes);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -9841,11 +9841,11 @@ def ONNX_ReduceL1V13Op : ONNX_Op<"ReduceL1_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceL1-13
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -9863,11 +9863,11 @@ def ONNX_ReduceL1V11Op : ONNX_Op<"ReduceL1_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceL1-11
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -9885,11 +9885,11 @@ def ONNX_ReduceL1V1Op : ONNX_Op<"ReduceL1_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceL1-1
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -9907,12 +9907,12 @@ def ONNX_ReduceL2Op : ONNX_Op<"ReduceL2", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceL2-18
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
-    Optional<TensorOf<[I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$noop_with_empty_axes);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -9931,11 +9931,11 @@ def ONNX_ReduceL2V13Op : ONNX_Op<"ReduceL2_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceL2-13
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -9953,11 +9953,11 @@ def ONNX_ReduceL2V11Op : ONNX_Op<"ReduceL2_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceL2-11
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -9975,11 +9975,11 @@ def ONNX_ReduceL2V1Op : ONNX_Op<"ReduceL2_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceL2-1
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -9997,12 +9997,12 @@ def ONNX_ReduceLogSumOp : ONNX_Op<"ReduceLogSum", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceLogSum-18
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
-    Optional<TensorOf<[I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$noop_with_empty_axes);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -10021,11 +10021,11 @@ def ONNX_ReduceLogSumV13Op : ONNX_Op<"ReduceLogSum_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceLogSum-13
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10043,11 +10043,11 @@ def ONNX_ReduceLogSumV11Op : ONNX_Op<"ReduceLogSum_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceLogSum-11
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10065,11 +10065,11 @@ def ONNX_ReduceLogSumV1Op : ONNX_Op<"ReduceLogSum_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceLogSum-1
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10087,12 +10087,12 @@ def ONNX_ReduceLogSumExpOp : ONNX_Op<"ReduceLogSumExp", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceLogSumExp-18
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
-    Optional<TensorOf<[I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$noop_with_empty_axes);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -10111,11 +10111,11 @@ def ONNX_ReduceLogSumExpV13Op : ONNX_Op<"ReduceLogSumExp_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceLogSumExp-13
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10133,11 +10133,11 @@ def ONNX_ReduceLogSumExpV11Op : ONNX_Op<"ReduceLogSumExp_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceLogSumExp-11
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10155,11 +10155,11 @@ def ONNX_ReduceLogSumExpV1Op : ONNX_Op<"ReduceLogSumExp_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceLogSumExp-1
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10177,12 +10177,12 @@ def ONNX_ReduceMaxOp : ONNX_Op<"ReduceMax", [Pure]> {
     Available from ai.onnx opset 20. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMax-20
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8, I1]>:$data,
-    Optional<TensorOf<[I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8, I1]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$noop_with_empty_axes);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8, I1]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8, I1]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -10201,12 +10201,12 @@ def ONNX_ReduceMaxV18Op : ONNX_Op<"ReduceMax_v18", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMax-18
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>:$data,
-    Optional<TensorOf<[I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$noop_with_empty_axes);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -10225,11 +10225,11 @@ def ONNX_ReduceMaxV13Op : ONNX_Op<"ReduceMax_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMax-13
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10247,11 +10247,11 @@ def ONNX_ReduceMaxV12Op : ONNX_Op<"ReduceMax_v12", [Pure]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMax-12
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, UI8, I8]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, UI8, I8]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, UI8, I8]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, UI8, I8]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10269,11 +10269,11 @@ def ONNX_ReduceMaxV11Op : ONNX_Op<"ReduceMax_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMax-11
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10291,11 +10291,11 @@ def ONNX_ReduceMaxV1Op : ONNX_Op<"ReduceMax_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMax-1
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10313,12 +10313,12 @@ def ONNX_ReduceMeanOp : ONNX_Op<"ReduceMean", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMean-18
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
-    Optional<TensorOf<[I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$noop_with_empty_axes);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -10337,11 +10337,11 @@ def ONNX_ReduceMeanV13Op : ONNX_Op<"ReduceMean_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMean-13
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10359,11 +10359,11 @@ def ONNX_ReduceMeanV11Op : ONNX_Op<"ReduceMean_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMean-11
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10381,11 +10381,11 @@ def ONNX_ReduceMeanV1Op : ONNX_Op<"ReduceMean_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMean-1
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10403,12 +10403,12 @@ def ONNX_ReduceMinOp : ONNX_Op<"ReduceMin", [Pure]> {
     Available from ai.onnx opset 20. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMin-20
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8, I1]>:$data,
-    Optional<TensorOf<[I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8, I1]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$noop_with_empty_axes);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8, I1]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8, I1]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -10427,12 +10427,12 @@ def ONNX_ReduceMinV18Op : ONNX_Op<"ReduceMin_v18", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMin-18
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>:$data,
-    Optional<TensorOf<[I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$noop_with_empty_axes);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -10451,11 +10451,11 @@ def ONNX_ReduceMinV13Op : ONNX_Op<"ReduceMin_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMin-13
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16, UI8, I8]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10473,11 +10473,11 @@ def ONNX_ReduceMinV12Op : ONNX_Op<"ReduceMin_v12", [Pure]> {
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMin-12
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, UI8, I8]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, UI8, I8]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, UI8, I8]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, UI8, I8]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10495,11 +10495,11 @@ def ONNX_ReduceMinV11Op : ONNX_Op<"ReduceMin_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMin-11
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10517,11 +10517,11 @@ def ONNX_ReduceMinV1Op : ONNX_Op<"ReduceMin_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceMin-1
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10539,12 +10539,12 @@ def ONNX_ReduceProdOp : ONNX_Op<"ReduceProd", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceProd-18
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
-    Optional<TensorOf<[I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$noop_with_empty_axes);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -10563,11 +10563,11 @@ def ONNX_ReduceProdV13Op : ONNX_Op<"ReduceProd_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceProd-13
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10585,11 +10585,11 @@ def ONNX_ReduceProdV11Op : ONNX_Op<"ReduceProd_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceProd-11
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10607,11 +10607,11 @@ def ONNX_ReduceProdV1Op : ONNX_Op<"ReduceProd_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceProd-1
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10629,12 +10629,12 @@ def ONNX_ReduceSumOp : ONNX_Op<"ReduceSum", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceSum-13
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
-    Optional<TensorOf<[I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$noop_with_empty_axes);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -10653,11 +10653,11 @@ def ONNX_ReduceSumV11Op : ONNX_Op<"ReduceSum_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceSum-11
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10675,11 +10675,11 @@ def ONNX_ReduceSumV1Op : ONNX_Op<"ReduceSum_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceSum-1
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10697,12 +10697,12 @@ def ONNX_ReduceSumSquareOp : ONNX_Op<"ReduceSumSquare", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceSumSquare-18
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
-    Optional<TensorOf<[I64]>>:$axes,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims,
     DefaultValuedOptionalAttr<I64Attr, "0">:$noop_with_empty_axes);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -10721,11 +10721,11 @@ def ONNX_ReduceSumSquareV13Op : ONNX_Op<"ReduceSumSquare_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceSumSquare-13
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10743,11 +10743,11 @@ def ONNX_ReduceSumSquareV11Op : ONNX_Op<"ReduceSumSquare_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceSumSquare-11
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10765,11 +10765,11 @@ def ONNX_ReduceSumSquareV1Op : ONNX_Op<"ReduceSumSquare_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReduceSumSquare-1
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$reduced);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$reduced);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reduced", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10787,10 +10787,10 @@ def ONNX_RegexFullMatchOp : ONNX_Op<"RegexFullMatch", [Pure]> {
     Available from ai.onnx opset 20. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#RegexFullMatch-20
   }];
   let arguments = (ins
-    TensorOf<[ONNX_String]>:$X,
+    AnyTypeOf<[TensorOf<[ONNX_String]>, ONNX_Any]>:$X,
     OptionalAttr<StrAttr>:$pattern);
   let results = (outs
-    TensorOf<[I1]>:$Y);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -10808,9 +10808,9 @@ def ONNX_ReluOp : ONNX_Op<"Relu", [Pure]> {
     Available from ai.onnx opset 14. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Relu-14
   }];
   let arguments = (ins
-    TensorOf<[F32, I32, I8, I16, I64, F16, F64, BF16]>:$X);
+    AnyTypeOf<[TensorOf<[F32, I32, I8, I16, I64, F16, F64, BF16]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F32, I32, I8, I16, I64, F16, F64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F32, I32, I8, I16, I64, F16, F64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10826,9 +10826,9 @@ def ONNX_ReluV13Op : ONNX_Op<"Relu_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Relu-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10844,9 +10844,9 @@ def ONNX_ReluV6Op : ONNX_Op<"Relu_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Relu-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10862,10 +10862,10 @@ def ONNX_ReluV1Op : ONNX_Op<"Relu_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Relu-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -10882,11 +10882,11 @@ def ONNX_ReshapeOp : ONNX_Op<"Reshape", [Pure]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Reshape-25
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$data,
-    TensorOf<[I64]>:$shape,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape,
     DefaultValuedOptionalAttr<I64Attr, "0">:$allowzero);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$reshaped);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$reshaped);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"shape", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -10904,11 +10904,11 @@ def ONNX_ReshapeV24Op : ONNX_Op<"Reshape_v24", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Reshape-24
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$data,
-    TensorOf<[I64]>:$shape,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape,
     DefaultValuedOptionalAttr<I64Attr, "0">:$allowzero);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$reshaped);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$reshaped);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"shape", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -10926,11 +10926,11 @@ def ONNX_ReshapeV23Op : ONNX_Op<"Reshape_v23", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Reshape-23
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$data,
-    TensorOf<[I64]>:$shape,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape,
     DefaultValuedOptionalAttr<I64Attr, "0">:$allowzero);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$reshaped);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$reshaped);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"shape", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -10948,11 +10948,11 @@ def ONNX_ReshapeV21Op : ONNX_Op<"Reshape_v21", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Reshape-21
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$data,
-    TensorOf<[I64]>:$shape,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape,
     DefaultValuedOptionalAttr<I64Attr, "0">:$allowzero);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$reshaped);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$reshaped);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"shape", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -10970,11 +10970,11 @@ def ONNX_ReshapeV19Op : ONNX_Op<"Reshape_v19", [Pure]> {
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Reshape-19
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$data,
-    TensorOf<[I64]>:$shape,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape,
     DefaultValuedOptionalAttr<I64Attr, "0">:$allowzero);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$reshaped);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$reshaped);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"shape", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -10992,11 +10992,11 @@ def ONNX_ReshapeV14Op : ONNX_Op<"Reshape_v14", [Pure]> {
     Available from ai.onnx opset 14. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Reshape-14
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I64]>:$shape,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape,
     DefaultValuedOptionalAttr<I64Attr, "0">:$allowzero);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$reshaped);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$reshaped);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"shape", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -11014,10 +11014,10 @@ def ONNX_ReshapeV13Op : ONNX_Op<"Reshape_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Reshape-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I64]>:$shape);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$reshaped);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$reshaped);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"shape", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -11034,10 +11034,10 @@ def ONNX_ReshapeV5Op : ONNX_Op<"Reshape_v5", [Pure]> {
     Available from ai.onnx opset 5. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Reshape-5
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I64]>:$shape);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$reshaped);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$reshaped);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"shape", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -11054,11 +11054,11 @@ def ONNX_ReshapeV1Op : ONNX_Op<"Reshape_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Reshape-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$data,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs,
     OptionalAttr<DenseI64ArrayAttr>:$shape);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$reshaped);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$reshaped);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"reshaped", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -11076,10 +11076,10 @@ def ONNX_ResizeOp : ONNX_Op<"Resize", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Resize-19
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
-    Optional<TensorOf<[F16, F32, F64]>>:$roi,
-    Optional<TensorOf<[F32]>>:$scales,
-    Optional<TensorOf<[I64]>>:$sizes,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$roi,
+    Optional<AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>>:$scales,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$sizes,
     DefaultValuedOptionalAttr<I64Attr, "0">:$antialias,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<StrAttr, "\"half_pixel\"">:$coordinate_transformation_mode,
@@ -11090,7 +11090,7 @@ def ONNX_ResizeOp : ONNX_Op<"Resize", [AttrSizedOperandSegments, Pure]> {
     DefaultValuedOptionalAttr<StrAttr, "\"nearest\"">:$mode,
     DefaultValuedOptionalAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"roi", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "T2"},
@@ -11119,10 +11119,10 @@ def ONNX_ResizeV18Op : ONNX_Op<"Resize_v18", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Resize-18
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
-    Optional<TensorOf<[F16, F32, F64]>>:$roi,
-    Optional<TensorOf<[F32]>>:$scales,
-    Optional<TensorOf<[I64]>>:$sizes,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$roi,
+    Optional<AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>>:$scales,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$sizes,
     DefaultValuedOptionalAttr<I64Attr, "0">:$antialias,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     DefaultValuedOptionalAttr<StrAttr, "\"half_pixel\"">:$coordinate_transformation_mode,
@@ -11133,7 +11133,7 @@ def ONNX_ResizeV18Op : ONNX_Op<"Resize_v18", [AttrSizedOperandSegments, Pure]> {
     DefaultValuedOptionalAttr<StrAttr, "\"nearest\"">:$mode,
     DefaultValuedOptionalAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"roi", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "T2"},
@@ -11162,10 +11162,10 @@ def ONNX_ResizeV13Op : ONNX_Op<"Resize_v13", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Resize-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
-    Optional<TensorOf<[F16, F32, F64]>>:$roi,
-    Optional<TensorOf<[F32]>>:$scales,
-    Optional<TensorOf<[I64]>>:$sizes,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$roi,
+    Optional<AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>>:$scales,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$sizes,
     DefaultValuedOptionalAttr<StrAttr, "\"half_pixel\"">:$coordinate_transformation_mode,
     DefaultValuedOptionalAttr<F32Attr, "-0.75">:$cubic_coeff_a,
     DefaultValuedOptionalAttr<I64Attr, "0">:$exclude_outside,
@@ -11173,7 +11173,7 @@ def ONNX_ResizeV13Op : ONNX_Op<"Resize_v13", [AttrSizedOperandSegments, Pure]> {
     DefaultValuedOptionalAttr<StrAttr, "\"nearest\"">:$mode,
     DefaultValuedOptionalAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"roi", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "T2"},
@@ -11199,10 +11199,10 @@ def ONNX_ResizeV11Op : ONNX_Op<"Resize_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Resize-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
-    TensorOf<[F16, F32, F64]>:$roi,
-    TensorOf<[F32]>:$scales,
-    Optional<TensorOf<[I64]>>:$sizes,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$roi,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$scales,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$sizes,
     DefaultValuedOptionalAttr<StrAttr, "\"half_pixel\"">:$coordinate_transformation_mode,
     DefaultValuedOptionalAttr<F32Attr, "-0.75">:$cubic_coeff_a,
     DefaultValuedOptionalAttr<I64Attr, "0">:$exclude_outside,
@@ -11210,7 +11210,7 @@ def ONNX_ResizeV11Op : ONNX_Op<"Resize_v11", [Pure]> {
     DefaultValuedOptionalAttr<StrAttr, "\"nearest\"">:$mode,
     DefaultValuedOptionalAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"roi", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -11236,11 +11236,11 @@ def ONNX_ResizeV10Op : ONNX_Op<"Resize_v10", [Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Resize-10
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
-    TensorOf<[F32]>:$scales,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$scales,
     DefaultValuedOptionalAttr<StrAttr, "\"nearest\"">:$mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"scales", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"}};
@@ -11258,12 +11258,12 @@ def ONNX_ReverseSequenceOp : ONNX_Op<"ReverseSequence", [Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ReverseSequence-10
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
-    TensorOf<[I64]>:$sequence_lens,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$sequence_lens,
     DefaultValuedOptionalAttr<I64Attr, "1">:$batch_axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$time_axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"sequence_lens", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -11282,9 +11282,9 @@ def ONNX_RoiAlignOp : ONNX_Op<"RoiAlign", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#RoiAlign-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
-    TensorOf<[BF16, F16, F32, F64]>:$rois,
-    TensorOf<[I64]>:$batch_indices,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$rois,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$batch_indices,
     DefaultValuedOptionalAttr<StrAttr, "\"half_pixel\"">:$coordinate_transformation_mode,
     DefaultValuedOptionalAttr<StrAttr, "\"avg\"">:$mode,
     DefaultValuedOptionalAttr<I64Attr, "1">:$output_height,
@@ -11292,7 +11292,7 @@ def ONNX_RoiAlignOp : ONNX_Op<"RoiAlign", [Pure]> {
     DefaultValuedOptionalAttr<I64Attr, "0">:$sampling_ratio,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$spatial_scale);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"rois", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
@@ -11317,9 +11317,9 @@ def ONNX_RoiAlignV16Op : ONNX_Op<"RoiAlign_v16", [Pure]> {
     Available from ai.onnx opset 16. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#RoiAlign-16
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$rois,
-    TensorOf<[I64]>:$batch_indices,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$rois,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$batch_indices,
     DefaultValuedOptionalAttr<StrAttr, "\"half_pixel\"">:$coordinate_transformation_mode,
     DefaultValuedOptionalAttr<StrAttr, "\"avg\"">:$mode,
     DefaultValuedOptionalAttr<I64Attr, "1">:$output_height,
@@ -11327,7 +11327,7 @@ def ONNX_RoiAlignV16Op : ONNX_Op<"RoiAlign_v16", [Pure]> {
     DefaultValuedOptionalAttr<I64Attr, "0">:$sampling_ratio,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$spatial_scale);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"rois", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
@@ -11352,16 +11352,16 @@ def ONNX_RoiAlignV10Op : ONNX_Op<"RoiAlign_v10", [Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#RoiAlign-10
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$rois,
-    TensorOf<[I64]>:$batch_indices,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$rois,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$batch_indices,
     DefaultValuedOptionalAttr<StrAttr, "\"avg\"">:$mode,
     DefaultValuedOptionalAttr<I64Attr, "1">:$output_height,
     DefaultValuedOptionalAttr<I64Attr, "1">:$output_width,
     DefaultValuedOptionalAttr<I64Attr, "0">:$sampling_ratio,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$spatial_scale);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"rois", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
@@ -11385,15 +11385,15 @@ def ONNX_RotaryEmbeddingOp : ONNX_Op<"RotaryEmbedding", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#RotaryEmbedding-23
   }];
   let arguments = (ins
-    TensorOf<[F32, F16, BF16]>:$X,
-    TensorOf<[F32, F16, BF16]>:$cos_cache,
-    TensorOf<[F32, F16, BF16]>:$sin_cache,
-    Optional<TensorOf<[I64]>>:$position_ids,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$cos_cache,
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$sin_cache,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$position_ids,
     DefaultValuedOptionalAttr<I64Attr, "0">:$interleaved,
     OptionalAttr<I64Attr>:$num_heads,
     DefaultValuedOptionalAttr<I64Attr, "0">:$rotary_embedding_dim);
   let results = (outs
-    TensorOf<[F32, F16, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F32, F16, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"cos_cache", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -11416,9 +11416,9 @@ def ONNX_RoundOp : ONNX_Op<"Round", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Round-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -11434,9 +11434,9 @@ def ONNX_RoundV11Op : ONNX_Op<"Round_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Round-11
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -11452,13 +11452,13 @@ def ONNX_STFTOp : ONNX_Op<"STFT", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 17. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#STFT-17
   }];
   let arguments = (ins
-    TensorOf<[F32, F16, F64, BF16]>:$signal,
-    TensorOf<[I32, I64]>:$frame_step,
-    Optional<TensorOf<[F32, F16, F64, BF16]>>:$window,
-    Optional<TensorOf<[I32, I64]>>:$frame_length,
+    AnyTypeOf<[TensorOf<[F32, F16, F64, BF16]>, ONNX_Any]>:$signal,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$frame_step,
+    Optional<AnyTypeOf<[TensorOf<[F32, F16, F64, BF16]>, ONNX_Any]>>:$window,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$frame_length,
     DefaultValuedOptionalAttr<I64Attr, "1">:$onesided);
   let results = (outs
-    TensorOf<[F32, F16, F64, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[F32, F16, F64, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"signal", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"frame_step", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -11479,14 +11479,14 @@ def ONNX_ScanOp : ONNX_Op<"Scan", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Scan-25
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>>:$initial_state_and_scan_inputs,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>>:$initial_state_and_scan_inputs,
     OptionalAttr<I64Attr>:$num_scan_inputs,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_directions,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_directions);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>>:$final_state_and_scan_outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>>:$final_state_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"initial_state_and_scan_inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, true, "V"}};
@@ -11509,14 +11509,14 @@ def ONNX_ScanV24Op : ONNX_Op<"Scan_v24", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Scan-24
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>>:$initial_state_and_scan_inputs,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>>:$initial_state_and_scan_inputs,
     OptionalAttr<I64Attr>:$num_scan_inputs,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_directions,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_directions);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>>:$final_state_and_scan_outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>>:$final_state_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"initial_state_and_scan_inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, true, "V"}};
@@ -11539,14 +11539,14 @@ def ONNX_ScanV23Op : ONNX_Op<"Scan_v23", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Scan-23
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>>:$initial_state_and_scan_inputs,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>>:$initial_state_and_scan_inputs,
     OptionalAttr<I64Attr>:$num_scan_inputs,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_directions,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_directions);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>>:$final_state_and_scan_outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>>:$final_state_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"initial_state_and_scan_inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, true, "V"}};
@@ -11569,14 +11569,14 @@ def ONNX_ScanV21Op : ONNX_Op<"Scan_v21", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Scan-21
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>>:$initial_state_and_scan_inputs,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>>:$initial_state_and_scan_inputs,
     OptionalAttr<I64Attr>:$num_scan_inputs,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_directions,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_directions);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>>:$final_state_and_scan_outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>>:$final_state_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"initial_state_and_scan_inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, true, "V"}};
@@ -11599,14 +11599,14 @@ def ONNX_ScanV19Op : ONNX_Op<"Scan_v19", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Scan-19
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>>:$initial_state_and_scan_inputs,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>>:$initial_state_and_scan_inputs,
     OptionalAttr<I64Attr>:$num_scan_inputs,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_directions,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_directions);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>>:$final_state_and_scan_outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>>:$final_state_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"initial_state_and_scan_inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, true, "V"}};
@@ -11629,14 +11629,14 @@ def ONNX_ScanV16Op : ONNX_Op<"Scan_v16", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 16. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Scan-16
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$initial_state_and_scan_inputs,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$initial_state_and_scan_inputs,
     OptionalAttr<I64Attr>:$num_scan_inputs,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_directions,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_directions);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$final_state_and_scan_outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$final_state_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"initial_state_and_scan_inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, true, "V"}};
@@ -11659,14 +11659,14 @@ def ONNX_ScanV11Op : ONNX_Op<"Scan_v11", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Scan-11
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$initial_state_and_scan_inputs,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$initial_state_and_scan_inputs,
     OptionalAttr<I64Attr>:$num_scan_inputs,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_directions,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_directions);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$final_state_and_scan_outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$final_state_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"initial_state_and_scan_inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, true, "V"}};
@@ -11689,14 +11689,14 @@ def ONNX_ScanV9Op : ONNX_Op<"Scan_v9", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Scan-9
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$initial_state_and_scan_inputs,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$initial_state_and_scan_inputs,
     OptionalAttr<I64Attr>:$num_scan_inputs,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_input_directions,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_axes,
     OptionalAttr<DenseI64ArrayAttr>:$scan_output_directions);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$final_state_and_scan_outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$final_state_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"initial_state_and_scan_inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, true, "V"}};
@@ -11719,12 +11719,12 @@ def ONNX_ScanV8Op : ONNX_Op<"Scan_v8", [AttrSizedOperandSegments, RecursiveMemor
     Available from ai.onnx opset 8. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Scan-8
   }];
   let arguments = (ins
-    Optional<TensorOf<[I64]>>:$sequence_lens,
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$initial_state_and_scan_inputs,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$sequence_lens,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$initial_state_and_scan_inputs,
     OptionalAttr<DenseI64ArrayAttr>:$directions,
     OptionalAttr<I64Attr>:$num_scan_inputs);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$final_state_and_scan_outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$final_state_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"sequence_lens", ::mlir::onnx::ArgKind::Optional, 0, 0, false, "I"},
@@ -11760,12 +11760,12 @@ def ONNX_ScatterV9Op : ONNX_Op<"Scatter_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Scatter-9
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I32, I64]>:$indices,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$updates,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$updates,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"},
@@ -11785,13 +11785,13 @@ def ONNX_ScatterElementsOp : ONNX_Op<"ScatterElements", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ScatterElements-18
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I32, I64]>:$indices,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$updates,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$updates,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     DefaultValuedOptionalAttr<StrAttr, "\"none\"">:$reduction);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"},
@@ -11812,13 +11812,13 @@ def ONNX_ScatterElementsV16Op : ONNX_Op<"ScatterElements_v16", [Pure]> {
     Available from ai.onnx opset 16. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ScatterElements-16
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I32, I64]>:$indices,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$updates,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$updates,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     DefaultValuedOptionalAttr<StrAttr, "\"none\"">:$reduction);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"},
@@ -11839,12 +11839,12 @@ def ONNX_ScatterElementsV13Op : ONNX_Op<"ScatterElements_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ScatterElements-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I32, I64]>:$indices,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$updates,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$updates,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"},
@@ -11864,12 +11864,12 @@ def ONNX_ScatterElementsV11Op : ONNX_Op<"ScatterElements_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ScatterElements-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I32, I64]>:$indices,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$updates,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$updates,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"},
@@ -11889,12 +11889,12 @@ def ONNX_ScatterNDOp : ONNX_Op<"ScatterND", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ScatterND-18
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I64]>:$indices,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$updates,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$updates,
     DefaultValuedOptionalAttr<StrAttr, "\"none\"">:$reduction);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"},
@@ -11913,12 +11913,12 @@ def ONNX_ScatterNDV16Op : ONNX_Op<"ScatterND_v16", [Pure]> {
     Available from ai.onnx opset 16. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ScatterND-16
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I64]>:$indices,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$updates,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$updates,
     DefaultValuedOptionalAttr<StrAttr, "\"none\"">:$reduction);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"},
@@ -11937,11 +11937,11 @@ def ONNX_ScatterNDV13Op : ONNX_Op<"ScatterND_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ScatterND-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I64]>:$indices,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$updates);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$updates);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"},
@@ -11959,11 +11959,11 @@ def ONNX_ScatterNDV11Op : ONNX_Op<"ScatterND_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ScatterND-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I64]>:$indices,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$updates);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$updates);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"indices", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"},
@@ -11981,11 +11981,11 @@ def ONNX_SeluOp : ONNX_Op<"Selu", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Selu-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "1.67326319217681884765625">:$alpha,
     DefaultValuedOptionalAttr<F32Attr, "1.05070102214813232421875">:$gamma);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12003,11 +12003,11 @@ def ONNX_SeluV6Op : ONNX_Op<"Selu_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Selu-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "1.67326319217681884765625">:$alpha,
     DefaultValuedOptionalAttr<F32Attr, "1.05070102214813232421875">:$gamma);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12025,12 +12025,12 @@ def ONNX_SeluV1Op : ONNX_Op<"Selu_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Selu-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "1.6732">:$alpha,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs,
     DefaultValuedOptionalAttr<F32Attr, "1.0507">:$gamma);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12049,10 +12049,10 @@ def ONNX_SequenceAtOp : ONNX_Op<"SequenceAt", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#SequenceAt-11
   }];
   let arguments = (ins
-    ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$input_sequence,
-    TensorOf<[I32, I64]>:$position);
+    AnyTypeOf<[ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_Any]>:$input_sequence,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$position);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$tensor);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$tensor);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input_sequence", ::mlir::onnx::ArgKind::Single, 0, 0, false, "S"},
         {"position", ::mlir::onnx::ArgKind::Single, 2, 0, false, "I"}};
@@ -12071,9 +12071,9 @@ def ONNX_SequenceConstructOp : ONNX_Op<"SequenceConstruct", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#SequenceConstruct-11
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$inputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$inputs);
   let results = (outs
-    ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$output_sequence);
+    AnyTypeOf<[ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_Any]>:$output_sequence);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output_sequence", ::mlir::onnx::ArgKind::Single, 1, 0, false, "S"}};
@@ -12092,7 +12092,7 @@ def ONNX_SequenceEmptyOp : ONNX_Op<"SequenceEmpty", [Pure]> {
   let arguments = (ins
     OptionalAttr<I64Attr>:$dtype);
   let results = (outs
-    ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$output);
+    AnyTypeOf<[ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "S"}};
     static const ::mlir::onnx::AttrSchema attrs[] = {{"dtype", "dtype", ::mlir::onnx::AttrKind::Int, false, nullptr}};
@@ -12108,10 +12108,10 @@ def ONNX_SequenceEraseOp : ONNX_Op<"SequenceErase", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#SequenceErase-11
   }];
   let arguments = (ins
-    ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$input_sequence,
-    Optional<TensorOf<[I32, I64]>>:$position);
+    AnyTypeOf<[ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_Any]>:$input_sequence,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$position);
   let results = (outs
-    ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$output_sequence);
+    AnyTypeOf<[ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_Any]>:$output_sequence);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input_sequence", ::mlir::onnx::ArgKind::Single, 0, 0, false, "S"},
         {"position", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "I"}};
@@ -12129,11 +12129,11 @@ def ONNX_SequenceInsertOp : ONNX_Op<"SequenceInsert", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#SequenceInsert-11
   }];
   let arguments = (ins
-    ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$input_sequence,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$tensor,
-    Optional<TensorOf<[I32, I64]>>:$position);
+    AnyTypeOf<[ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_Any]>:$input_sequence,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$tensor,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$position);
   let results = (outs
-    ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$output_sequence);
+    AnyTypeOf<[ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_Any]>:$output_sequence);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input_sequence", ::mlir::onnx::ArgKind::Single, 1, 0, false, "S"},
         {"tensor", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -12153,9 +12153,9 @@ def ONNX_SequenceLengthOp : ONNX_Op<"SequenceLength", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#SequenceLength-11
   }];
   let arguments = (ins
-    ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$input_sequence);
+    AnyTypeOf<[ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_Any]>:$input_sequence);
   let results = (outs
-    TensorOf<[I64]>:$length);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$length);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input_sequence", ::mlir::onnx::ArgKind::Single, 0, 0, false, "S"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"length", ::mlir::onnx::ArgKind::Single, 1, 0, false, "I"}};
@@ -12172,10 +12172,10 @@ def ONNX_SequenceMapOp : ONNX_Op<"SequenceMap", [RecursiveMemoryEffects]> {
     Available from ai.onnx opset 17. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#SequenceMap-17
   }];
   let arguments = (ins
-    ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$input_sequence,
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>>:$additional_inputs);
+    AnyTypeOf<[ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_Any]>:$input_sequence,
+    Variadic<AnyTypeOf<[AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>]>, ONNX_Any]>>:$additional_inputs);
   let results = (outs
-    Variadic<ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>>:$out_sequence);
+    Variadic<AnyTypeOf<[ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_Any]>>:$out_sequence);
   let regions = (region SizedRegion<1>:$body);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input_sequence", ::mlir::onnx::ArgKind::Single, 0, 0, false, "S"},
@@ -12195,11 +12195,11 @@ def ONNX_ShapeOp : ONNX_Op<"Shape", [Pure]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Shape-25
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$data,
     OptionalAttr<I64Attr>:$end,
     DefaultValuedOptionalAttr<I64Attr, "0">:$start);
   let results = (outs
-    TensorOf<[I64]>:$shape);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"shape", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12218,11 +12218,11 @@ def ONNX_ShapeV24Op : ONNX_Op<"Shape_v24", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Shape-24
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$data,
     OptionalAttr<I64Attr>:$end,
     DefaultValuedOptionalAttr<I64Attr, "0">:$start);
   let results = (outs
-    TensorOf<[I64]>:$shape);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"shape", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12241,11 +12241,11 @@ def ONNX_ShapeV23Op : ONNX_Op<"Shape_v23", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Shape-23
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$data,
     OptionalAttr<I64Attr>:$end,
     DefaultValuedOptionalAttr<I64Attr, "0">:$start);
   let results = (outs
-    TensorOf<[I64]>:$shape);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"shape", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12264,11 +12264,11 @@ def ONNX_ShapeV21Op : ONNX_Op<"Shape_v21", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Shape-21
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$data,
     OptionalAttr<I64Attr>:$end,
     DefaultValuedOptionalAttr<I64Attr, "0">:$start);
   let results = (outs
-    TensorOf<[I64]>:$shape);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"shape", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12287,11 +12287,11 @@ def ONNX_ShapeV19Op : ONNX_Op<"Shape_v19", [Pure]> {
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Shape-19
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$data,
     OptionalAttr<I64Attr>:$end,
     DefaultValuedOptionalAttr<I64Attr, "0">:$start);
   let results = (outs
-    TensorOf<[I64]>:$shape);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"shape", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12310,11 +12310,11 @@ def ONNX_ShapeV15Op : ONNX_Op<"Shape_v15", [Pure]> {
     Available from ai.onnx opset 15. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Shape-15
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
     OptionalAttr<I64Attr>:$end,
     DefaultValuedOptionalAttr<I64Attr, "0">:$start);
   let results = (outs
-    TensorOf<[I64]>:$shape);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"shape", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12333,9 +12333,9 @@ def ONNX_ShapeV13Op : ONNX_Op<"Shape_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Shape-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data);
   let results = (outs
-    TensorOf<[I64]>:$shape);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"shape", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12352,9 +12352,9 @@ def ONNX_ShapeV1Op : ONNX_Op<"Shape_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Shape-1
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data);
   let results = (outs
-    TensorOf<[I64]>:$shape);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$shape);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"shape", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12371,11 +12371,11 @@ def ONNX_ShrinkOp : ONNX_Op<"Shrink", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Shrink-9
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$bias,
     DefaultValuedOptionalAttr<F32Attr, "0.5">:$lambd);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12393,9 +12393,9 @@ def ONNX_SigmoidOp : ONNX_Op<"Sigmoid", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sigmoid-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12411,9 +12411,9 @@ def ONNX_SigmoidV6Op : ONNX_Op<"Sigmoid_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sigmoid-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12429,10 +12429,10 @@ def ONNX_SigmoidV1Op : ONNX_Op<"Sigmoid_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sigmoid-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12449,9 +12449,9 @@ def ONNX_SignOp : ONNX_Op<"Sign", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sign-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$input);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12467,9 +12467,9 @@ def ONNX_SignV9Op : ONNX_Op<"Sign_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sign-9
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12485,9 +12485,9 @@ def ONNX_SinOp : ONNX_Op<"Sin", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sin-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12503,9 +12503,9 @@ def ONNX_SinV7Op : ONNX_Op<"Sin_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sin-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12521,9 +12521,9 @@ def ONNX_SinhOp : ONNX_Op<"Sinh", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sinh-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12539,9 +12539,9 @@ def ONNX_SinhV9Op : ONNX_Op<"Sinh_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sinh-9
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12557,9 +12557,9 @@ def ONNX_SizeOp : ONNX_Op<"Size", [Pure]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Size-25
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$data);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$data);
   let results = (outs
-    TensorOf<[I64]>:$size);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$size);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"size", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12576,9 +12576,9 @@ def ONNX_SizeV24Op : ONNX_Op<"Size_v24", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Size-24
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$data);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$data);
   let results = (outs
-    TensorOf<[I64]>:$size);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$size);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"size", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12595,9 +12595,9 @@ def ONNX_SizeV23Op : ONNX_Op<"Size_v23", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Size-23
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$data);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$data);
   let results = (outs
-    TensorOf<[I64]>:$size);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$size);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"size", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12614,9 +12614,9 @@ def ONNX_SizeV21Op : ONNX_Op<"Size_v21", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Size-21
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$data);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$data);
   let results = (outs
-    TensorOf<[I64]>:$size);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$size);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"size", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12633,9 +12633,9 @@ def ONNX_SizeV19Op : ONNX_Op<"Size_v19", [Pure]> {
     Available from ai.onnx opset 19. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Size-19
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$data);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>, ONNX_Any]>:$data);
   let results = (outs
-    TensorOf<[I64]>:$size);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$size);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"size", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12652,9 +12652,9 @@ def ONNX_SizeV13Op : ONNX_Op<"Size_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Size-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data);
   let results = (outs
-    TensorOf<[I64]>:$size);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$size);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"size", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12671,9 +12671,9 @@ def ONNX_SizeV1Op : ONNX_Op<"Size_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Size-1
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data);
   let results = (outs
-    TensorOf<[I64]>:$size);
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$size);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"size", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -12690,13 +12690,13 @@ def ONNX_SliceOp : ONNX_Op<"Slice", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Slice-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I32, I64]>:$starts,
-    TensorOf<[I32, I64]>:$ends,
-    Optional<TensorOf<[I32, I64]>>:$axes,
-    Optional<TensorOf<[I32, I64]>>:$steps);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$starts,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$ends,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$axes,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$steps);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"starts", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"},
@@ -12717,13 +12717,13 @@ def ONNX_SliceV11Op : ONNX_Op<"Slice_v11", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Slice-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I32, I64]>:$starts,
-    TensorOf<[I32, I64]>:$ends,
-    Optional<TensorOf<[I32, I64]>>:$axes,
-    Optional<TensorOf<[I32, I64]>>:$steps);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$starts,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$ends,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$axes,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$steps);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"starts", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"},
@@ -12744,13 +12744,13 @@ def ONNX_SliceV10Op : ONNX_Op<"Slice_v10", [AttrSizedOperandSegments, Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Slice-10
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I32, I64]>:$starts,
-    TensorOf<[I32, I64]>:$ends,
-    Optional<TensorOf<[I32, I64]>>:$axes,
-    Optional<TensorOf<[I32, I64]>>:$steps);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$starts,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$ends,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$axes,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$steps);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"starts", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"},
@@ -12771,12 +12771,12 @@ def ONNX_SliceV1Op : ONNX_Op<"Slice_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Slice-1
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes,
     OptionalAttr<DenseI64ArrayAttr>:$ends,
     OptionalAttr<DenseI64ArrayAttr>:$starts);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12795,10 +12795,10 @@ def ONNX_SoftmaxOp : ONNX_Op<"Softmax", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Softmax-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$axis);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12815,10 +12815,10 @@ def ONNX_SoftmaxV11Op : ONNX_Op<"Softmax_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Softmax-11
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12835,10 +12835,10 @@ def ONNX_SoftmaxV1Op : ONNX_Op<"Softmax_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Softmax-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12855,14 +12855,14 @@ def ONNX_SoftmaxCrossEntropyLossOp : ONNX_Op<"SoftmaxCrossEntropyLoss", [Pure]> 
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#SoftmaxCrossEntropyLoss-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$scores,
-    TensorOf<[I32, I64]>:$labels,
-    Optional<TensorOf<[F16, F32, F64, BF16]>>:$weights,
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$scores,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$labels,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>>:$weights,
     OptionalAttr<I64Attr>:$ignore_index,
     DefaultValuedOptionalAttr<StrAttr, "\"mean\"">:$reduction);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$output,
-    Optional<TensorOf<[F16, F32, F64, BF16]>>:$log_prob);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$output,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>>:$log_prob);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"scores", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"labels", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"},
@@ -12884,14 +12884,14 @@ def ONNX_SoftmaxCrossEntropyLossV12Op : ONNX_Op<"SoftmaxCrossEntropyLoss_v12", [
     Available from ai.onnx opset 12. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#SoftmaxCrossEntropyLoss-12
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$scores,
-    TensorOf<[I32, I64]>:$labels,
-    Optional<TensorOf<[F16, F32, F64]>>:$weights,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$scores,
+    AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>:$labels,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$weights,
     OptionalAttr<I64Attr>:$ignore_index,
     DefaultValuedOptionalAttr<StrAttr, "\"mean\"">:$reduction);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output,
-    Optional<TensorOf<[F16, F32, F64]>>:$log_prob);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$log_prob);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"scores", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"labels", ::mlir::onnx::ArgKind::Single, 1, 0, false, "Tind"},
@@ -12913,9 +12913,9 @@ def ONNX_SoftplusOp : ONNX_Op<"Softplus", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Softplus-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12931,9 +12931,9 @@ def ONNX_SoftplusV1Op : ONNX_Op<"Softplus_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Softplus-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12949,9 +12949,9 @@ def ONNX_SoftsignOp : ONNX_Op<"Softsign", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Softsign-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12967,9 +12967,9 @@ def ONNX_SoftsignV1Op : ONNX_Op<"Softsign_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Softsign-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -12985,10 +12985,10 @@ def ONNX_SpaceToDepthOp : ONNX_Op<"SpaceToDepth", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#SpaceToDepth-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$blocksize);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13005,10 +13005,10 @@ def ONNX_SpaceToDepthV1Op : ONNX_Op<"SpaceToDepth_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#SpaceToDepth-1
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
     OptionalAttr<I64Attr>:$blocksize);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13025,12 +13025,12 @@ def ONNX_SplitOp : ONNX_Op<"Split", [Pure]> {
     Available from ai.onnx opset 18. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Split-18
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
-    Optional<TensorOf<[I64]>>:$split,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$split,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     OptionalAttr<I64Attr>:$num_outputs);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$outputs);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"split", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -13049,11 +13049,11 @@ def ONNX_SplitV13Op : ONNX_Op<"Split_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Split-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
-    Optional<TensorOf<[I64]>>:$split,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$split,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$outputs);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"split", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -13071,11 +13071,11 @@ def ONNX_SplitV11Op : ONNX_Op<"Split_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Split-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     OptionalAttr<DenseI64ArrayAttr>:$split);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$outputs);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"outputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
@@ -13093,11 +13093,11 @@ def ONNX_SplitV2Op : ONNX_Op<"Split_v2", [Pure]> {
     Available from ai.onnx opset 2. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Split-2
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     OptionalAttr<DenseI64ArrayAttr>:$split);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$outputs);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"outputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
@@ -13115,12 +13115,12 @@ def ONNX_SplitV1Op : ONNX_Op<"Split_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Split-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
-    Optional<TensorOf<[F16, F32, F64]>>:$split,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
+    Optional<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$split,
     OptionalAttr<I64Attr>:$axis,
     OptionalAttr<DenseI64ArrayAttr>:$split_attr);
   let results = (outs
-    Variadic<TensorOf<[F16, F32, F64]>>:$outputs____);
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$outputs____);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"split", ::mlir::onnx::ArgKind::Optional, 0, 0, false, "T"}};
@@ -13139,12 +13139,12 @@ def ONNX_SplitToSequenceOp : ONNX_Op<"SplitToSequence", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#SplitToSequence-24
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
-    Optional<TensorOf<[I32, I64]>>:$split,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$split,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$output_sequence);
+    AnyTypeOf<[ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_Any]>:$output_sequence);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"split", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "I"}};
@@ -13165,12 +13165,12 @@ def ONNX_SplitToSequenceV11Op : ONNX_Op<"SplitToSequence_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#SplitToSequence-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
-    Optional<TensorOf<[I32, I64]>>:$split,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
+    Optional<AnyTypeOf<[TensorOf<[I32, I64]>, ONNX_Any]>>:$split,
     DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$output_sequence);
+    AnyTypeOf<[ONNX_SeqOf<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>, ONNX_Any]>:$output_sequence);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"split", ::mlir::onnx::ArgKind::Optional, 1, 0, false, "I"}};
@@ -13191,9 +13191,9 @@ def ONNX_SqrtOp : ONNX_Op<"Sqrt", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sqrt-13
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13209,9 +13209,9 @@ def ONNX_SqrtV6Op : ONNX_Op<"Sqrt_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sqrt-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13227,10 +13227,10 @@ def ONNX_SqrtV1Op : ONNX_Op<"Sqrt_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sqrt-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13247,10 +13247,10 @@ def ONNX_SqueezeOp : ONNX_Op<"Squeeze", [Pure]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Squeeze-25
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$data,
-    Optional<TensorOf<[I64]>>:$axes);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$squeezed);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$squeezed);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -13267,10 +13267,10 @@ def ONNX_SqueezeV24Op : ONNX_Op<"Squeeze_v24", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Squeeze-24
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$data,
-    Optional<TensorOf<[I64]>>:$axes);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$squeezed);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$squeezed);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -13287,10 +13287,10 @@ def ONNX_SqueezeV23Op : ONNX_Op<"Squeeze_v23", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Squeeze-23
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$data,
-    Optional<TensorOf<[I64]>>:$axes);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$squeezed);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$squeezed);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -13307,10 +13307,10 @@ def ONNX_SqueezeV21Op : ONNX_Op<"Squeeze_v21", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Squeeze-21
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$data,
-    Optional<TensorOf<[I64]>>:$axes);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$squeezed);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$squeezed);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -13327,10 +13327,10 @@ def ONNX_SqueezeV13Op : ONNX_Op<"Squeeze_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Squeeze-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    Optional<TensorOf<[I64]>>:$axes);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$squeezed);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$squeezed);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -13347,10 +13347,10 @@ def ONNX_SqueezeV11Op : ONNX_Op<"Squeeze_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Squeeze-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$squeezed);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$squeezed);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"squeezed", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13367,10 +13367,10 @@ def ONNX_SqueezeV1Op : ONNX_Op<"Squeeze_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Squeeze-1
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$squeezed);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$squeezed);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"squeezed", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13387,10 +13387,10 @@ def ONNX_StringConcatOp : ONNX_Op<"StringConcat", [Pure]> {
     Available from ai.onnx opset 20. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#StringConcat-20
   }];
   let arguments = (ins
-    TensorOf<[ONNX_String]>:$X,
-    TensorOf<[ONNX_String]>:$Y);
+    AnyTypeOf<[TensorOf<[ONNX_String]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[ONNX_String]>, ONNX_Any]>:$Y);
   let results = (outs
-    TensorOf<[ONNX_String]>:$Z);
+    AnyTypeOf<[TensorOf<[ONNX_String]>, ONNX_Any]>:$Z);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13407,13 +13407,13 @@ def ONNX_StringNormalizerOp : ONNX_Op<"StringNormalizer", [Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#StringNormalizer-10
   }];
   let arguments = (ins
-    TensorOf<[ONNX_String]>:$X,
+    AnyTypeOf<[TensorOf<[ONNX_String]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"NONE\"">:$case_change_action,
     DefaultValuedOptionalAttr<I64Attr, "0">:$is_case_sensitive,
     OptionalAttr<StrAttr>:$locale,
     OptionalAttr<StrArrayAttr>:$stopwords);
   let results = (outs
-    TensorOf<[ONNX_String]>:$Y);
+    AnyTypeOf<[TensorOf<[ONNX_String]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(string)"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(string)"}};
@@ -13432,12 +13432,12 @@ def ONNX_StringSplitOp : ONNX_Op<"StringSplit", [Pure]> {
     Available from ai.onnx opset 20. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#StringSplit-20
   }];
   let arguments = (ins
-    TensorOf<[ONNX_String]>:$X,
+    AnyTypeOf<[TensorOf<[ONNX_String]>, ONNX_Any]>:$X,
     OptionalAttr<StrAttr>:$delimiter,
     OptionalAttr<I64Attr>:$maxsplit);
   let results = (outs
-    TensorOf<[ONNX_String]>:$Y,
-    TensorOf<[I64]>:$Z);
+    AnyTypeOf<[TensorOf<[ONNX_String]>, ONNX_Any]>:$Y,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$Z);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -13458,10 +13458,10 @@ def ONNX_SubOp : ONNX_Op<"Sub", [Pure]> {
     Available from ai.onnx opset 14. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sub-14
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$B);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$C);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13478,10 +13478,10 @@ def ONNX_SubV13Op : ONNX_Op<"Sub_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sub-13
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$B);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$C);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13498,10 +13498,10 @@ def ONNX_SubV7Op : ONNX_Op<"Sub_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sub-7
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$A,
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$B);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$C);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13518,12 +13518,12 @@ def ONNX_SubV6Op : ONNX_Op<"Sub_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sub-6
   }];
   let arguments = (ins
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$A,
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$B,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$B,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast);
   let results = (outs
-    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>:$C);
+    AnyTypeOf<[TensorOf<[UI32, UI64, I32, I64, F16, F32, F64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13542,13 +13542,13 @@ def ONNX_SubV1Op : ONNX_Op<"Sub_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sub-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$A,
-    TensorOf<[F16, F32, F64]>:$B,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$B,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$C);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13568,9 +13568,9 @@ def ONNX_SumOp : ONNX_Op<"Sum", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sum-13
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64, BF16]>>:$data_0);
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>>:$data_0);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$sum);
+    AnyTypeOf<[TensorOf<[F16, F32, F64, BF16]>, ONNX_Any]>:$sum);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"sum", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13586,9 +13586,9 @@ def ONNX_SumV8Op : ONNX_Op<"Sum_v8", [Pure]> {
     Available from ai.onnx opset 8. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sum-8
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64]>>:$data_0);
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$data_0);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$sum);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$sum);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"sum", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13604,9 +13604,9 @@ def ONNX_SumV6Op : ONNX_Op<"Sum_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sum-6
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64]>>:$data_0);
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$data_0);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$sum);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$sum);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"sum", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13622,10 +13622,10 @@ def ONNX_SumV1Op : ONNX_Op<"Sum_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Sum-1
   }];
   let arguments = (ins
-    Variadic<TensorOf<[F16, F32, F64]>>:$data_0,
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$data_0,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$sum);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$sum);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data_0", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"sum", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13642,10 +13642,10 @@ def ONNX_SwishOp : ONNX_Op<"Swish", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Swish-24
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, BF16, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, BF16, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$alpha);
   let results = (outs
-    TensorOf<[F16, F32, BF16, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, BF16, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13662,9 +13662,9 @@ def ONNX_TanOp : ONNX_Op<"Tan", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Tan-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13680,9 +13680,9 @@ def ONNX_TanV7Op : ONNX_Op<"Tan_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Tan-7
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13698,9 +13698,9 @@ def ONNX_TanhOp : ONNX_Op<"Tanh", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Tanh-13
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13716,9 +13716,9 @@ def ONNX_TanhV6Op : ONNX_Op<"Tanh_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Tanh-6
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13734,10 +13734,10 @@ def ONNX_TanhV1Op : ONNX_Op<"Tanh_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Tanh-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
     OptionalAttr<DenseI64ArrayAttr>:$consumed_inputs);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"output", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13754,13 +13754,13 @@ def ONNX_TensorScatterOp : ONNX_Op<"TensorScatter", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#TensorScatter-24
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$past_cache,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$update,
-    Optional<TensorOf<[I64]>>:$write_indices,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$past_cache,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$update,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$write_indices,
     DefaultValuedOptionalAttr<I64Attr, "-2">:$axis,
     DefaultValuedOptionalAttr<StrAttr, "\"linear\"">:$mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$present_cache);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$present_cache);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"past_cache", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"update", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -13780,7 +13780,7 @@ def ONNX_TfIdfVectorizerOp : ONNX_Op<"TfIdfVectorizer", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#TfIdfVectorizer-9
   }];
   let arguments = (ins
-    TensorOf<[ONNX_String, I32, I64]>:$X,
+    AnyTypeOf<[TensorOf<[ONNX_String, I32, I64]>, ONNX_Any]>:$X,
     OptionalAttr<I64Attr>:$max_gram_length,
     OptionalAttr<I64Attr>:$max_skip_count,
     OptionalAttr<I64Attr>:$min_gram_length,
@@ -13791,7 +13791,7 @@ def ONNX_TfIdfVectorizerOp : ONNX_Op<"TfIdfVectorizer", [Pure]> {
     OptionalAttr<StrArrayAttr>:$pool_strings,
     OptionalAttr<DenseF32ArrayAttr>:$weights);
   let results = (outs
-    TensorOf<[F32]>:$Y);
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -13817,10 +13817,10 @@ def ONNX_ThresholdedReluOp : ONNX_Op<"ThresholdedRelu", [Pure]> {
     Available from ai.onnx opset 22. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ThresholdedRelu-22
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$alpha);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13837,10 +13837,10 @@ def ONNX_ThresholdedReluV10Op : ONNX_Op<"ThresholdedRelu_v10", [Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ThresholdedRelu-10
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "1.0">:$alpha);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -13857,10 +13857,10 @@ def ONNX_TileOp : ONNX_Op<"Tile", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Tile-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
-    TensorOf<[I64]>:$repeats);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$repeats);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"repeats", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -13878,10 +13878,10 @@ def ONNX_TileV6Op : ONNX_Op<"Tile_v6", [Pure]> {
     Available from ai.onnx opset 6. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Tile-6
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
-    TensorOf<[I64]>:$repeats);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$repeats);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"repeats", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T1"}};
@@ -13899,11 +13899,11 @@ def ONNX_TileV1Op : ONNX_Op<"Tile_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Tile-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
-    TensorOf<[F16, F32, F64]>:$tiles,
-    TensorOf<[F16, F32, F64]>:$axis);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$input,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$tiles,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$axis);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"tiles", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -13922,14 +13922,14 @@ def ONNX_TopKOp : ONNX_Op<"TopK", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#TopK-24
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$X,
-    TensorOf<[I64]>:$K,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$K,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "1">:$largest,
     DefaultValuedOptionalAttr<I64Attr, "1">:$sorted);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$Values,
-    TensorOf<[I64]>:$Indices);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>, ONNX_Any]>:$Values,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$Indices);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"K", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -13951,14 +13951,14 @@ def ONNX_TopKV11Op : ONNX_Op<"TopK_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#TopK-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$X,
-    TensorOf<[I64]>:$K,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$K,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$axis,
     DefaultValuedOptionalAttr<I64Attr, "1">:$largest,
     DefaultValuedOptionalAttr<I64Attr, "1">:$sorted);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$Values,
-    TensorOf<[I64]>:$Indices);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>, ONNX_Any]>:$Values,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$Indices);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"K", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -13980,12 +13980,12 @@ def ONNX_TopKV10Op : ONNX_Op<"TopK_v10", [Pure]> {
     Available from ai.onnx opset 10. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#TopK-10
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[I64]>:$K,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$K,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$axis);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Values,
-    TensorOf<[I64]>:$Indices);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Values,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$Indices);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"K", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -14005,12 +14005,12 @@ def ONNX_TopKV1Op : ONNX_Op<"TopK_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#TopK-1
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$axis,
     OptionalAttr<I64Attr>:$k);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Values,
-    TensorOf<[I64]>:$Indices);
+    AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>:$Values,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$Indices);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Values", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -14030,10 +14030,10 @@ def ONNX_TransposeOp : ONNX_Op<"Transpose", [Pure]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Transpose-25
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$perm);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$transposed);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$transposed);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"transposed", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -14050,10 +14050,10 @@ def ONNX_TransposeV24Op : ONNX_Op<"Transpose_v24", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Transpose-24
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$perm);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$transposed);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$transposed);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"transposed", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -14070,10 +14070,10 @@ def ONNX_TransposeV23Op : ONNX_Op<"Transpose_v23", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Transpose-23
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$perm);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$transposed);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$transposed);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"transposed", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -14090,10 +14090,10 @@ def ONNX_TransposeV21Op : ONNX_Op<"Transpose_v21", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Transpose-21
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$perm);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$transposed);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$transposed);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"transposed", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -14110,10 +14110,10 @@ def ONNX_TransposeV13Op : ONNX_Op<"Transpose_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Transpose-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$perm);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$transposed);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$transposed);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"transposed", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -14130,10 +14130,10 @@ def ONNX_TransposeV1Op : ONNX_Op<"Transpose_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Transpose-1
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$perm);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$transposed);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$transposed);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"transposed", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -14150,11 +14150,11 @@ def ONNX_TriluOp : ONNX_Op<"Trilu", [Pure]> {
     Available from ai.onnx opset 14. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Trilu-14
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
-    Optional<TensorOf<[I64]>>:$k,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$input,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$k,
     DefaultValuedOptionalAttr<I64Attr, "1">:$upper);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"input", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"k", ::mlir::onnx::ArgKind::Optional, -1, 0, false, "tensor(int64)"}};
@@ -14172,14 +14172,14 @@ def ONNX_UniqueOp : ONNX_Op<"Unique", [AttrSizedResultSegments, Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Unique-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "1">:$sorted);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y,
-    Optional<TensorOf<[I64]>>:$indices,
-    Optional<TensorOf<[I64]>>:$inverse_indices,
-    Optional<TensorOf<[I64]>>:$counts);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$Y,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$indices,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$inverse_indices,
+    Optional<AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>>:$counts);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
@@ -14200,10 +14200,10 @@ def ONNX_UnsqueezeOp : ONNX_Op<"Unsqueeze", [Pure]> {
     Available from ai.onnx opset 25. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Unsqueeze-25
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$data,
-    TensorOf<[I64]>:$axes);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$expanded);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_Any]>:$expanded);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -14220,10 +14220,10 @@ def ONNX_UnsqueezeV24Op : ONNX_Op<"Unsqueeze_v24", [Pure]> {
     Available from ai.onnx opset 24. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Unsqueeze-24
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$data,
-    TensorOf<[I64]>:$axes);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$expanded);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>, ONNX_Any]>:$expanded);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -14240,10 +14240,10 @@ def ONNX_UnsqueezeV23Op : ONNX_Op<"Unsqueeze_v23", [Pure]> {
     Available from ai.onnx opset 23. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Unsqueeze-23
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$data,
-    TensorOf<[I64]>:$axes);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>:$expanded);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN]>, ONNX_Any]>:$expanded);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -14260,10 +14260,10 @@ def ONNX_UnsqueezeV21Op : ONNX_Op<"Unsqueeze_v21", [Pure]> {
     Available from ai.onnx opset 21. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Unsqueeze-21
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$data,
-    TensorOf<[I64]>:$axes);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>:$expanded);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>]>, ONNX_Any]>:$expanded);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -14280,10 +14280,10 @@ def ONNX_UnsqueezeV13Op : ONNX_Op<"Unsqueeze_v13", [Pure]> {
     Available from ai.onnx opset 13. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Unsqueeze-13
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
-    TensorOf<[I64]>:$axes);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$expanded);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$expanded);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"axes", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -14300,10 +14300,10 @@ def ONNX_UnsqueezeV11Op : ONNX_Op<"Unsqueeze_v11", [Pure]> {
     Available from ai.onnx opset 11. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Unsqueeze-11
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$expanded);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$expanded);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"expanded", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -14320,10 +14320,10 @@ def ONNX_UnsqueezeV1Op : ONNX_Op<"Unsqueeze_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Unsqueeze-1
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$data,
     OptionalAttr<DenseI64ArrayAttr>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$expanded);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$expanded);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"data", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"expanded", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -14354,11 +14354,11 @@ def ONNX_UpsampleV9Op : ONNX_Op<"Upsample_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Upsample-9
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
-    TensorOf<[F32]>:$scales,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$scales,
     DefaultValuedOptionalAttr<StrAttr, "\"nearest\"">:$mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"scales", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"}};
@@ -14376,11 +14376,11 @@ def ONNX_UpsampleV7Op : ONNX_Op<"Upsample_v7", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Upsample-7
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"nearest\"">:$mode,
     OptionalAttr<DenseF32ArrayAttr>:$scales);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -14398,12 +14398,12 @@ def ONNX_UpsampleV1Op : ONNX_Op<"Upsample_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Upsample-1
   }];
   let arguments = (ins
-    TensorOf<[I1, I32, I64, F16, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[I1, I32, I64, F16, F32, F64]>, ONNX_Any]>:$X,
     OptionalAttr<F32Attr>:$height_scale,
     DefaultValuedOptionalAttr<StrAttr, "\"nearest\"">:$mode,
     OptionalAttr<F32Attr>:$width_scale);
   let results = (outs
-    TensorOf<[I1, I32, I64, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[I1, I32, I64, F16, F32, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -14422,11 +14422,11 @@ def ONNX_WhereOp : ONNX_Op<"Where", [Pure]> {
     Available from ai.onnx opset 16. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Where-16
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$condition,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$condition,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$Y);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"condition", ::mlir::onnx::ArgKind::Single, 0, 0, false, "B"},
         {"X", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T"},
@@ -14445,11 +14445,11 @@ def ONNX_WhereV9Op : ONNX_Op<"Where_v9", [Pure]> {
     Available from ai.onnx opset 9. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Where-9
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$condition,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$condition,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$Y);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>:$output);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"condition", ::mlir::onnx::ArgKind::Single, 0, 0, false, "B"},
         {"X", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T"},
@@ -14468,10 +14468,10 @@ def ONNX_XorOp : ONNX_Op<"Xor", [Pure]> {
     Available from ai.onnx opset 7. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Xor-7
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$A,
-    TensorOf<[I1]>:$B);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$B);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -14489,12 +14489,12 @@ def ONNX_XorV1Op : ONNX_Op<"Xor_v1", [Pure]> {
     Available from ai.onnx opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#Xor-1
   }];
   let arguments = (ins
-    TensorOf<[I1]>:$A,
-    TensorOf<[I1]>:$B,
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$A,
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$B,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedOptionalAttr<I64Attr, "0">:$broadcast);
   let results = (outs
-    TensorOf<[I1]>:$C);
+    AnyTypeOf<[TensorOf<[I1]>, ONNX_Any]>:$C);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"A", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"B", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};

@@ -17,10 +17,10 @@ def ONNX_MLArrayFeatureExtractorOp : ONNX_Op<"ml.ArrayFeatureExtractor", [Pure]>
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.ArrayFeatureExtractor-1
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I64, I32, ONNX_String]>:$X,
-    TensorOf<[I64]>:$Y);
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32, ONNX_String]>, ONNX_Any]>:$X,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$Y);
   let results = (outs
-    TensorOf<[F32, F64, I64, I32, ONNX_String]>:$Z);
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32, ONNX_String]>, ONNX_Any]>:$Z);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"},
         {"Y", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(int64)"}};
@@ -37,10 +37,10 @@ def ONNX_MLBinarizerOp : ONNX_Op<"ml.Binarizer", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.Binarizer-1
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I64, I32]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$threshold);
   let results = (outs
-    TensorOf<[F32, F64, I64, I32]>:$Y);
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -57,12 +57,12 @@ def ONNX_MLCastMapOp : ONNX_Op<"ml.CastMap", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.CastMap-1
   }];
   let arguments = (ins
-    AnyTypeOf<[ONNX_MapOf<I64, TensorOf<[ONNX_String]>>, ONNX_MapOf<I64, TensorOf<[F32]>>]>:$X,
+    AnyTypeOf<[AnyTypeOf<[ONNX_MapOf<I64, TensorOf<[ONNX_String]>>, ONNX_MapOf<I64, TensorOf<[F32]>>]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"TO_FLOAT\"">:$cast_to,
     DefaultValuedOptionalAttr<StrAttr, "\"DENSE\"">:$map_form,
     DefaultValuedOptionalAttr<I64Attr, "1">:$max_map);
   let results = (outs
-    TensorOf<[ONNX_String, F32, I64]>:$Y);
+    AnyTypeOf<[TensorOf<[ONNX_String, F32, I64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -82,13 +82,13 @@ def ONNX_MLCategoryMapperOp : ONNX_Op<"ml.CategoryMapper", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.CategoryMapper-1
   }];
   let arguments = (ins
-    TensorOf<[ONNX_String, I64]>:$X,
+    AnyTypeOf<[TensorOf<[ONNX_String, I64]>, ONNX_Any]>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$cats_int64s,
     OptionalAttr<StrArrayAttr>:$cats_strings,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$default_int64,
     DefaultValuedOptionalAttr<StrAttr, "\"_Unused\"">:$default_string);
   let results = (outs
-    TensorOf<[ONNX_String, I64]>:$Y);
+    AnyTypeOf<[TensorOf<[ONNX_String, I64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -109,11 +109,11 @@ def ONNX_MLDictVectorizerOp : ONNX_Op<"ml.DictVectorizer", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.DictVectorizer-1
   }];
   let arguments = (ins
-    AnyTypeOf<[ONNX_MapOf<ONNX_String, TensorOf<[I64]>>, ONNX_MapOf<I64, TensorOf<[ONNX_String]>>, ONNX_MapOf<I64, TensorOf<[F32]>>, ONNX_MapOf<I64, TensorOf<[F64]>>, ONNX_MapOf<ONNX_String, TensorOf<[F32]>>, ONNX_MapOf<ONNX_String, TensorOf<[F64]>>]>:$X,
+    AnyTypeOf<[AnyTypeOf<[ONNX_MapOf<ONNX_String, TensorOf<[I64]>>, ONNX_MapOf<I64, TensorOf<[ONNX_String]>>, ONNX_MapOf<I64, TensorOf<[F32]>>, ONNX_MapOf<I64, TensorOf<[F64]>>, ONNX_MapOf<ONNX_String, TensorOf<[F32]>>, ONNX_MapOf<ONNX_String, TensorOf<[F64]>>]>, ONNX_Any]>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$int64_vocabulary,
     OptionalAttr<StrArrayAttr>:$string_vocabulary);
   let results = (outs
-    TensorOf<[I64, F32, F64, ONNX_String]>:$Y);
+    AnyTypeOf<[TensorOf<[I64, F32, F64, ONNX_String]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -132,10 +132,10 @@ def ONNX_MLFeatureVectorizerOp : ONNX_Op<"ml.FeatureVectorizer", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.FeatureVectorizer-1
   }];
   let arguments = (ins
-    Variadic<TensorOf<[I32, I64, F32, F64]>>:$X,
+    Variadic<AnyTypeOf<[TensorOf<[I32, I64, F32, F64]>, ONNX_Any]>>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$inputdimensions);
   let results = (outs
-    TensorOf<[F32]>:$Y);
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Variadic, 0, 1, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"}};
@@ -152,13 +152,13 @@ def ONNX_MLImputerOp : ONNX_Op<"ml.Imputer", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.Imputer-1
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I64, I32]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32]>, ONNX_Any]>:$X,
     OptionalAttr<DenseF32ArrayAttr>:$imputed_value_floats,
     OptionalAttr<DenseI64ArrayAttr>:$imputed_value_int64s,
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$replaced_value_float,
     DefaultValuedOptionalAttr<I64Attr, "0">:$replaced_value_int64);
   let results = (outs
-    TensorOf<[F32, F64, I64, I32]>:$Y);
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -178,7 +178,7 @@ def ONNX_MLLabelEncoderOp : ONNX_Op<"ml.LabelEncoder", [Pure]> {
     Available from ai.onnx.ml opset 4. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.LabelEncoder-4
   }];
   let arguments = (ins
-    TensorOf<[ONNX_String, I64, F32, I32, I16, F64]>:$X,
+    AnyTypeOf<[TensorOf<[ONNX_String, I64, F32, I32, I16, F64]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "-0.0">:$default_float,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$default_int64,
     DefaultValuedOptionalAttr<StrAttr, "\"_Unused\"">:$default_string,
@@ -192,7 +192,7 @@ def ONNX_MLLabelEncoderOp : ONNX_Op<"ml.LabelEncoder", [Pure]> {
     OptionalAttr<StrArrayAttr>:$values_strings,
     OptionalAttr<ElementsAttr>:$values_tensor);
   let results = (outs
-    TensorOf<[ONNX_String, I64, F32, I32, I16, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[ONNX_String, I64, F32, I32, I16, F64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -221,7 +221,7 @@ def ONNX_MLLabelEncoderV2Op : ONNX_Op<"ml.LabelEncoder_v2", [Pure]> {
     Available from ai.onnx.ml opset 2. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.LabelEncoder-2
   }];
   let arguments = (ins
-    TensorOf<[ONNX_String, I64, F32]>:$X,
+    AnyTypeOf<[TensorOf<[ONNX_String, I64, F32]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<F32Attr, "-0.0">:$default_float,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$default_int64,
     DefaultValuedOptionalAttr<StrAttr, "\"_Unused\"">:$default_string,
@@ -232,7 +232,7 @@ def ONNX_MLLabelEncoderV2Op : ONNX_Op<"ml.LabelEncoder_v2", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$values_int64s,
     OptionalAttr<StrArrayAttr>:$values_strings);
   let results = (outs
-    TensorOf<[ONNX_String, I64, F32]>:$Y);
+    AnyTypeOf<[TensorOf<[ONNX_String, I64, F32]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -258,12 +258,12 @@ def ONNX_MLLabelEncoderV1Op : ONNX_Op<"ml.LabelEncoder_v1", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.LabelEncoder-1
   }];
   let arguments = (ins
-    TensorOf<[ONNX_String, I64]>:$X,
+    AnyTypeOf<[TensorOf<[ONNX_String, I64]>, ONNX_Any]>:$X,
     OptionalAttr<StrArrayAttr>:$classes_strings,
     DefaultValuedOptionalAttr<I64Attr, "-1">:$default_int64,
     DefaultValuedOptionalAttr<StrAttr, "\"_Unused\"">:$default_string);
   let results = (outs
-    TensorOf<[ONNX_String, I64]>:$Y);
+    AnyTypeOf<[TensorOf<[ONNX_String, I64]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"}};
@@ -283,7 +283,7 @@ def ONNX_MLLinearClassifierOp : ONNX_Op<"ml.LinearClassifier", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.LinearClassifier-1
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I64, I32]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32]>, ONNX_Any]>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$classlabels_ints,
     OptionalAttr<StrArrayAttr>:$classlabels_strings,
     OptionalAttr<DenseF32ArrayAttr>:$coefficients,
@@ -291,8 +291,8 @@ def ONNX_MLLinearClassifierOp : ONNX_Op<"ml.LinearClassifier", [Pure]> {
     DefaultValuedOptionalAttr<I64Attr, "0">:$multi_class,
     DefaultValuedOptionalAttr<StrAttr, "\"NONE\"">:$post_transform);
   let results = (outs
-    TensorOf<[ONNX_String, I64]>:$Y,
-    TensorOf<[F32]>:$Z);
+    AnyTypeOf<[TensorOf<[ONNX_String, I64]>, ONNX_Any]>:$Y,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$Z);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -316,13 +316,13 @@ def ONNX_MLLinearRegressorOp : ONNX_Op<"ml.LinearRegressor", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.LinearRegressor-1
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I64, I32]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32]>, ONNX_Any]>:$X,
     OptionalAttr<DenseF32ArrayAttr>:$coefficients,
     OptionalAttr<DenseF32ArrayAttr>:$intercepts,
     DefaultValuedOptionalAttr<StrAttr, "\"NONE\"">:$post_transform,
     DefaultValuedOptionalAttr<I64Attr, "1">:$targets);
   let results = (outs
-    TensorOf<[F32]>:$Y);
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"}};
@@ -342,10 +342,10 @@ def ONNX_MLNormalizerOp : ONNX_Op<"ml.Normalizer", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.Normalizer-1
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I64, I32]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"MAX\"">:$norm);
   let results = (outs
-    TensorOf<[F32]>:$Y);
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"}};
@@ -362,12 +362,12 @@ def ONNX_MLOneHotEncoderOp : ONNX_Op<"ml.OneHotEncoder", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.OneHotEncoder-1
   }];
   let arguments = (ins
-    TensorOf<[ONNX_String, I64, I32, F32, F64]>:$X,
+    AnyTypeOf<[TensorOf<[ONNX_String, I64, I32, F32, F64]>, ONNX_Any]>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$cats_int64s,
     OptionalAttr<StrArrayAttr>:$cats_strings,
     DefaultValuedOptionalAttr<I64Attr, "1">:$zeros);
   let results = (outs
-    TensorOf<[F32]>:$Y);
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"}};
@@ -386,7 +386,7 @@ def ONNX_MLSVMClassifierOp : ONNX_Op<"ml.SVMClassifier", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.SVMClassifier-1
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I64, I32]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32]>, ONNX_Any]>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$classlabels_ints,
     OptionalAttr<StrArrayAttr>:$classlabels_strings,
     OptionalAttr<DenseF32ArrayAttr>:$coefficients,
@@ -399,8 +399,8 @@ def ONNX_MLSVMClassifierOp : ONNX_Op<"ml.SVMClassifier", [Pure]> {
     OptionalAttr<DenseF32ArrayAttr>:$support_vectors,
     OptionalAttr<DenseI64ArrayAttr>:$vectors_per_class);
   let results = (outs
-    TensorOf<[ONNX_String, I64]>:$Y,
-    TensorOf<[F32]>:$Z);
+    AnyTypeOf<[TensorOf<[ONNX_String, I64]>, ONNX_Any]>:$Y,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$Z);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -429,7 +429,7 @@ def ONNX_MLSVMRegressorOp : ONNX_Op<"ml.SVMRegressor", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.SVMRegressor-1
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I64, I32]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32]>, ONNX_Any]>:$X,
     OptionalAttr<DenseF32ArrayAttr>:$coefficients,
     OptionalAttr<DenseF32ArrayAttr>:$kernel_params,
     DefaultValuedOptionalAttr<StrAttr, "\"LINEAR\"">:$kernel_type,
@@ -439,7 +439,7 @@ def ONNX_MLSVMRegressorOp : ONNX_Op<"ml.SVMRegressor", [Pure]> {
     OptionalAttr<DenseF32ArrayAttr>:$rho,
     OptionalAttr<DenseF32ArrayAttr>:$support_vectors);
   let results = (outs
-    TensorOf<[F32]>:$Y);
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"}};
@@ -463,11 +463,11 @@ def ONNX_MLScalerOp : ONNX_Op<"ml.Scaler", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.Scaler-1
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I64, I32]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32]>, ONNX_Any]>:$X,
     OptionalAttr<DenseF32ArrayAttr>:$offset,
     OptionalAttr<DenseF32ArrayAttr>:$scale);
   let results = (outs
-    TensorOf<[F32]>:$Y);
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"}};
@@ -485,7 +485,7 @@ def ONNX_MLTreeEnsembleOp : ONNX_Op<"ml.TreeEnsemble", [Pure]> {
     Available from ai.onnx.ml opset 5. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.TreeEnsemble-5
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, F16]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F64, F16]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<I64Attr, "1">:$aggregate_function,
     OptionalAttr<DenseI64ArrayAttr>:$leaf_targetids,
     OptionalAttr<ElementsAttr>:$leaf_weights,
@@ -503,7 +503,7 @@ def ONNX_MLTreeEnsembleOp : ONNX_Op<"ml.TreeEnsemble", [Pure]> {
     DefaultValuedOptionalAttr<I64Attr, "0">:$post_transform,
     OptionalAttr<DenseI64ArrayAttr>:$tree_roots);
   let results = (outs
-    TensorOf<[F32, F64, F16]>:$Y);
+    AnyTypeOf<[TensorOf<[F32, F64, F16]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
@@ -549,7 +549,7 @@ def ONNX_MLTreeEnsembleClassifierV3Op : ONNX_Op<"ml.TreeEnsembleClassifier_v3", 
     Available from ai.onnx.ml opset 3. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.TreeEnsembleClassifier-3
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I64, I32]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32]>, ONNX_Any]>:$X,
     OptionalAttr<DenseF32ArrayAttr>:$base_values,
     OptionalAttr<ElementsAttr>:$base_values_as_tensor,
     OptionalAttr<DenseI64ArrayAttr>:$class_ids,
@@ -572,8 +572,8 @@ def ONNX_MLTreeEnsembleClassifierV3Op : ONNX_Op<"ml.TreeEnsembleClassifier_v3", 
     OptionalAttr<ElementsAttr>:$nodes_values_as_tensor,
     DefaultValuedOptionalAttr<StrAttr, "\"NONE\"">:$post_transform);
   let results = (outs
-    TensorOf<[ONNX_String, I64]>:$Y,
-    TensorOf<[F32]>:$Z);
+    AnyTypeOf<[TensorOf<[ONNX_String, I64]>, ONNX_Any]>:$Y,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$Z);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -612,7 +612,7 @@ def ONNX_MLTreeEnsembleClassifierV1Op : ONNX_Op<"ml.TreeEnsembleClassifier_v1", 
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.TreeEnsembleClassifier-1
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I64, I32]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32]>, ONNX_Any]>:$X,
     OptionalAttr<DenseF32ArrayAttr>:$base_values,
     OptionalAttr<DenseI64ArrayAttr>:$class_ids,
     OptionalAttr<DenseI64ArrayAttr>:$class_nodeids,
@@ -631,8 +631,8 @@ def ONNX_MLTreeEnsembleClassifierV1Op : ONNX_Op<"ml.TreeEnsembleClassifier_v1", 
     OptionalAttr<DenseF32ArrayAttr>:$nodes_values,
     DefaultValuedOptionalAttr<StrAttr, "\"NONE\"">:$post_transform);
   let results = (outs
-    TensorOf<[ONNX_String, I64]>:$Y,
-    TensorOf<[F32]>:$Z);
+    AnyTypeOf<[TensorOf<[ONNX_String, I64]>, ONNX_Any]>:$Y,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$Z);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -681,7 +681,7 @@ def ONNX_MLTreeEnsembleRegressorV3Op : ONNX_Op<"ml.TreeEnsembleRegressor_v3", [P
     Available from ai.onnx.ml opset 3. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.TreeEnsembleRegressor-3
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I64, I32]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"SUM\"">:$aggregate_function,
     OptionalAttr<DenseF32ArrayAttr>:$base_values,
     OptionalAttr<ElementsAttr>:$base_values_as_tensor,
@@ -704,7 +704,7 @@ def ONNX_MLTreeEnsembleRegressorV3Op : ONNX_Op<"ml.TreeEnsembleRegressor_v3", [P
     OptionalAttr<DenseF32ArrayAttr>:$target_weights,
     OptionalAttr<ElementsAttr>:$target_weights_as_tensor);
   let results = (outs
-    TensorOf<[F32]>:$Y);
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"}};
@@ -741,7 +741,7 @@ def ONNX_MLTreeEnsembleRegressorV1Op : ONNX_Op<"ml.TreeEnsembleRegressor_v1", [P
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.TreeEnsembleRegressor-1
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I64, I32]>:$X,
+    AnyTypeOf<[TensorOf<[F32, F64, I64, I32]>, ONNX_Any]>:$X,
     DefaultValuedOptionalAttr<StrAttr, "\"SUM\"">:$aggregate_function,
     OptionalAttr<DenseF32ArrayAttr>:$base_values,
     OptionalAttr<I64Attr>:$n_targets,
@@ -760,7 +760,7 @@ def ONNX_MLTreeEnsembleRegressorV1Op : ONNX_Op<"ml.TreeEnsembleRegressor_v1", [P
     OptionalAttr<DenseI64ArrayAttr>:$target_treeids,
     OptionalAttr<DenseF32ArrayAttr>:$target_weights);
   let results = (outs
-    TensorOf<[F32]>:$Y);
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$Y);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Y", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"}};
@@ -793,11 +793,11 @@ def ONNX_MLZipMapOp : ONNX_Op<"ml.ZipMap", [Pure]> {
     Available from ai.onnx.ml opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog-ml.md#ai.onnx.ml.ZipMap-1
   }];
   let arguments = (ins
-    TensorOf<[F32]>:$X,
+    AnyTypeOf<[TensorOf<[F32]>, ONNX_Any]>:$X,
     OptionalAttr<DenseI64ArrayAttr>:$classlabels_int64s,
     OptionalAttr<StrArrayAttr>:$classlabels_strings);
   let results = (outs
-    ONNX_SeqOf<AnyTypeOf<[ONNX_MapOf<ONNX_String, TensorOf<[F32]>>, ONNX_MapOf<I64, TensorOf<[F32]>>]>>:$Z);
+    AnyTypeOf<[ONNX_SeqOf<AnyTypeOf<[ONNX_MapOf<ONNX_String, TensorOf<[F32]>>, ONNX_MapOf<I64, TensorOf<[F32]>>]>>, ONNX_Any]>:$Z);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"X", ::mlir::onnx::ArgKind::Single, -1, 0, false, "tensor(float)"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Z", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T"}};

@@ -17,13 +17,13 @@ def ONNX_PreviewFlexAttentionOp : ONNX_Op<"preview.FlexAttention", [RecursiveMem
     Available from ai.onnx.preview opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ai.onnx.preview.FlexAttention-1
   }];
   let arguments = (ins
-    TensorOf<[BF16, F16, F32, F64]>:$Q,
-    TensorOf<[BF16, F16, F32, F64]>:$K,
-    TensorOf<[BF16, F16, F32, F64]>:$V,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Q,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$K,
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$V,
     OptionalAttr<F32Attr>:$scale,
     OptionalAttr<I64Attr>:$softmax_precision);
   let results = (outs
-    TensorOf<[BF16, F16, F32, F64]>:$Y);
+    AnyTypeOf<[TensorOf<[BF16, F16, F32, F64]>, ONNX_Any]>:$Y);
   let regions = (region MaxSizedRegion<1>:$prob_mod, MaxSizedRegion<1>:$score_mod);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"Q", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
@@ -46,14 +46,14 @@ def ONNX_PreviewTrainingAdagradOp : ONNX_Op<"preview.training.Adagrad", [Pure]> 
     Available from ai.onnx.preview.training opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ai.onnx.preview.training.Adagrad-1
   }];
   let arguments = (ins
-    TensorOf<[F32, F64]>:$R,
-    TensorOf<[I64]>:$T,
-    Variadic<TensorOf<[F32, F64]>>:$inputs,
+    AnyTypeOf<[TensorOf<[F32, F64]>, ONNX_Any]>:$R,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$T,
+    Variadic<AnyTypeOf<[TensorOf<[F32, F64]>, ONNX_Any]>>:$inputs,
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$decay_factor,
     DefaultValuedOptionalAttr<F32Attr, "1e-06">:$epsilon,
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$norm_coefficient);
   let results = (outs
-    Variadic<TensorOf<[F32, F64]>>:$outputs);
+    Variadic<AnyTypeOf<[TensorOf<[F32, F64]>, ONNX_Any]>>:$outputs);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"R", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"T", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -76,16 +76,16 @@ def ONNX_PreviewTrainingAdamOp : ONNX_Op<"preview.training.Adam", [Pure]> {
     Available from ai.onnx.preview.training opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ai.onnx.preview.training.Adam-1
   }];
   let arguments = (ins
-    TensorOf<[F32, F64]>:$R,
-    TensorOf<[I64]>:$T,
-    Variadic<TensorOf<[F32, F64]>>:$inputs,
+    AnyTypeOf<[TensorOf<[F32, F64]>, ONNX_Any]>:$R,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$T,
+    Variadic<AnyTypeOf<[TensorOf<[F32, F64]>, ONNX_Any]>>:$inputs,
     DefaultValuedOptionalAttr<F32Attr, "0.9">:$alpha,
     DefaultValuedOptionalAttr<F32Attr, "0.999">:$beta,
     DefaultValuedOptionalAttr<F32Attr, "1e-06">:$epsilon,
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$norm_coefficient,
     DefaultValuedOptionalAttr<F32Attr, "0.0">:$norm_coefficient_post);
   let results = (outs
-    Variadic<TensorOf<[F32, F64]>>:$outputs);
+    Variadic<AnyTypeOf<[TensorOf<[F32, F64]>, ONNX_Any]>>:$outputs);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"R", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"T", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},
@@ -110,12 +110,12 @@ def ONNX_PreviewTrainingGradientOp : ONNX_Op<"preview.training.Gradient", [Pure]
     Available from ai.onnx.preview.training opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ai.onnx.preview.training.Gradient-1
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$Inputs,
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_Any]>>:$Inputs,
     OptionalAttr<StrArrayAttr>:$xs,
     OptionalAttr<StrAttr>:$y,
     OptionalAttr<StrArrayAttr>:$zs);
   let results = (outs
-    Variadic<TensorOf<[F16, F32, F64]>>:$Outputs);
+    Variadic<AnyTypeOf<[TensorOf<[F16, F32, F64]>, ONNX_Any]>>:$Outputs);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"Inputs", ::mlir::onnx::ArgKind::Variadic, 0, 1, true, "T1"}};
     static const ::mlir::onnx::ArgSchema outputs[] = {{"Outputs", ::mlir::onnx::ArgKind::Variadic, 1, 1, true, "T2"}};
@@ -135,15 +135,15 @@ def ONNX_PreviewTrainingMomentumOp : ONNX_Op<"preview.training.Momentum", [Pure]
     Available from ai.onnx.preview.training opset 1. Specification: https://github.com/onnx/onnx/blob/v1.22.0/docs/Changelog.md#ai.onnx.preview.training.Momentum-1
   }];
   let arguments = (ins
-    TensorOf<[F32, F64]>:$R,
-    TensorOf<[I64]>:$T,
-    Variadic<TensorOf<[F32, F64]>>:$inputs,
+    AnyTypeOf<[TensorOf<[F32, F64]>, ONNX_Any]>:$R,
+    AnyTypeOf<[TensorOf<[I64]>, ONNX_Any]>:$T,
+    Variadic<AnyTypeOf<[TensorOf<[F32, F64]>, ONNX_Any]>>:$inputs,
     OptionalAttr<F32Attr>:$alpha,
     OptionalAttr<F32Attr>:$beta,
     OptionalAttr<StrAttr>:$mode,
     OptionalAttr<F32Attr>:$norm_coefficient);
   let results = (outs
-    Variadic<TensorOf<[F32, F64]>>:$outputs);
+    Variadic<AnyTypeOf<[TensorOf<[F32, F64]>, ONNX_Any]>>:$outputs);
   let schemaDef = [{
     static const ::mlir::onnx::ArgSchema inputs[] = {{"R", ::mlir::onnx::ArgKind::Single, 0, 0, false, "T1"},
         {"T", ::mlir::onnx::ArgKind::Single, 1, 0, false, "T2"},

@@ -76,9 +76,22 @@ def ONNX_OpaqueType : ONNX_Type<"Opaque", "opaque"> {
   let assemblyFormat = "`<` $domain `,` $name `>`";
 }
 
+def ONNX_AnyType : ONNX_Type<"Any", "any"> {
+  let summary = "the type of a value in a polymorphic model-local function";
+  let description = [{
+    A model-local function (FunctionProto) does not type its inputs: each
+    call decides. `!onnx.any` stands for such a type until the function is
+    specialised at a call site; every operator op accepts it wherever it
+    accepts a value.
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Type constraints used by the generated ops.
 //===----------------------------------------------------------------------===//
+
+def ONNX_Any : Type<CPred<"::llvm::isa<::mlir::onnx::AnyType>($_self)">,
+                    "!onnx.any", "::mlir::onnx::AnyType">;
 
 def ONNX_String : Type<CPred<"::llvm::isa<::mlir::onnx::StringType>($_self)">,
                        "string", "::mlir::onnx::StringType">;

@@ -54,7 +54,8 @@ bool mlir::onnx::isONNXElementType(Type type) {
 bool mlir::onnx::isONNXValueType(Type type) {
   if (auto tensor = dyn_cast<TensorType>(type))
     return isONNXElementType(tensor.getElementType());
-  return isa<SeqType, MapType, OptType, SparseTensorType, OpaqueType>(type);
+  return isa<SeqType, MapType, OptType, SparseTensorType, OpaqueType, AnyType>(
+      type);
 }
 
 LogicalResult SeqType::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -20,6 +20,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -62,6 +63,12 @@ private:
                                 proto::AttributeProto &out, Operation *where);
   LogicalResult exportRegion(Region &region, StringRef name,
                              proto::AttributeProto &out);
+  LogicalResult exportFunction(func::FuncOp func, DictionaryAttr info,
+                               proto::ModelProto &model);
+  LogicalResult exportCall(CallOp call, proto::GraphProto &graph);
+  /// Attributes that are not the op's own (onnx.custom, onnx.call), and the
+  /// references in onnx.attr_refs.
+  LogicalResult exportOtherAttributes(Operation *op, proto::NodeProto &node);
 
   /// The ONNX name of a value; a fresh one if it has none yet.
   std::string nameOf(Value value) {
@@ -395,6 +402,9 @@ LogicalResult Exporter::exportNode(Operation *op, proto::GraphProto &graph) {
     return exportTensorValue(value, *init, op);
   }
 
+  if (auto call = dyn_cast<CallOp>(op))
+    return exportCall(call, graph);
+
   proto::NodeProto *node = graph.add_node();
   if (auto name = op->getAttrOfType<StringAttr>("onnx.name"))
     node->set_name(name.str());
@@ -530,18 +540,8 @@ LogicalResult Exporter::exportNode(Operation *op, proto::GraphProto &graph) {
         return failure();
     }
   } else {
-    for (NamedAttribute attr : op->getDiscardableAttrs()) {
-      if (attr.getName().strref().starts_with("onnx."))
-        continue;
-      std::optional<AttrKind> kind = kindOf(attr.getValue());
-      if (!kind)
-        return error(op, "attribute '")
-               << attr.getName() << "' has no ONNX attribute kind";
-      proto::AttributeProto *a = node->add_attribute();
-      a->set_name(attr.getName().str());
-      if (failed(exportAttribute(attr.getValue(), *kind, *a, op)))
-        return failure();
-    }
+    if (failed(exportOtherAttributes(op, *node)))
+      return failure();
     ArrayAttr graphNames = custom.getGraphNames().value_or(ArrayAttr());
     for (auto [i, region] : llvm::enumerate(op->getRegions()))
       if (failed(exportRegion(region,
@@ -556,13 +556,138 @@ LogicalResult Exporter::exportNode(Operation *op, proto::GraphProto &graph) {
     if (!v)
       continue;
     auto tensor = dyn_cast<TensorType>(v.getType());
-    if (tensor && !tensor.hasRank())
+    if ((tensor && !tensor.hasRank()) || isa<AnyType>(v.getType()))
       continue;
     proto::ValueInfoProto *vi = graph.add_value_info();
     vi->set_name(nameOf(v));
     if (failed(exportType(v.getType(), *vi->mutable_type(), op)))
       return failure();
   }
+  return success();
+}
+
+LogicalResult Exporter::exportOtherAttributes(Operation *op,
+                                              proto::NodeProto &node) {
+  for (NamedAttribute attr : op->getDiscardableAttrs()) {
+    if (attr.getName().strref().starts_with("onnx."))
+      continue;
+    std::optional<AttrKind> kind = kindOf(attr.getValue());
+    if (!kind)
+      return error(op, "attribute '")
+             << attr.getName() << "' has no ONNX attribute kind";
+    proto::AttributeProto *a = node.add_attribute();
+    a->set_name(attr.getName().str());
+    if (failed(exportAttribute(attr.getValue(), *kind, *a, op)))
+      return failure();
+  }
+  if (auto refs = op->getAttrOfType<DictionaryAttr>(getAttrRefsAttrName()))
+    for (NamedAttribute ref : refs) {
+      auto r = dyn_cast<AttrRefAttr>(ref.getValue());
+      if (!r)
+        return error(op, "'onnx.attr_refs' must hold #onnx.ref values");
+      proto::AttributeProto *a = node.add_attribute();
+      a->set_name(ref.getName().str());
+      a->set_ref_attr_name(r.getName().str());
+    }
+  return success();
+}
+
+LogicalResult Exporter::exportCall(CallOp call, proto::GraphProto &graph) {
+  auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
+  DictionaryAttr info =
+      callee ? callee->getAttrOfType<DictionaryAttr>("onnx.function")
+             : DictionaryAttr();
+  if (!info)
+    return error(call, "calls '" + call.getCallee() +
+                           "', which is not a model-local function");
+  proto::NodeProto *node = graph.add_node();
+  node->set_domain(cast<StringAttr>(info.get("domain")).str());
+  node->set_op_type(cast<StringAttr>(info.get("name")).str());
+  if (auto overload = dyn_cast_or_null<StringAttr>(info.get("overload")))
+    node->set_overload(overload.str());
+  if (auto name = call->getAttrOfType<StringAttr>("onnx.name"))
+    node->set_name(name.str());
+  for (Value v : call.getArgs())
+    node->add_input(nameOf(v));
+  auto outNames = call->getAttrOfType<ArrayAttr>("onnx.outputs");
+  for (auto [i, v] : llvm::enumerate(call->getResults())) {
+    if (outNames && i < outNames.size())
+      setName(v, cast<StringAttr>(outNames[i]).getValue());
+    node->add_output(nameOf(v));
+  }
+  return exportOtherAttributes(call, *node);
+}
+
+LogicalResult Exporter::exportFunction(func::FuncOp func, DictionaryAttr info,
+                                       proto::ModelProto &model) {
+  proto::FunctionProto &function = *model.add_functions();
+  auto str = [&](StringRef key) {
+    auto s = dyn_cast_or_null<StringAttr>(info.get(key));
+    return s ? s.str() : std::string();
+  };
+  function.set_domain(str("domain"));
+  function.set_name(str("name"));
+  if (!str("overload").empty())
+    function.set_overload(str("overload"));
+  if (!str("doc_string").empty())
+    function.set_doc_string(str("doc_string"));
+  auto strings = [&](StringRef key) {
+    SmallVector<std::string> out;
+    if (auto a = dyn_cast_or_null<ArrayAttr>(info.get(key)))
+      for (Attribute item : a)
+        out.push_back(cast<StringAttr>(item).str());
+    return out;
+  };
+  for (const std::string &a : strings("attributes"))
+    function.add_attribute(a);
+  if (auto defaults =
+          dyn_cast_or_null<DictionaryAttr>(info.get("attribute_defaults")))
+    for (NamedAttribute d : defaults) {
+      std::optional<AttrKind> kind = kindOf(d.getValue());
+      proto::AttributeProto *a = function.add_attribute_proto();
+      a->set_name(d.getName().str());
+      if (!kind || failed(exportAttribute(d.getValue(), *kind, *a, func)))
+        return error(func, "cannot write the default of attribute '" +
+                               d.getName().strref() + "'");
+    }
+
+  // The body binds by the function's own opsets.
+  llvm::StringMap<int64_t> saved = opsets;
+  llvm::scope_exit restore([&] { opsets = std::move(saved); });
+  opsets.clear();
+  if (auto fopsets = dyn_cast_or_null<DictionaryAttr>(info.get("opset_import")))
+    for (NamedAttribute opset : fopsets) {
+      auto version = dyn_cast<IntegerAttr>(opset.getValue());
+      if (!version)
+        return error(func, "function opset versions must be integers");
+      opsets[opset.getName()] = version.getInt();
+      proto::OperatorSetIdProto *o = function.add_opset_import();
+      o->set_domain(opset.getName() == "ai.onnx" ? "" : opset.getName().str());
+      o->set_version(version.getInt());
+    }
+
+  Block &body = func.getBody().front();
+  SmallVector<std::string> inputs = strings("inputs");
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    std::string name =
+        i < inputs.size() ? inputs[i] : "input_" + std::to_string(i);
+    setName(arg, name);
+    function.add_input(name);
+  }
+  proto::GraphProto graph;
+  if (failed(exportBlock(body, graph)))
+    return failure();
+  for (proto::NodeProto &node : *graph.mutable_node())
+    function.add_node()->Swap(&node);
+  if (graph.initializer_size())
+    return error(func, "a function cannot have initializers");
+  // Types inside functions are kept where IR 10 allows value_info there.
+  if (model.ir_version() >= 10)
+    for (proto::ValueInfoProto &vi : *graph.mutable_value_info())
+      function.add_value_info()->Swap(&vi);
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  for (Value v : ret.getOperands())
+    function.add_output(nameOf(v));
   return success();
 }
 
@@ -625,6 +750,11 @@ LogicalResult Exporter::exportModel(proto::ModelProto &model) {
       e->set_key(p.getName().str());
       e->set_value(cast<StringAttr>(p.getValue()).str());
     }
+
+  for (auto func : module.getOps<func::FuncOp>())
+    if (auto info = func->getAttrOfType<DictionaryAttr>("onnx.function"))
+      if (failed(exportFunction(func, info, model)))
+        return failure();
 
   auto entry = module->getAttrOfType<FlatSymbolRefAttr>("onnx.entry");
   auto func = entry ? module.lookupSymbol<func::FuncOp>(entry) : func::FuncOp();

@@ -85,13 +85,27 @@ private:
 
   // Graphs.
   LogicalResult importMainGraph(proto::GraphProto &graph);
-  LogicalResult importNodes(proto::GraphProto &graph, unsigned depth);
+  using NodeList = google::protobuf::RepeatedPtrField<proto::NodeProto>;
+  LogicalResult importNodes(NodeList &nodes, StringRef graphName,
+                            unsigned depth);
+  LogicalResult importFunctions(proto::ModelProto &model);
+  LogicalResult importFunction(proto::FunctionProto &function);
+  LogicalResult importCall(proto::NodeProto &node,
+                           proto::FunctionProto &function);
+  static std::string functionKey(StringRef domain, StringRef name,
+                                 StringRef overload) {
+    std::string key =
+        ((domain == "ai.onnx" ? StringRef() : domain) + "::" + name).str();
+    if (!overload.empty())
+      key += "::" + overload.str();
+    return key;
+  }
   LogicalResult importNode(proto::NodeProto &node, unsigned depth);
   LogicalResult importSubgraph(proto::GraphProto &graph, Region &region,
                                ArrayRef<Type> defaultArgTypes, unsigned depth,
                                const Twine &what);
-  FailureOr<SmallVector<proto::NodeProto *>>
-  sortNodes(proto::GraphProto &graph);
+  FailureOr<SmallVector<proto::NodeProto *>> sortNodes(NodeList &nodes,
+                                                       StringRef graphName);
   LogicalResult setResultTypesFromGraphs(Operation *op,
                                          const proto::NodeProto &node);
   FailureOr<Type> resultType(const proto::NodeProto &node, unsigned index,
@@ -151,7 +165,11 @@ private:
   /// Declared types of values (value_info, graph outputs), innermost last.
   SmallVector<llvm::StringMap<const proto::TypeProto *>> declaredTypes;
   SmallVector<llvm::StringMap<Value>> scopes;
-  llvm::StringSet<> functionKeys;
+  /// Model-local functions by functionKey; their func.func symbols.
+  llvm::StringMap<proto::FunctionProto *> functions;
+  /// Set while a function body is imported: attribute references are
+  /// allowed, and types nobody gives are !onnx.any.
+  bool insideFunction = false;
   unsigned nonC90Names = 0;
   std::string firstNonC90Name;
 };
@@ -461,22 +479,22 @@ static void collectNodeInputs(const proto::NodeProto &node,
 }
 
 FailureOr<SmallVector<proto::NodeProto *>>
-Importer::sortNodes(proto::GraphProto &graph) {
+Importer::sortNodes(NodeList &nodes, StringRef graphName) {
   // The graph's own outputs define names; everything else is outer scope.
   llvm::StringMap<unsigned> producer;
-  for (auto [i, node] : llvm::enumerate(graph.node()))
+  for (auto [i, node] : llvm::enumerate(nodes))
     for (const std::string &out : node.output())
       if (!out.empty() && !producer.try_emplace(out, i).second)
         return error("'" + out + "' is an output of two nodes ('" +
-                     graph.node(producer[out]).name() + "' and '" +
-                     node.name() + "'); ONNX values have one definition");
-  unsigned n = graph.node_size();
+                     nodes.Get(producer[out]).name() + "' and '" + node.name() +
+                     "'); ONNX values have one definition");
+  unsigned n = nodes.size();
   SmallVector<SmallVector<unsigned>> users(n);
   SmallVector<unsigned> pending(n, 0);
   bool sorted = true;
   for (unsigned i = 0; i < n; ++i) {
     llvm::StringSet<> inputs;
-    collectNodeInputs(graph.node(i), inputs);
+    collectNodeInputs(nodes.Get(i), inputs);
     for (const auto &in : inputs) {
       auto it = producer.find(in.getKey());
       if (it == producer.end() || it->second == i)
@@ -488,7 +506,7 @@ Importer::sortNodes(proto::GraphProto &graph) {
   }
   SmallVector<proto::NodeProto *> order;
   if (sorted) {
-    for (proto::NodeProto &node : *graph.mutable_node())
+    for (proto::NodeProto &node : nodes)
       order.push_back(&node);
     return order;
   }
@@ -498,7 +516,7 @@ Importer::sortNodes(proto::GraphProto &graph) {
       ready.push_back(i);
   while (!ready.empty()) {
     unsigned i = ready.pop_back_val();
-    order.push_back(graph.mutable_node(i));
+    order.push_back(nodes.Mutable(i));
     for (unsigned u : llvm::reverse(users[i]))
       if (--pending[u] == 0)
         ready.push_back(u);
@@ -506,10 +524,10 @@ Importer::sortNodes(proto::GraphProto &graph) {
   if (order.size() != n) {
     for (unsigned i = 0; i < n; ++i)
       if (pending[i])
-        return error("graph '" + graph.name() + "' has a cycle through " +
-                     describe(graph.node(i)));
+        return error("graph '" + graphName + "' has a cycle through " +
+                     describe(nodes.Get(i)));
   }
-  emitRemark(fileLoc) << "graph '" << graph.name()
+  emitRemark(fileLoc) << "graph '" << graphName
                       << "': nodes are not in topological order; imported "
                          "in a sorted order";
   return order;
@@ -561,7 +579,10 @@ FailureOr<Type> Importer::resultType(const proto::NodeProto &node,
     if (it != scope.end())
       return importType(*it->second, "value '" + name + "'");
   }
-  auto fail = [&]() {
+  auto fail = [&]() -> FailureOr<Type> {
+    // Inside a polymorphic function, the call decides.
+    if (insideFunction)
+      return Type(AnyType::get(context));
     return error("cannot tell the type of '" + name + "', output " +
                  Twine(index) + " of " + describe(node) +
                  ": give it a value_info");
@@ -669,6 +690,11 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
     return error(what + ": domain '" + domain +
                  "' is not in the model's opset_import");
 
+  auto function =
+      functions.find(functionKey(domain, node.op_type(), node.overload()));
+  if (function != functions.end())
+    return importCall(node, *function->second);
+
   // Operands, with the omitted ones.
   SmallVector<Value> operands;
   SmallVector<bool> present;
@@ -696,9 +722,8 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
                    Twine(opset->second) + " of '" +
                    (domain.empty() ? StringRef("ai.onnx") : domain) +
                    "' that the model imports");
-    if (!functionKeys.contains((domain + "::" + node.op_type()).str()))
-      return error(what + ": no operator '" + node.op_type() + "' in domain '" +
-                   (domain.empty() ? StringRef("ai.onnx") : domain) + "'");
+    return error(what + ": no operator '" + node.op_type() + "' in domain '" +
+                 (domain.empty() ? StringRef("ai.onnx") : domain) + "'");
   }
   const OpSchema *schema = nullptr;
   if (opName)
@@ -744,9 +769,12 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
                             : StringRef(attr.name()),
                  *value);
   }
-  if (!refs.empty())
-    return error(what + ": attribute '" + refs.begin()->getName().strref() +
-                 "' refers to a function attribute outside a function");
+  if (!refs.empty()) {
+    if (!insideFunction)
+      return error(what + ": attribute '" + refs.begin()->getName().strref() +
+                   "' refers to a function attribute outside a function");
+    attrs.append(getAttrRefsAttrName(), refs.getDictionary(context));
+  }
 
   // Group the inputs and outputs as the schema does.
   SmallVector<int32_t> operandGroups, resultGroups;
@@ -967,8 +995,10 @@ LogicalResult Importer::setResultTypesFromGraphs(Operation *op,
   return success();
 }
 
-LogicalResult Importer::importNodes(proto::GraphProto &graph, unsigned depth) {
-  FailureOr<SmallVector<proto::NodeProto *>> order = sortNodes(graph);
+LogicalResult Importer::importNodes(NodeList &nodes, StringRef graphName,
+                                    unsigned depth) {
+  FailureOr<SmallVector<proto::NodeProto *>> order =
+      sortNodes(nodes, graphName);
   if (failed(order))
     return failure();
   for (proto::NodeProto *node : *order)
@@ -1021,7 +1051,7 @@ LogicalResult Importer::importSubgraph(proto::GraphProto &graph, Region &region,
                       (what + " initializer").str())))
       return failure();
   }
-  if (failed(importNodes(graph, depth)))
+  if (failed(importNodes(*graph.mutable_node(), graph.name(), depth)))
     return failure();
   SmallVector<Value> results;
   for (const proto::ValueInfoProto &out : graph.output()) {
@@ -1039,6 +1069,252 @@ LogicalResult Importer::importSubgraph(proto::GraphProto &graph, Region &region,
     inputNames.push_back(builder.getStringAttr(input.name()));
   if (!inputNames.empty())
     yield->setAttr("onnx.inputs", builder.getArrayAttr(inputNames));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Model-local functions
+//===----------------------------------------------------------------------===//
+
+/// The functions a list of nodes (and their subgraphs) calls.
+static void
+collectCalls(const google::protobuf::RepeatedPtrField<proto::NodeProto> &nodes,
+             const llvm::StringMap<proto::FunctionProto *> &known,
+             SmallVectorImpl<std::string> &calls,
+             function_ref<std::string(const proto::NodeProto &)> keyOf) {
+  for (const proto::NodeProto &node : nodes) {
+    std::string key = keyOf(node);
+    if (known.count(key))
+      calls.push_back(key);
+    for (const proto::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g())
+        collectCalls(attr.g().node(), known, calls, keyOf);
+      for (const proto::GraphProto &g : attr.graphs())
+        collectCalls(g.node(), known, calls, keyOf);
+    }
+  }
+}
+
+LogicalResult Importer::importFunctions(proto::ModelProto &model) {
+  for (proto::FunctionProto &f : *model.mutable_functions()) {
+    std::string key = functionKey(f.domain(), f.name(), f.overload());
+    if (f.name().empty())
+      return error("a model-local function has no name");
+    if (!functions.try_emplace(key, &f).second)
+      return error("model-local function '" + key +
+                   "' is defined twice (domain, name and overload must be "
+                   "unique)");
+  }
+  // No recursion: the calls among functions form no cycle.
+  auto keyOf = [](const proto::NodeProto &n) {
+    return functionKey(n.domain(), n.op_type(), n.overload());
+  };
+  llvm::StringMap<int> state; // 1: on the path, 2: done
+  std::function<LogicalResult(StringRef, SmallVectorImpl<std::string> &)>
+      visit = [&](StringRef key,
+                  SmallVectorImpl<std::string> &path) -> LogicalResult {
+    int st = state.lookup(key);
+    if (st == 2)
+      return success();
+    if (st == 1) {
+      std::string cycle;
+      for (const std::string &p : path)
+        cycle += "'" + p + "' -> ";
+      return error("model-local function '" + key + "' calls itself: " + cycle +
+                   "'" + key + "'");
+    }
+    state[key] = 1;
+    path.push_back(key.str());
+    SmallVector<std::string> calls;
+    collectCalls(functions[key]->node(), functions, calls, keyOf);
+    for (const std::string &callee : calls)
+      if (failed(visit(callee, path)))
+        return failure();
+    path.pop_back();
+    state[key] = 2;
+    return success();
+  };
+  for (proto::FunctionProto &f : *model.mutable_functions()) {
+    SmallVector<std::string> path;
+    if (failed(visit(functionKey(f.domain(), f.name(), f.overload()), path)))
+      return failure();
+  }
+  for (proto::FunctionProto &f : *model.mutable_functions())
+    if (failed(importFunction(f)))
+      return failure();
+  return success();
+}
+
+LogicalResult Importer::importFunction(proto::FunctionProto &function) {
+  std::string key =
+      functionKey(function.domain(), function.name(), function.overload());
+  std::string what = "model-local function '" + key + "'";
+  Builder &b = builder;
+
+  // The function's own scope and opsets.
+  auto savedScopes = std::move(scopes);
+  auto savedTypes = std::move(declaredTypes);
+  auto savedOpsets = opsets;
+  scopes.clear();
+  declaredTypes.clear();
+  scopes.emplace_back();
+  declaredTypes.emplace_back();
+  llvm::scope_exit restore([&] {
+    scopes = std::move(savedScopes);
+    declaredTypes = std::move(savedTypes);
+    opsets = std::move(savedOpsets);
+    insideFunction = false;
+  });
+  insideFunction = true;
+  NamedAttrList funcOpsets;
+  for (const proto::OperatorSetIdProto &opset : function.opset_import()) {
+    std::string domain =
+        opset.domain().empty() ? std::string("ai.onnx") : opset.domain();
+    opsets[domain] = opset.version();
+    funcOpsets.append(domain, b.getI64IntegerAttr(opset.version()));
+  }
+  for (const proto::ValueInfoProto &vi : function.value_info())
+    declaredTypes.back()[vi.name()] = &vi.type();
+
+  // Inputs are typed by value_info where it gives them, else polymorphic.
+  SmallVector<Type> argTypes;
+  for (const std::string &input : function.input()) {
+    Type type = AnyType::get(context);
+    auto it = declaredTypes.back().find(input);
+    if (it != declaredTypes.back().end()) {
+      FailureOr<Type> t =
+          importType(*it->second, what + ", input '" + input + "'");
+      if (failed(t))
+        return failure();
+      type = *t;
+    }
+    argTypes.push_back(type);
+  }
+  auto func = func::FuncOp::create(builder, fileLoc, key,
+                                   b.getFunctionType(argTypes, {}));
+  func.setPrivate();
+  Block *body = func.addEntryBlock();
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(body);
+  for (auto [input, arg] : llvm::zip(function.input(), body->getArguments()))
+    if (failed(define(input, arg, what + " input")))
+      return failure();
+  if (failed(importNodes(*function.mutable_node(), key, 0)))
+    return failure();
+  SmallVector<Value> results;
+  for (const std::string &out : function.output()) {
+    Value v = lookup(out);
+    if (!v)
+      return error(what + ": output '" + out + "' is not defined");
+    results.push_back(v);
+  }
+  func::ReturnOp::create(builder, fileLoc, results);
+  func.setFunctionType(
+      b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+
+  // Everything else about the function, for specialisation and export.
+  auto strings =
+      [&](const google::protobuf::RepeatedPtrField<std::string> &list) {
+        SmallVector<Attribute> out;
+        for (const std::string &item : list)
+          out.push_back(b.getStringAttr(item));
+        return b.getArrayAttr(out);
+      };
+  NamedAttrList info;
+  info.append("domain", b.getStringAttr(function.domain()));
+  info.append("name", b.getStringAttr(function.name()));
+  if (!function.overload().empty())
+    info.append("overload", b.getStringAttr(function.overload()));
+  info.append("inputs", strings(function.input()));
+  info.append("outputs", strings(function.output()));
+  info.append("attributes", strings(function.attribute()));
+  NamedAttrList defaults;
+  for (proto::AttributeProto &attr : *function.mutable_attribute_proto()) {
+    FailureOr<Attribute> value = importAttribute(attr, what);
+    if (failed(value))
+      return failure();
+    defaults.append(attr.name(), *value);
+  }
+  if (!defaults.empty())
+    info.append("attribute_defaults", defaults.getDictionary(context));
+  info.append("opset_import", funcOpsets.getDictionary(context));
+  if (!function.doc_string().empty())
+    info.append("doc_string", b.getStringAttr(function.doc_string()));
+  func->setAttr("onnx.function", info.getDictionary(context));
+  return success();
+}
+
+LogicalResult Importer::importCall(proto::NodeProto &node,
+                                   proto::FunctionProto &function) {
+  std::string what = describe(node);
+  SmallVector<Value> operands;
+  for (const std::string &in : node.input()) {
+    if (in.empty())
+      return error(what +
+                   ": a call of a model-local function cannot omit inputs");
+    Value v = lookup(in);
+    if (!v)
+      return error(what + ": input '" + in +
+                   "' is not a graph input, initializer or output of an "
+                   "earlier node");
+    operands.push_back(v);
+  }
+  if (node.input_size() != function.input_size() ||
+      node.output_size() > function.output_size())
+    return error(what + ": calls function '" + function.name() + "' of " +
+                 Twine(function.input_size()) + " inputs and " +
+                 Twine(function.output_size()) + " outputs with " +
+                 Twine(node.input_size()) + " and " +
+                 Twine(node.output_size()));
+  NamedAttrList attrs, refs;
+  for (proto::AttributeProto &attr : *node.mutable_attribute()) {
+    if (!attr.ref_attr_name().empty()) {
+      refs.append(attr.name(), AttrRefAttr::get(context, attr.ref_attr_name()));
+      continue;
+    }
+    FailureOr<Attribute> value = importAttribute(attr, what);
+    if (failed(value))
+      return failure();
+    attrs.append(attr.name(), *value);
+  }
+  if (!refs.empty()) {
+    if (!insideFunction)
+      return error(what + ": attribute '" + refs.begin()->getName().strref() +
+                   "' refers to a function attribute outside a function");
+    attrs.append(getAttrRefsAttrName(), refs.getDictionary(context));
+  }
+  SmallVector<Type> resultTypes;
+  SmallVector<Attribute> outNames;
+  for (const std::string &out : node.output()) {
+    Type type = AnyType::get(context);
+    for (auto &scope : llvm::reverse(declaredTypes)) {
+      auto it = scope.find(out);
+      if (it == scope.end())
+        continue;
+      FailureOr<Type> t = importType(*it->second, "value '" + out + "'");
+      if (failed(t))
+        return failure();
+      type = *t;
+      break;
+    }
+    resultTypes.push_back(type);
+    outNames.push_back(builder.getStringAttr(out));
+  }
+  if (!node.name().empty())
+    attrs.append("onnx.name", builder.getStringAttr(node.name()));
+  attrs.append("onnx.outputs", builder.getArrayAttr(outNames));
+  OperationState state(nodeLoc(node), CallOp::getOperationName());
+  state.addOperands(operands);
+  state.addTypes(resultTypes);
+  state.addAttribute(
+      "callee", FlatSymbolRefAttr::get(
+                    context, functionKey(function.domain(), function.name(),
+                                         function.overload())));
+  state.addAttributes(attrs);
+  Operation *call = builder.create(state);
+  for (auto [out, result] : llvm::zip(node.output(), call->getResults()))
+    if (!out.empty() && failed(define(out, result, "output of " + what)))
+      return failure();
   return success();
 }
 
@@ -1149,7 +1425,7 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
     if (failed(define(initName, load, "initializer")))
       return failure();
   }
-  if (failed(importNodes(graph, 0)))
+  if (failed(importNodes(*graph.mutable_node(), graph.name(), 0)))
     return failure();
 
   SmallVector<Value> results;
@@ -1215,11 +1491,9 @@ OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
   }
   if (model.opset_import_size() == 0) // IR 1 and 2: ai.onnx opset 1.
     opsets["ai.onnx"] = 1;
-  if (model.functions_size() || model.training_info_size() ||
-      model.configuration_size()) {
-    error(Twine(model.functions_size()       ? "model-local functions"
-                : model.training_info_size() ? "training_info"
-                                             : "device configurations") +
+  if (model.training_info_size() || model.configuration_size()) {
+    error(Twine(model.training_info_size() ? "training_info"
+                                           : "device configurations") +
           " are not imported yet");
     return nullptr;
   }
@@ -1249,6 +1523,9 @@ OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
   for (NamedAttribute a : attrs)
     (*module)->setAttr(a.getName(), a.getValue());
 
+  builder.setInsertionPointToEnd(module->getBody());
+  if (failed(importFunctions(model)))
+    return nullptr;
   builder.setInsertionPointToEnd(module->getBody());
   if (failed(importMainGraph(*model.mutable_graph())))
     return nullptr;
