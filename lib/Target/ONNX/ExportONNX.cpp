@@ -32,6 +32,20 @@ using namespace mlir;
 using namespace mlir::onnx;
 namespace proto = onnx_dialect::proto;
 
+/// Writes a dictionary of strings as metadata_props.
+template <typename Proto>
+static void exportMetadata(Attribute attr, Proto &out) {
+  auto dict = dyn_cast_or_null<DictionaryAttr>(attr);
+  if (!dict)
+    return;
+  for (NamedAttribute p : dict) {
+    proto::StringStringEntryProto *e = out.add_metadata_props();
+    e->set_key(p.getName().str());
+    if (auto v = dyn_cast<StringAttr>(p.getValue()))
+      e->set_value(v.str());
+  }
+}
+
 namespace {
 
 class Exporter {
@@ -410,6 +424,7 @@ LogicalResult Exporter::exportNode(Operation *op, proto::GraphProto &graph) {
     node->set_name(name.str());
   if (auto doc = op->getAttrOfType<StringAttr>("onnx.doc_string"))
     node->set_doc_string(doc.str());
+  exportMetadata(op->getAttr("onnx.metadata_props"), *node);
 
   // Input and output slots, with the omitted ones.
   SmallVector<std::string> inputs;
@@ -631,6 +646,7 @@ LogicalResult Exporter::exportFunction(func::FuncOp func, DictionaryAttr info,
     function.set_overload(str("overload"));
   if (!str("doc_string").empty())
     function.set_doc_string(str("doc_string"));
+  exportMetadata(info.get("metadata_props"), function);
   auto strings = [&](StringRef key) {
     SmallVector<std::string> out;
     if (auto a = dyn_cast_or_null<ArrayAttr>(info.get(key)))
@@ -766,6 +782,21 @@ LogicalResult Exporter::exportModel(proto::ModelProto &model) {
   graph.set_name(func.getSymName().str());
   if (auto doc = func->getAttrOfType<StringAttr>("onnx.doc_string"))
     graph.set_doc_string(doc.str());
+  exportMetadata(func->getAttr("onnx.metadata_props"), graph);
+  if (auto annotations =
+          func->getAttrOfType<DictionaryAttr>("onnx.quantization_annotation"))
+    for (NamedAttribute a : annotations) {
+      proto::TensorAnnotation *t = graph.add_quantization_annotation();
+      t->set_tensor_name(a.getName().str());
+      if (auto params = dyn_cast<DictionaryAttr>(a.getValue()))
+        for (NamedAttribute p : params) {
+          proto::StringStringEntryProto *e =
+              t->add_quant_parameter_tensor_names();
+          e->set_key(p.getName().str());
+          if (auto v = dyn_cast<StringAttr>(p.getValue()))
+            e->set_value(v.str());
+        }
+    }
 
   if (!options.externalDataFile.empty()) {
     std::error_code ec;
@@ -792,6 +823,9 @@ LogicalResult Exporter::exportModel(proto::ModelProto &model) {
     }
     proto::TensorProto *init = graph.add_initializer();
     init->set_name(initName);
+    if (auto doc = global->getAttrOfType<StringAttr>("onnx.doc_string"))
+      init->set_doc_string(doc.str());
+    exportMetadata(global->getAttr("onnx.metadata_props"), *init);
     if (failed(exportTensorValue(value, *init, global)))
       return failure();
   }
@@ -806,6 +840,7 @@ LogicalResult Exporter::exportModel(proto::ModelProto &model) {
     input->set_name(argName);
     if (auto doc = func.getArgAttrOfType<StringAttr>(i, "onnx.doc_string"))
       input->set_doc_string(doc.str());
+    exportMetadata(func.getArgAttr(i, "onnx.metadata_props"), *input);
     if (failed(
             exportType(arg.getType(), *input->mutable_type(), func,
                        func.getArgAttrOfType<ArrayAttr>(i, "onnx.dim_params"))))
@@ -822,6 +857,9 @@ LogicalResult Exporter::exportModel(proto::ModelProto &model) {
       return error(ret, "output " + Twine(i) + " is named '" + name.getValue() +
                             "' but returns value '" + valueName + "'");
     output->set_name(valueName);
+    if (auto doc = func.getResultAttrOfType<StringAttr>(i, "onnx.doc_string"))
+      output->set_doc_string(doc.str());
+    exportMetadata(func.getResultAttr(i, "onnx.metadata_props"), *output);
     if (failed(exportType(
             v.getType(), *output->mutable_type(), func,
             func.getResultAttrOfType<ArrayAttr>(i, "onnx.dim_params"))))

@@ -26,11 +26,15 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+
 #include "llvm/Support/SourceMgr.h"
+#include <unistd.h>
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/text_format.h>
 
@@ -192,6 +196,19 @@ LogicalResult Importer::checkName(StringRef name, const Twine &what) {
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//
+
+/// metadata_props as a dictionary; null when there are none.
+static DictionaryAttr importMetadata(
+    MLIRContext *context,
+    const google::protobuf::RepeatedPtrField<proto::StringStringEntryProto>
+        &props) {
+  if (props.empty())
+    return {};
+  NamedAttrList list;
+  for (const proto::StringStringEntryProto &p : props)
+    list.set(p.key(), StringAttr::get(context, p.value()));
+  return list.getDictionary(context);
+}
 
 /// Whether any dimension of a value's type is symbolic. onnx.dim_params
 /// lists every dimension of every tensor shape in the type, outermost type
@@ -837,6 +854,8 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
     outNames.push_back(builder.getStringAttr(out));
   if (!node.doc_string().empty())
     attrs.append("onnx.doc_string", builder.getStringAttr(node.doc_string()));
+  if (DictionaryAttr meta = importMetadata(context, node.metadata_props()))
+    attrs.append("onnx.metadata_props", meta);
 
   OperationState state(
       loc,
@@ -1240,6 +1259,8 @@ LogicalResult Importer::importFunction(proto::FunctionProto &function) {
   info.append("opset_import", funcOpsets.getDictionary(context));
   if (!function.doc_string().empty())
     info.append("doc_string", b.getStringAttr(function.doc_string()));
+  if (DictionaryAttr meta = importMetadata(context, function.metadata_props()))
+    info.append("metadata_props", meta);
   func->setAttr("onnx.function", info.getDictionary(context));
   return success();
 }
@@ -1359,6 +1380,11 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
     if (failed(value) ||
         failed(addGlobal(init.name(), value->getType(), *value)))
       return failure();
+    if (!init.doc_string().empty())
+      globals[init.name()]->setAttr("onnx.doc_string",
+                                    builder.getStringAttr(init.doc_string()));
+    if (DictionaryAttr meta = importMetadata(context, init.metadata_props()))
+      globals[init.name()]->setAttr("onnx.metadata_props", meta);
   }
   for (proto::SparseTensorProto &init : *graph.mutable_sparse_initializer()) {
     std::string name = init.values().name();
@@ -1398,6 +1424,8 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
     if (!input.doc_string().empty())
       attrs.append("onnx.doc_string",
                    builder.getStringAttr(input.doc_string()));
+    if (DictionaryAttr meta = importMetadata(context, input.metadata_props()))
+      attrs.append("onnx.metadata_props", meta);
     argTypes.push_back(type);
     argAttrs.push_back(attrs.getDictionary(context));
   }
@@ -1409,6 +1437,24 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
   func.setAllArgAttrs(argAttrs);
   if (!graph.doc_string().empty())
     func->setAttr("onnx.doc_string", builder.getStringAttr(graph.doc_string()));
+  if (DictionaryAttr meta = importMetadata(context, graph.metadata_props()))
+    func->setAttr("onnx.metadata_props", meta);
+  // Quantization annotations: tensor name -> {key -> tensor name}.
+  if (graph.quantization_annotation_size()) {
+    NamedAttrList annotations;
+    for (const proto::TensorAnnotation &a : graph.quantization_annotation()) {
+      NamedAttrList params;
+      for (const proto::StringStringEntryProto &p :
+           a.quant_parameter_tensor_names())
+        params.set(p.key(), builder.getStringAttr(p.value()));
+      if (annotations.get(a.tensor_name()))
+        return error("quantization_annotation names tensor '" +
+                     a.tensor_name() + "' twice");
+      annotations.append(a.tensor_name(), params.getDictionary(context));
+    }
+    func->setAttr("onnx.quantization_annotation",
+                  annotations.getDictionary(context));
+  }
   Block *body = func.addEntryBlock();
   builder.setInsertionPointToStart(body);
 
@@ -1446,6 +1492,10 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
       if (hasDimParam(dimParams))
         attrs.append("onnx.dim_params", builder.getArrayAttr(dimParams));
     }
+    if (!out.doc_string().empty())
+      attrs.append("onnx.doc_string", builder.getStringAttr(out.doc_string()));
+    if (DictionaryAttr meta = importMetadata(context, out.metadata_props()))
+      attrs.append("onnx.metadata_props", meta);
     resultAttrs.push_back(attrs.getDictionary(context));
   }
   func::ReturnOp::create(builder, fileLoc, results);
@@ -1543,6 +1593,71 @@ OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
 // Entry points
 //===----------------------------------------------------------------------===//
 
+/// Parses a binary ModelProto; an error at `loc` if it is not one.
+static LogicalResult
+parseBinaryModel(google::protobuf::io::ZeroCopyInputStream &stream,
+                 proto::ModelProto &model, Location loc) {
+  google::protobuf::io::CodedInputStream coded(&stream);
+  coded.SetTotalBytesLimit(INT_MAX);
+  coded.SetRecursionLimit(512);
+  if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+    return emitError(loc, "not a valid ONNX model: the binary ModelProto is "
+                          "truncated or malformed");
+  return success();
+}
+
+static ImportOptions withModelDirectory(const ImportOptions &options,
+                                        StringRef fileName) {
+  ImportOptions resolved = options;
+  if (resolved.modelDirectory.empty()) {
+    StringRef dir = llvm::sys::path::parent_path(fileName);
+    resolved.modelDirectory = dir.empty() ? "." : dir.str();
+  }
+  return resolved;
+}
+
+OwningOpRef<ModuleOp>
+mlir::onnx::importONNXModelFromFile(StringRef path, MLIRContext *context,
+                                    const ImportOptions &options) {
+  context->loadDialect<ONNXDialect, func::FuncDialect,
+                       ml_program::MLProgramDialect>();
+  Location loc = FileLineColLoc::get(context, path, 0, 0);
+  int fd = -1;
+  if (std::error_code ec = llvm::sys::fs::openFileForRead(path, fd)) {
+    emitError(loc, "cannot open: " + ec.message());
+    return nullptr;
+  }
+  // Text models (small) go through the buffer path; binary ones stream from
+  // the file, so no copy of the whole file is ever held beside the tensors.
+  char head[64];
+  ssize_t n = ::read(fd, head, sizeof(head));
+  StringRef start = n > 0 ? StringRef(head, n).ltrim() : StringRef();
+  bool text = options.format == ImportOptions::Format::Text ||
+              (options.format == ImportOptions::Format::Auto &&
+               !start.empty() && (isalpha(start[0]) || start[0] == '#'));
+  if (n <= 0 || text) {
+    ::close(fd);
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer) {
+      emitError(loc, "cannot read: " + buffer.getError().message());
+      return nullptr;
+    }
+    return importONNXModel((*buffer)->getMemBufferRef(), context, options);
+  }
+  ::lseek(fd, 0, SEEK_SET);
+  proto::ModelProto model;
+  LogicalResult parsed = [&] {
+    google::protobuf::io::FileInputStream stream(fd, 1 << 20);
+    return parseBinaryModel(stream, model, loc);
+  }();
+  ::close(fd);
+  if (failed(parsed))
+    return nullptr;
+  Importer importer(context, withModelDirectory(options, path), path);
+  return importer.importModel(model);
+}
+
 OwningOpRef<ModuleOp>
 mlir::onnx::importONNXModel(llvm::MemoryBufferRef buffer, MLIRContext *context,
                             const ImportOptions &options) {
@@ -1555,11 +1670,7 @@ mlir::onnx::importONNXModel(llvm::MemoryBufferRef buffer, MLIRContext *context,
     emitError(loc, "empty input: not an ONNX model");
     return nullptr;
   }
-  ImportOptions resolved = options;
-  if (resolved.modelDirectory.empty()) {
-    StringRef dir = llvm::sys::path::parent_path(fileName);
-    resolved.modelDirectory = dir.empty() ? "." : dir.str();
-  }
+  ImportOptions resolved = withModelDirectory(options, fileName);
 
   ImportOptions::Format format = options.format;
   if (format == ImportOptions::Format::Auto) {
@@ -1572,15 +1683,9 @@ mlir::onnx::importONNXModel(llvm::MemoryBufferRef buffer, MLIRContext *context,
   proto::ModelProto model;
   if (format == ImportOptions::Format::Binary) {
     google::protobuf::io::ArrayInputStream stream(data.data(), data.size());
-    google::protobuf::io::CodedInputStream coded(&stream);
-    coded.SetTotalBytesLimit(INT_MAX);
-    coded.SetRecursionLimit(512);
-    if (data.size() > size_t(INT_MAX) || !model.ParseFromCodedStream(&coded) ||
-        !coded.ConsumedEntireMessage()) {
-      emitError(loc, "not a valid ONNX model: the binary ModelProto is "
-                     "truncated or malformed");
+    if (data.size() > size_t(INT_MAX) ||
+        failed(parseBinaryModel(stream, model, loc)))
       return nullptr;
-    }
   } else {
     struct Collector : google::protobuf::io::ErrorCollector {
       std::string message;
@@ -1602,35 +1707,54 @@ mlir::onnx::importONNXModel(llvm::MemoryBufferRef buffer, MLIRContext *context,
   return importer.importModel(model);
 }
 
-void mlir::onnx::registerImportONNXTranslation() {
-  static llvm::cl::opt<std::string> modelDir(
+namespace {
+/// The importer's command-line options, shared by --import and onnx-translate's
+/// direct bytecode path.
+struct ImportCommandLine {
+  llvm::cl::opt<std::string> modelDir{
       "onnx-model-dir",
       llvm::cl::desc("Directory of external data (default: the model's)"),
-      llvm::cl::init(""));
-  static llvm::cl::opt<bool> strict(
+      llvm::cl::init("")};
+  llvm::cl::opt<bool> strict{
       "onnx-strict",
       llvm::cl::desc("Names that are not C90 identifiers are errors"),
-      llvm::cl::init(false));
-  static llvm::cl::opt<unsigned> maxDepth(
+      llvm::cl::init(false)};
+  llvm::cl::opt<unsigned> maxDepth{
       "onnx-max-graph-depth",
       llvm::cl::desc("Refuse subgraphs nested deeper than this"),
-      llvm::cl::init(64));
-  static llvm::cl::opt<int64_t> inlineLimit(
+      llvm::cl::init(64)};
+  llvm::cl::opt<int64_t> inlineLimit{
       "onnx-inline-tensor-limit",
       llvm::cl::desc("Tensors above this many bytes become dense_resource"),
-      llvm::cl::init(64));
+      llvm::cl::init(64)};
+};
+} // namespace
+
+static ImportCommandLine &importCommandLine() {
+  static ImportCommandLine options;
+  return options;
+}
+
+ImportOptions mlir::onnx::getImportOptionsFromCommandLine() {
+  ImportCommandLine &cl = importCommandLine();
+  ImportOptions options;
+  options.modelDirectory = cl.modelDir;
+  options.strict = cl.strict;
+  options.inlineTensorLimit = cl.inlineLimit;
+  options.maxGraphDepth = cl.maxDepth;
+  return options;
+}
+
+void mlir::onnx::registerImportONNXTranslation() {
+  importCommandLine();
   static TranslateToMLIRRegistration registration(
       "import", "import an ONNX model (binary or text ModelProto)",
       [](llvm::SourceMgr &sourceMgr, MLIRContext *context) {
-        ImportOptions options;
-        options.modelDirectory = modelDir;
-        options.strict = strict;
-        options.inlineTensorLimit = inlineLimit;
-        options.maxGraphDepth = maxDepth;
         const llvm::MemoryBuffer *buffer =
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
         return OwningOpRef<Operation *>(
-            importONNXModel(buffer->getMemBufferRef(), context, options)
+            importONNXModel(buffer->getMemBufferRef(), context,
+                            getImportOptionsFromCommandLine())
                 .release());
       },
       [](DialectRegistry &registry) {

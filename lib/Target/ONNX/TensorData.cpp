@@ -15,7 +15,11 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA1.h"
 
+#include "llvm/Support/Process.h"
+
 #include <memory>
+#include <mutex>
+#include <sys/mman.h>
 
 using namespace mlir;
 using namespace mlir::onnx;
@@ -256,6 +260,41 @@ static FailureOr<std::string> resolveExternal(StringRef modelDir,
   return std::string(real);
 }
 
+//===----------------------------------------------------------------------===//
+// Mapped external data
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The memory-mapped external data of live blobs.
+struct MappedRanges {
+  std::mutex mutex;
+  std::vector<std::pair<const char *, const char *>> ranges;
+};
+} // namespace
+
+static MappedRanges &mappedRanges() {
+  static MappedRanges ranges;
+  return ranges;
+}
+
+void mlir::onnx::releaseExternalDataPages(const void *data, size_t size) {
+  const char *begin = static_cast<const char *>(data), *end = begin + size;
+  MappedRanges &mapped = mappedRanges();
+  std::lock_guard<std::mutex> lock(mapped.mutex);
+  for (auto [lo, hi] : mapped.ranges) {
+    if (begin < lo || end > hi)
+      continue;
+    // Whole pages only: the mapping is private and read-only, so dropped
+    // pages come back from the file on the next access.
+    uintptr_t page = llvm::sys::Process::getPageSizeEstimate();
+    uintptr_t first = llvm::alignTo(uintptr_t(begin), page);
+    uintptr_t last = uintptr_t(end) & ~(page - 1);
+    if (first < last)
+      ::madvise(reinterpret_cast<void *>(first), last - first, MADV_DONTNEED);
+    return;
+  }
+}
+
 static FailureOr<Bytes> readExternal(proto::TensorProto &tensor,
                                      StringRef modelDir, uint64_t expected,
                                      const std::string &what,
@@ -320,8 +359,25 @@ static FailureOr<Bytes> readExternal(proto::TensorProto &tensor,
   if (!buffer)
     return emitError(loc,
                      what + ": cannot map external data of '" + location + "'");
-  std::shared_ptr<llvm::MemoryBuffer> owner(std::move(*buffer));
-  ArrayRef<char> data(owner->getBufferStart(), owner->getBufferSize());
+  const char *start = (*buffer)->getBufferStart();
+  const char *end = (*buffer)->getBufferEnd();
+  bool mapped =
+      (*buffer)->getBufferKind() == llvm::MemoryBuffer::MemoryBuffer_MMap;
+  if (mapped) {
+    std::lock_guard<std::mutex> lock(mappedRanges().mutex);
+    mappedRanges().ranges.push_back({start, end});
+  }
+  // The mapping lives as long as the blob; then it leaves the registry.
+  std::shared_ptr<llvm::MemoryBuffer> owner(
+      buffer->release(), [mapped, start](llvm::MemoryBuffer *b) {
+        if (mapped) {
+          MappedRanges &r = mappedRanges();
+          std::lock_guard<std::mutex> lock(r.mutex);
+          llvm::erase_if(r.ranges, [&](auto &p) { return p.first == start; });
+        }
+        delete b;
+      });
+  ArrayRef<char> data(start, end - start);
   return Bytes{data, owner};
 }
 

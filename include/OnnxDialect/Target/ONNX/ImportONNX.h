@@ -40,6 +40,16 @@ OwningOpRef<ModuleOp> importONNXModel(llvm::MemoryBufferRef buffer,
                                       MLIRContext *context,
                                       const ImportOptions &options = {});
 
+/// Imports a model file, streaming a binary model from the file rather than
+/// holding all of it in memory beside the tensors it holds.
+OwningOpRef<ModuleOp>
+importONNXModelFromFile(llvm::StringRef path, MLIRContext *context,
+                        const ImportOptions &options = {});
+
+/// The options given on the command line (--onnx-model-dir, --onnx-strict,
+/// ...); registered by registerImportONNXTranslation.
+ImportOptions getImportOptionsFromCommandLine();
+
 /// Registers `--import` with mlir-translate's registry.
 void registerImportONNXTranslation();
 

@@ -45,6 +45,13 @@ LogicalResult
 exportSparseTensor(Attribute value,
                    onnx_dialect::proto::SparseTensorProto &sparse);
 
+/// Lets the kernel drop the pages of [data, data + size) if they are
+/// memory-mapped external tensor data (they are read back from the file when
+/// touched again); does nothing for any other memory. Writers that stream
+/// large models out call it after each chunk, so that the peak resident size
+/// stays well under the data size.
+void releaseExternalDataPages(const void *data, size_t size);
+
 class TensorImporter {
 public:
   TensorImporter(MLIRContext *context, std::string modelDirectory,
