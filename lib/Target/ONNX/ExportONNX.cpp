@@ -46,6 +46,73 @@ static void exportMetadata(Attribute attr, Proto &out) {
   }
 }
 
+/// The elements of an array attribute; none if `a` is not one.
+static ArrayRef<Attribute> elementsOf(Attribute a) {
+  auto array = dyn_cast_or_null<ArrayAttr>(a);
+  return array ? array.getValue() : ArrayRef<Attribute>();
+}
+
+/// The inverse of the importer's importDeviceConfigurations; entries of the
+/// wrong kind are left out.
+static void exportDeviceConfigurations(
+    ArrayAttr configs,
+    google::protobuf::RepeatedPtrField<proto::NodeDeviceConfigurationProto>
+        &out) {
+  for (Attribute a : configs) {
+    auto c = dyn_cast<DictionaryAttr>(a);
+    if (!c)
+      continue;
+    proto::NodeDeviceConfigurationProto *config = out.Add();
+    if (auto id = dyn_cast_or_null<StringAttr>(c.get("configuration_id")))
+      config->set_configuration_id(id.str());
+    if (auto stage = dyn_cast_or_null<IntegerAttr>(c.get("pipeline_stage")))
+      config->set_pipeline_stage(stage.getInt());
+    for (Attribute sa : elementsOf(c.get("sharding_spec"))) {
+      auto s = dyn_cast<DictionaryAttr>(sa);
+      if (!s)
+        continue;
+      proto::ShardingSpecProto *spec = config->add_sharding_spec();
+      if (auto name = dyn_cast_or_null<StringAttr>(s.get("tensor_name")))
+        spec->set_tensor_name(name.str());
+      if (auto dev = dyn_cast_or_null<DenseI64ArrayAttr>(s.get("device")))
+        for (int64_t d : dev.asArrayRef())
+          spec->add_device(d);
+      for (Attribute ga : elementsOf(s.get("index_to_device_group_map"))) {
+        ArrayRef<Attribute> pair = elementsOf(ga);
+        auto key = pair.size() == 2 ? dyn_cast<IntegerAttr>(pair[0]) : nullptr;
+        auto values =
+            pair.size() == 2 ? dyn_cast<DenseI64ArrayAttr>(pair[1]) : nullptr;
+        if (!key || !values)
+          continue;
+        proto::IntIntListEntryProto *e = spec->add_index_to_device_group_map();
+        e->set_key(key.getInt());
+        for (int64_t v : values.asArrayRef())
+          e->add_value(v);
+      }
+      for (Attribute da : elementsOf(s.get("sharded_dim"))) {
+        auto d = dyn_cast<DictionaryAttr>(da);
+        if (!d)
+          continue;
+        proto::ShardedDimProto *dim = spec->add_sharded_dim();
+        if (auto axis = dyn_cast_or_null<IntegerAttr>(d.get("axis")))
+          dim->set_axis(axis.getInt());
+        for (Attribute xa : elementsOf(d.get("simple_sharding"))) {
+          auto x = dyn_cast<DictionaryAttr>(xa);
+          if (!x)
+            continue;
+          proto::SimpleShardedDimProto *sd = dim->add_simple_sharding();
+          if (auto v = dyn_cast_or_null<IntegerAttr>(x.get("dim_value")))
+            sd->set_dim_value(v.getInt());
+          if (auto p = dyn_cast_or_null<StringAttr>(x.get("dim_param")))
+            sd->set_dim_param(p.str());
+          if (auto n = dyn_cast_or_null<IntegerAttr>(x.get("num_shards")))
+            sd->set_num_shards(n.getInt());
+        }
+      }
+    }
+  }
+}
+
 namespace {
 
 class Exporter {
@@ -80,6 +147,7 @@ private:
   LogicalResult exportFunction(func::FuncOp func, DictionaryAttr info,
                                proto::ModelProto &model);
   LogicalResult exportCall(CallOp call, proto::GraphProto &graph);
+  LogicalResult exportTrainingInfo(proto::ModelProto &model);
   /// Attributes that are not the op's own (onnx.custom, onnx.call), and the
   /// references in onnx.attr_refs.
   LogicalResult exportOtherAttributes(Operation *op, proto::NodeProto &node);
@@ -425,6 +493,8 @@ LogicalResult Exporter::exportNode(Operation *op, proto::GraphProto &graph) {
   if (auto doc = op->getAttrOfType<StringAttr>("onnx.doc_string"))
     node->set_doc_string(doc.str());
   exportMetadata(op->getAttr("onnx.metadata_props"), *node);
+  if (auto configs = op->getAttrOfType<ArrayAttr>("onnx.device_configurations"))
+    exportDeviceConfigurations(configs, *node->mutable_device_configurations());
 
   // Input and output slots, with the omitted ones.
   SmallVector<std::string> inputs;
@@ -724,6 +794,73 @@ LogicalResult Exporter::exportBlock(Block &block, proto::GraphProto &graph) {
   return success();
 }
 
+LogicalResult Exporter::exportTrainingInfo(proto::ModelProto &model) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    auto info = func->getAttrOfType<DictionaryAttr>("onnx.training");
+    if (!info)
+      continue;
+    auto index = dyn_cast_or_null<IntegerAttr>(info.get("index"));
+    auto role = dyn_cast_or_null<StringAttr>(info.get("role"));
+    if (!index || !role || index.getInt() < 0 || index.getInt() > 4096 ||
+        (role.getValue() != "initialization" && role.getValue() != "algorithm"))
+      return error(func, "onnx.training needs an index and a role "
+                         "(initialization or algorithm)");
+    while (model.training_info_size() <= index.getInt())
+      model.add_training_info();
+    proto::TrainingInfoProto &training =
+        *model.mutable_training_info(index.getInt());
+    bool algorithm = role.getValue() == "algorithm";
+    proto::GraphProto &graph = algorithm ? *training.mutable_algorithm()
+                                         : *training.mutable_initialization();
+    if (auto name = dyn_cast_or_null<StringAttr>(info.get("graph_name")))
+      graph.set_name(name.str());
+    Block &body = func.getBody().front();
+    for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+      auto name = func.getArgAttrOfType<StringAttr>(i, "onnx.name");
+      std::string argName = name ? name.str() : nameOf(arg);
+      setName(arg, argName);
+      proto::ValueInfoProto *input = graph.add_input();
+      input->set_name(argName);
+      if (failed(exportType(arg.getType(), *input->mutable_type(), func)))
+        return failure();
+    }
+    if (algorithm)
+      for (auto global : module.getOps<ml_program::GlobalOp>()) {
+        auto owner =
+            global->getAttrOfType<IntegerAttr>("onnx.training_algorithm");
+        if (!owner || owner.getInt() != index.getInt())
+          continue;
+        auto value = dyn_cast_or_null<ElementsAttr>(global.getValueAttr());
+        if (!value)
+          return error(global, "an initializer needs a tensor value");
+        proto::TensorProto *init = graph.add_initializer();
+        auto name = global->getAttrOfType<StringAttr>("onnx.name");
+        init->set_name(name ? name.str() : global.getSymName().str());
+        if (failed(exportTensorValue(value, *init, global)))
+          return failure();
+      }
+    if (failed(exportBlock(body, graph)))
+      return failure();
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
+    for (Value v : ret.getOperands()) {
+      proto::ValueInfoProto *output = graph.add_output();
+      output->set_name(nameOf(v));
+      if (failed(exportType(v.getType(), *output->mutable_type(), func)))
+        return failure();
+    }
+    if (auto binding = dyn_cast_or_null<DictionaryAttr>(info.get("binding")))
+      for (NamedAttribute kv : binding) {
+        proto::StringStringEntryProto *e =
+            algorithm ? training.add_update_binding()
+                      : training.add_initialization_binding();
+        e->set_key(kv.getName().str());
+        if (auto v = dyn_cast<StringAttr>(kv.getValue()))
+          e->set_value(v.str());
+      }
+  }
+  return success();
+}
+
 LogicalResult Exporter::exportModel(proto::ModelProto &model) {
   auto intAttr = [&](StringRef name) {
     return module->getAttrOfType<IntegerAttr>(name);
@@ -760,6 +897,20 @@ LogicalResult Exporter::exportModel(proto::ModelProto &model) {
     model.set_model_version(i.getInt());
   if (auto s = strAttr("onnx.doc_string"))
     model.set_doc_string(s.str());
+  if (auto configs = module->getAttrOfType<ArrayAttr>("onnx.configuration"))
+    for (Attribute a : configs) {
+      auto c = dyn_cast<DictionaryAttr>(a);
+      if (!c)
+        return error(module, "onnx.configuration holds dictionaries");
+      proto::DeviceConfigurationProto *config = model.add_configuration();
+      if (auto name = dyn_cast_or_null<StringAttr>(c.get("name")))
+        config->set_name(name.str());
+      if (auto n = dyn_cast_or_null<IntegerAttr>(c.get("num_devices")))
+        config->set_num_devices(n.getInt());
+      for (Attribute d : elementsOf(c.get("device")))
+        if (auto device = dyn_cast<StringAttr>(d))
+          config->add_device(device.str());
+    }
   if (auto props = module->getAttrOfType<DictionaryAttr>("onnx.metadata_props"))
     for (NamedAttribute p : props) {
       proto::StringStringEntryProto *e = model.add_metadata_props();
@@ -811,6 +962,8 @@ LogicalResult Exporter::exportModel(proto::ModelProto &model) {
   for (auto global : module.getOps<ml_program::GlobalOp>()) {
     auto name = global->getAttrOfType<StringAttr>("onnx.name");
     std::string initName = name ? name.str() : global.getSymName().str();
+    if (global->hasAttr("onnx.training_algorithm"))
+      continue; // an initializer of a training algorithm graph
     auto value = dyn_cast_or_null<ElementsAttr>(global.getValueAttr());
     if (!value)
       return error(global, "an initializer needs a tensor value");
@@ -865,6 +1018,9 @@ LogicalResult Exporter::exportModel(proto::ModelProto &model) {
             func.getResultAttrOfType<ArrayAttr>(i, "onnx.dim_params"))))
       return failure();
   }
+  if (failed(exportTrainingInfo(model)))
+    return failure();
+
   // A graph output's type is given by the output itself.
   llvm::StringSet<> outputNames;
   for (const proto::ValueInfoProto &out : graph.output())

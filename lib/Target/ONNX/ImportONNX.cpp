@@ -148,6 +148,18 @@ private:
       if (it != scope.end())
         return it->second;
     }
+    // Training graphs read the model's initializers (state variables).
+    if (globalLoadBlock) {
+      auto it = globals.find(name);
+      if (it != globals.end()) {
+        OpBuilder b = OpBuilder::atBlockBegin(globalLoadBlock);
+        Value load = ml_program::GlobalLoadConstOp::create(
+            b, fileLoc, it->second.getType(),
+            FlatSymbolRefAttr::get(it->second.getSymNameAttr()));
+        scopes.front()[name] = load;
+        return load;
+      }
+    }
     return nullptr;
   }
   LogicalResult define(StringRef name, Value value, const Twine &what) {
@@ -169,6 +181,13 @@ private:
   /// Declared types of values (value_info, graph outputs), innermost last.
   SmallVector<llvm::StringMap<const proto::TypeProto *>> declaredTypes;
   SmallVector<llvm::StringMap<Value>> scopes;
+  /// The initializers by name (main graph and training algorithms).
+  llvm::StringMap<ml_program::GlobalOp> globals;
+  /// Set while a training graph is imported: its entry block, where loads of
+  /// the initializers it reads go.
+  Block *globalLoadBlock = nullptr;
+  LogicalResult importTrainingInfo(proto::ModelProto &model);
+
   /// Model-local functions by functionKey; their func.func symbols.
   llvm::StringMap<proto::FunctionProto *> functions;
   /// Set while a function body is imported: attribute references are
@@ -208,6 +227,60 @@ static DictionaryAttr importMetadata(
   for (const proto::StringStringEntryProto &p : props)
     list.set(p.key(), StringAttr::get(context, p.value()));
   return list.getDictionary(context);
+}
+
+/// A node's device configurations (IR 11) as attributes:
+///   [{configuration_id, pipeline_stage, sharding_spec = [{tensor_name,
+///     device, index_to_device_group_map = [[key, array<i64>], ...],
+///     sharded_dim = [{axis, simple_sharding = [{dim_value | dim_param,
+///     num_shards}]}]}]}]
+static ArrayAttr
+importDeviceConfigurations(Builder &b,
+                           const google::protobuf::RepeatedPtrField<
+                               proto::NodeDeviceConfigurationProto> &configs) {
+  auto ints = [&](const google::protobuf::RepeatedField<int64_t> &v) {
+    return b.getDenseI64ArrayAttr(SmallVector<int64_t>(v.begin(), v.end()));
+  };
+  SmallVector<Attribute> out;
+  for (const proto::NodeDeviceConfigurationProto &c : configs) {
+    NamedAttrList config;
+    config.append("configuration_id", b.getStringAttr(c.configuration_id()));
+    if (c.has_pipeline_stage())
+      config.append("pipeline_stage", b.getI32IntegerAttr(c.pipeline_stage()));
+    SmallVector<Attribute> specs;
+    for (const proto::ShardingSpecProto &spec : c.sharding_spec()) {
+      NamedAttrList s;
+      s.append("tensor_name", b.getStringAttr(spec.tensor_name()));
+      s.append("device", ints(spec.device()));
+      SmallVector<Attribute> groups;
+      for (const proto::IntIntListEntryProto &e :
+           spec.index_to_device_group_map())
+        groups.push_back(
+            b.getArrayAttr({b.getI64IntegerAttr(e.key()), ints(e.value())}));
+      s.append("index_to_device_group_map", b.getArrayAttr(groups));
+      SmallVector<Attribute> dims;
+      for (const proto::ShardedDimProto &d : spec.sharded_dim()) {
+        SmallVector<Attribute> simple;
+        for (const proto::SimpleShardedDimProto &sd : d.simple_sharding()) {
+          NamedAttrList x;
+          if (sd.has_dim_value())
+            x.append("dim_value", b.getI64IntegerAttr(sd.dim_value()));
+          if (sd.has_dim_param())
+            x.append("dim_param", b.getStringAttr(sd.dim_param()));
+          x.append("num_shards", b.getI64IntegerAttr(sd.num_shards()));
+          simple.push_back(x.getDictionary(b.getContext()));
+        }
+        dims.push_back(b.getDictionaryAttr(
+            {b.getNamedAttr("axis", b.getI64IntegerAttr(d.axis())),
+             b.getNamedAttr("simple_sharding", b.getArrayAttr(simple))}));
+      }
+      s.append("sharded_dim", b.getArrayAttr(dims));
+      specs.push_back(s.getDictionary(b.getContext()));
+    }
+    config.append("sharding_spec", b.getArrayAttr(specs));
+    out.push_back(config.getDictionary(b.getContext()));
+  }
+  return b.getArrayAttr(out);
 }
 
 /// Whether any dimension of a value's type is symbolic. onnx.dim_params
@@ -856,6 +929,10 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
     attrs.append("onnx.doc_string", builder.getStringAttr(node.doc_string()));
   if (DictionaryAttr meta = importMetadata(context, node.metadata_props()))
     attrs.append("onnx.metadata_props", meta);
+  if (node.device_configurations_size())
+    attrs.append(
+        "onnx.device_configurations",
+        importDeviceConfigurations(builder, node.device_configurations()));
 
   OperationState state(
       loc,
@@ -1357,7 +1434,6 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
 
   // Initializers are module-level constants; an initializer that is also a
   // graph input is that input's default.
-  llvm::StringMap<ml_program::GlobalOp> globals;
   SmallVector<ml_program::GlobalOp> globalsInOrder;
   auto addGlobal = [&](StringRef name, Type type,
                        Attribute value) -> LogicalResult {
@@ -1506,6 +1582,148 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
   return success();
 }
 
+/// Training information (IR 7): each initialization and algorithm graph is a
+/// private function that reads the initializers (state variables) it names;
+/// its binding (state variable -> output) is kept with it.
+LogicalResult Importer::importTrainingInfo(proto::ModelProto &model) {
+  if (model.training_info_size() && irVersion < 7)
+    return error("training_info needs IR version 7, the model has " +
+                 Twine(irVersion));
+  auto module = cast<ModuleOp>(builder.getInsertionBlock()->getParentOp());
+  SymbolTable symbols(module);
+  for (auto [index, info] : llvm::enumerate(*model.mutable_training_info())) {
+    std::string prefix = "training_info " + std::to_string(index);
+    // The algorithm's own initializers are state variables too.
+    for (proto::TensorProto &init :
+         *info.mutable_algorithm()->mutable_initializer()) {
+      FailureOr<ElementsAttr> value = tensors.importTensor(
+          init, prefix + ", algorithm initializer '" + init.name() + "'");
+      if (failed(value))
+        return failure();
+      if (globals.count(init.name()))
+        return error(prefix + ": algorithm initializer '" + init.name() +
+                     "' is also an initializer of the main graph");
+      auto global = ml_program::GlobalOp::create(
+          builder, fileLoc, init.name(), value->getType(),
+          /*is_mutable=*/false, *value, builder.getStringAttr("private"));
+      symbols.insert(global);
+      global->setAttr("onnx.name", builder.getStringAttr(init.name()));
+      global->setAttr("onnx.training_algorithm",
+                      builder.getI64IntegerAttr(index));
+      globals[init.name()] = global;
+    }
+    auto importRole =
+        [&](proto::GraphProto &graph, StringRef role,
+            const google::protobuf::RepeatedPtrField<
+                proto::StringStringEntryProto> &binding) -> LogicalResult {
+      std::string what = prefix + ", " + role.str();
+      // The binding: keys are distinct state variables, values outputs.
+      NamedAttrList bound;
+      llvm::StringSet<> outputs;
+      for (const proto::ValueInfoProto &out : graph.output())
+        outputs.insert(out.name());
+      for (const proto::StringStringEntryProto &kv : binding) {
+        if (!globals.count(kv.key()))
+          return error(what + " binding: '" + kv.key() +
+                       "' names no initializer of the model");
+        if (bound.get(kv.key()))
+          return error(what + " binding: '" + kv.key() + "' is bound twice");
+        if (!outputs.contains(kv.value()))
+          return error(what + " binding: '" + kv.value() +
+                       "' is not an output of the graph");
+        bound.append(kv.key(), builder.getStringAttr(kv.value()));
+      }
+      auto saved = std::move(scopes);
+      auto savedTypes = std::move(declaredTypes);
+      llvm::scope_exit restore([&] {
+        scopes = std::move(saved);
+        declaredTypes = std::move(savedTypes);
+        globalLoadBlock = nullptr;
+      });
+      scopes.clear();
+      declaredTypes.clear();
+      scopes.emplace_back();
+      declaredTypes.emplace_back();
+      for (const proto::ValueInfoProto &vi : graph.value_info())
+        declaredTypes.back()[vi.name()] = &vi.type();
+      for (const proto::ValueInfoProto &vi : graph.output())
+        if (vi.has_type())
+          declaredTypes.back()[vi.name()] = &vi.type();
+      SmallVector<Type> argTypes;
+      SmallVector<DictionaryAttr> argAttrs;
+      for (const proto::ValueInfoProto &input : graph.input()) {
+        FailureOr<Type> t =
+            importType(input.type(), what + ", input '" + input.name() + "'");
+        if (failed(t))
+          return failure();
+        argTypes.push_back(*t);
+        argAttrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
+            "onnx.name", builder.getStringAttr(input.name()))));
+      }
+      OpBuilder::InsertionGuard guard(builder);
+      auto func = func::FuncOp::create(
+          builder, fileLoc,
+          ("training_info." + Twine(index) + "." + role).str(),
+          builder.getFunctionType(argTypes, {}));
+      symbols.insert(func);
+      func.setPrivate();
+      func.setAllArgAttrs(argAttrs);
+      Block *body = func.addEntryBlock();
+      globalLoadBlock = body;
+      builder.setInsertionPointToEnd(body);
+      for (auto [input, arg] : llvm::zip(graph.input(), body->getArguments()))
+        if (failed(define(input.name(), arg, what + " input")))
+          return failure();
+      for (proto::TensorProto &init : *graph.mutable_initializer()) {
+        if (role == "algorithm")
+          break; // imported above, as state variables
+        FailureOr<ElementsAttr> value = tensors.importTensor(
+            init, what + ", initializer '" + init.name() + "'");
+        if (failed(value) ||
+            failed(define(init.name(), createConstant(*value, init.name()),
+                          what + " initializer")))
+          return failure();
+      }
+      if (failed(importNodes(*graph.mutable_node(), graph.name(), 0)))
+        return failure();
+      SmallVector<Value> results;
+      SmallVector<DictionaryAttr> resultAttrs;
+      for (const proto::ValueInfoProto &out : graph.output()) {
+        Value v = lookup(out.name());
+        if (!v)
+          return error(what + ": output '" + out.name() + "' is not defined");
+        results.push_back(v);
+        resultAttrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
+            "onnx.name", builder.getStringAttr(out.name()))));
+      }
+      func::ReturnOp::create(builder, fileLoc, results);
+      func.setFunctionType(
+          builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+      func.setAllResultAttrs(resultAttrs);
+      NamedAttrList training;
+      training.append("index", builder.getI64IntegerAttr(index));
+      training.append("role", builder.getStringAttr(role));
+      training.append("graph_name", builder.getStringAttr(graph.name()));
+      training.append("binding", bound.getDictionary(context));
+      func->setAttr("onnx.training", training.getDictionary(context));
+      return success();
+    };
+    if (info.has_initialization()) {
+      if (failed(importRole(*info.mutable_initialization(), "initialization",
+                            info.initialization_binding())))
+        return failure();
+    } else if (info.initialization_binding_size()) {
+      return error(prefix + ": initialization_binding without an "
+                            "initialization graph");
+    }
+    if (info.has_algorithm() &&
+        failed(importRole(*info.mutable_algorithm(), "algorithm",
+                          info.update_binding())))
+      return failure();
+  }
+  return success();
+}
+
 OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   if (!model.has_ir_version()) {
@@ -1541,12 +1759,6 @@ OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
   }
   if (model.opset_import_size() == 0) // IR 1 and 2: ai.onnx opset 1.
     opsets["ai.onnx"] = 1;
-  if (model.training_info_size() || model.configuration_size()) {
-    error(Twine(model.training_info_size() ? "training_info"
-                                           : "device configurations") +
-          " are not imported yet");
-    return nullptr;
-  }
 
   Builder &b = builder;
   NamedAttrList attrs;
@@ -1570,6 +1782,19 @@ OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
       props.set(p.key(), b.getStringAttr(p.value()));
     attrs.append("onnx.metadata_props", props.getDictionary(context));
   }
+  if (model.configuration_size()) {
+    SmallVector<Attribute> configs;
+    for (const proto::DeviceConfigurationProto &c : model.configuration()) {
+      SmallVector<Attribute> devices;
+      for (const std::string &d : c.device())
+        devices.push_back(b.getStringAttr(d));
+      configs.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("name", b.getStringAttr(c.name())),
+           b.getNamedAttr("num_devices", b.getI32IntegerAttr(c.num_devices())),
+           b.getNamedAttr("device", b.getArrayAttr(devices))}));
+    }
+    attrs.append("onnx.configuration", b.getArrayAttr(configs));
+  }
   for (NamedAttribute a : attrs)
     (*module)->setAttr(a.getName(), a.getValue());
 
@@ -1578,6 +1803,9 @@ OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
     return nullptr;
   builder.setInsertionPointToEnd(module->getBody());
   if (failed(importMainGraph(*model.mutable_graph())))
+    return nullptr;
+  builder.setInsertionPointToEnd(module->getBody());
+  if (failed(importTrainingInfo(model)))
     return nullptr;
   if (nonC90Names)
     emitWarning(fileLoc) << nonC90Names
