@@ -420,16 +420,6 @@ LogicalResult Exporter::exportAttribute(Attribute value, AttrKind kind,
   return bad();
 }
 
-static proto::AttributeProto::AttributeType protoKind(AttrKind kind) {
-  using AP = proto::AttributeProto;
-  static const AP::AttributeType kinds[] = {
-      AP::FLOAT,          AP::INT,           AP::STRING,     AP::TENSOR,
-      AP::GRAPH,          AP::SPARSE_TENSOR, AP::TYPE_PROTO, AP::FLOATS,
-      AP::INTS,           AP::STRINGS,       AP::TENSORS,    AP::GRAPHS,
-      AP::SPARSE_TENSORS, AP::TYPE_PROTOS};
-  return kinds[static_cast<int>(kind)];
-}
-
 //===----------------------------------------------------------------------===//
 // Graphs and nodes
 //===----------------------------------------------------------------------===//
@@ -612,7 +602,8 @@ LogicalResult Exporter::exportNode(Operation *op, proto::GraphProto &graph) {
         if (auto ref = dyn_cast_or_null<AttrRefAttr>(refs.get(attr.name))) {
           proto::AttributeProto *a = node->add_attribute();
           a->set_name(attr.name);
-          a->set_type(protoKind(attr.kind));
+          a->set_type(static_cast<proto::AttributeProto::AttributeType>(
+              getAttributeProtoType(attr.kind)));
           a->set_ref_attr_name(ref.getName().str());
           continue;
         }

@@ -429,6 +429,18 @@ FailureOr<Attribute> Importer::importAttribute(proto::AttributeProto &attr,
                    "' has no type and no value");
   }
   Builder &b = builder;
+  std::string attrWhat = (what + ", attribute '" + attr.name() + "'").str();
+  // A list attribute whose items each convert or fail.
+  auto importList = [&](auto *items, auto convert) -> FailureOr<Attribute> {
+    SmallVector<Attribute> list;
+    for (auto &item : *items) {
+      FailureOr<Attribute> e = convert(item);
+      if (failed(e))
+        return failure();
+      list.push_back(*e);
+    }
+    return Attribute(b.getArrayAttr(list));
+  };
   switch (kind) {
   case AP::FLOAT:
     return Attribute(b.getF32FloatAttr(attr.f()));
@@ -468,39 +480,28 @@ FailureOr<Attribute> Importer::importAttribute(proto::AttributeProto &attr,
       strings.push_back(b.getStringAttr(s));
     return Attribute(b.getArrayAttr(strings));
   }
-  case AP::TENSORS: {
-    SmallVector<Attribute> list;
-    for (proto::TensorProto &t : *attr.mutable_tensors()) {
-      FailureOr<ElementsAttr> e = tensors.importTensor(
-          t, (what + ", attribute '" + attr.name() + "'").str());
-      if (failed(e))
-        return failure();
-      list.push_back(*e);
-    }
-    return Attribute(b.getArrayAttr(list));
-  }
-  case AP::SPARSE_TENSORS: {
-    SmallVector<Attribute> list;
-    for (proto::SparseTensorProto &t : *attr.mutable_sparse_tensors()) {
-      FailureOr<Attribute> e = tensors.importSparseTensor(
-          t, (what + ", attribute '" + attr.name() + "'").str());
-      if (failed(e))
-        return failure();
-      list.push_back(*e);
-    }
-    return Attribute(b.getArrayAttr(list));
-  }
-  case AP::TYPE_PROTOS: {
-    SmallVector<Attribute> list;
-    for (const proto::TypeProto &t : attr.type_protos()) {
-      FailureOr<Type> e =
-          importType(t, what + ", attribute '" + attr.name() + "'");
-      if (failed(e))
-        return failure();
-      list.push_back(TypeAttr::get(*e));
-    }
-    return Attribute(b.getArrayAttr(list));
-  }
+  case AP::TENSORS:
+    return importList(attr.mutable_tensors(),
+                      [&](proto::TensorProto &t) -> FailureOr<Attribute> {
+                        FailureOr<ElementsAttr> e =
+                            tensors.importTensor(t, attrWhat);
+                        if (failed(e))
+                          return failure();
+                        return Attribute(*e);
+                      });
+  case AP::SPARSE_TENSORS:
+    return importList(attr.mutable_sparse_tensors(),
+                      [&](proto::SparseTensorProto &t) {
+                        return tensors.importSparseTensor(t, attrWhat);
+                      });
+  case AP::TYPE_PROTOS:
+    return importList(attr.mutable_type_protos(),
+                      [&](proto::TypeProto &t) -> FailureOr<Attribute> {
+                        FailureOr<Type> e = importType(t, attrWhat);
+                        if (failed(e))
+                          return failure();
+                        return Attribute(TypeAttr::get(*e));
+                      });
   default:
     break;
   }
@@ -511,38 +512,8 @@ FailureOr<Attribute> Importer::importAttribute(proto::AttributeProto &attr,
 
 /// The AttributeProto type that an attribute of the given schema kind has.
 static proto::AttributeProto::AttributeType protoKind(AttrKind kind) {
-  using AP = proto::AttributeProto;
-  switch (kind) {
-  case AttrKind::Float:
-    return AP::FLOAT;
-  case AttrKind::Int:
-    return AP::INT;
-  case AttrKind::String:
-    return AP::STRING;
-  case AttrKind::Tensor:
-    return AP::TENSOR;
-  case AttrKind::Graph:
-    return AP::GRAPH;
-  case AttrKind::SparseTensor:
-    return AP::SPARSE_TENSOR;
-  case AttrKind::TypeProto:
-    return AP::TYPE_PROTO;
-  case AttrKind::Floats:
-    return AP::FLOATS;
-  case AttrKind::Ints:
-    return AP::INTS;
-  case AttrKind::Strings:
-    return AP::STRINGS;
-  case AttrKind::Tensors:
-    return AP::TENSORS;
-  case AttrKind::Graphs:
-    return AP::GRAPHS;
-  case AttrKind::SparseTensors:
-    return AP::SPARSE_TENSORS;
-  case AttrKind::TypeProtos:
-    return AP::TYPE_PROTOS;
-  }
-  return AP::UNDEFINED;
+  return static_cast<proto::AttributeProto::AttributeType>(
+      getAttributeProtoType(kind));
 }
 
 //===----------------------------------------------------------------------===//

@@ -644,3 +644,13 @@ LogicalResult mlir::onnx::exportSparseTensor(Attribute value,
     return failure();
   return success();
 }
+
+int mlir::onnx::getAttributeProtoType(AttrKind kind) {
+  using AP = proto::AttributeProto;
+  static const AP::AttributeType types[] = {
+      AP::FLOAT,          AP::INT,           AP::STRING,     AP::TENSOR,
+      AP::GRAPH,          AP::SPARSE_TENSOR, AP::TYPE_PROTO, AP::FLOATS,
+      AP::INTS,           AP::STRINGS,       AP::TENSORS,    AP::GRAPHS,
+      AP::SPARSE_TENSORS, AP::TYPE_PROTOS};
+  return types[static_cast<int>(kind)];
+}

@@ -9,6 +9,7 @@
 #ifndef ONNXDIALECT_TARGET_ONNX_TENSORDATA_H
 #define ONNXDIALECT_TARGET_ONNX_TENSORDATA_H
 
+#include "OnnxDialect/IR/ONNXSchema.h"
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/LLVM.h"
@@ -35,6 +36,10 @@ int32_t getDataTypeForElementType(Type type);
 StringRef getDataTypeName(int32_t code);
 /// The IR version that introduced a data type (proto-facts.md).
 int64_t getIRVersionOfDataType(int32_t code);
+
+/// The AttributeProto.AttributeType value of an attribute of schema kind
+/// `kind` (AttrKind follows the schema; the proto numbers differ).
+int getAttributeProtoType(AttrKind kind);
 
 /// Writes the contents of `value` into `tensor` (data_type, dims and
 /// raw_data, or string_data for strings). Sets nothing else.
