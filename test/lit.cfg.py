@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "OnnxDialect"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test", ".textproto"]
+config.suffixes = [".mlir", ".test", ".textproto", ".onnxtxt"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.onnx_dialect_obj_root, "test")

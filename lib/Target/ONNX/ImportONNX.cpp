@@ -11,6 +11,7 @@
 
 #include "OnnxDialect/Target/ONNX/ImportONNX.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/Target/ONNX/ParseTextualSyntax.h"
 #include "OnnxDialect/Target/ONNX/TensorData.h"
 
 #include "onnx.pb.h"
@@ -1831,9 +1832,11 @@ mlir::onnx::importONNXModelFromFile(StringRef path, MLIRContext *context,
   char head[64];
   ssize_t n = ::read(fd, head, sizeof(head));
   StringRef start = n > 0 ? StringRef(head, n).ltrim() : StringRef();
-  bool text = options.format == ImportOptions::Format::Text ||
-              (options.format == ImportOptions::Format::Auto &&
-               !start.empty() && (isalpha(start[0]) || start[0] == '#'));
+  bool text =
+      options.format == ImportOptions::Format::Text ||
+      options.format == ImportOptions::Format::Syntax ||
+      (options.format == ImportOptions::Format::Auto && !start.empty() &&
+       (isalpha(start[0]) || start[0] == '#' || start[0] == '<'));
   if (n <= 0 || text) {
     ::close(fd);
     auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
@@ -1875,16 +1878,27 @@ mlir::onnx::importONNXModel(llvm::MemoryBufferRef buffer, MLIRContext *context,
   if (format == ImportOptions::Format::Auto) {
     // Text format starts with a field name or a comment; binary with a tag.
     StringRef head = data.ltrim();
-    format = !head.empty() && (isalpha(head[0]) || head[0] == '#')
-                 ? ImportOptions::Format::Text
-                 : ImportOptions::Format::Binary;
+    format =
+        !head.empty() && (isalpha(head[0]) || head[0] == '#' || head[0] == '<')
+            ? ImportOptions::Format::Text
+            : ImportOptions::Format::Binary;
   }
+  if (options.format == ImportOptions::Format::Auto &&
+      format == ImportOptions::Format::Text && looksLikeONNXTextualSyntax(data))
+    format = ImportOptions::Format::Syntax;
   proto::ModelProto model;
   if (format == ImportOptions::Format::Binary) {
     google::protobuf::io::ArrayInputStream stream(data.data(), data.size());
     if (data.size() > size_t(INT_MAX) ||
         failed(parseBinaryModel(stream, model, loc)))
       return nullptr;
+  } else if (format == ImportOptions::Format::Syntax) {
+    std::string message;
+    if (!parseONNXTextualSyntax(data, model, message)) {
+      emitError(loc,
+                "not a valid ONNX model in the textual syntax: " + message);
+      return nullptr;
+    }
   } else {
     struct Collector : google::protobuf::io::ErrorCollector {
       std::string message;
@@ -1914,6 +1928,17 @@ struct ImportCommandLine {
       "onnx-model-dir",
       llvm::cl::desc("Directory of external data (default: the model's)"),
       llvm::cl::init("")};
+  llvm::cl::opt<ImportOptions::Format> format{
+      "onnx-format", llvm::cl::desc("The input's encoding"),
+      llvm::cl::init(ImportOptions::Format::Auto),
+      llvm::cl::values(clEnumValN(ImportOptions::Format::Auto, "auto",
+                                  "tell from the content (default)"),
+                       clEnumValN(ImportOptions::Format::Binary, "binary",
+                                  "binary ModelProto"),
+                       clEnumValN(ImportOptions::Format::Text, "text",
+                                  "protobuf text format"),
+                       clEnumValN(ImportOptions::Format::Syntax, "syntax",
+                                  "the ONNX textual syntax"))};
   llvm::cl::opt<bool> strict{
       "onnx-strict",
       llvm::cl::desc("Names that are not C90 identifiers are errors"),
@@ -1937,6 +1962,7 @@ static ImportCommandLine &importCommandLine() {
 ImportOptions mlir::onnx::getImportOptionsFromCommandLine() {
   ImportCommandLine &cl = importCommandLine();
   ImportOptions options;
+  options.format = cl.format;
   options.modelDirectory = cl.modelDir;
   options.strict = cl.strict;
   options.inlineTensorLimit = cl.inlineLimit;

@@ -16,9 +16,10 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
-#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -30,13 +31,17 @@ using llvm::Twine;
 
 namespace {
 
-template <typename T>
-using Repeated = google::protobuf::RepeatedPtrField<T>;
+template <typename T> using Repeated = google::protobuf::RepeatedPtrField<T>;
 using AttrType = AttributeProto::AttributeType;
 
 /// Graphs within attributes and types within types recurse in the parser;
 /// bounding them keeps hostile input from exhausting the stack.
 constexpr unsigned kMaxNestingDepth = 64;
+
+/// APFloat's decimal conversion needs stack in proportion to the digits (tens
+/// of thousands of them overflow it), while 767 significant digits already
+/// decide the rounding of any double.
+constexpr size_t kMaxNumberLength = 1000;
 
 /// TensorProto.DataType code of an element type name; 0 if it is none.
 int lookupElementType(StringRef name) {
@@ -201,6 +206,17 @@ std::pair<int64_t, int64_t> int32DataRange(int code) {
   }
 }
 
+/// A name or token as shown in messages: quoted, escaped so that the message
+/// stays on one line, and shortened so that it stays readable.
+std::string quote(StringRef text) {
+  constexpr size_t kMaxShown = 40;
+  std::string out = "'";
+  llvm::raw_string_ostream os(out);
+  llvm::printEscapedString(text.take_front(kMaxShown), os);
+  os << (text.size() > kMaxShown ? "...'" : "'");
+  return out;
+}
+
 bool isIdentifierStart(char c) { return llvm::isAlpha(c) || c == '_'; }
 bool isIdentifierChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 
@@ -276,8 +292,8 @@ private:
       cur += 2;
       return false;
     }
-    return emitError(cur, "expected '=>' " + purpose + ", found " +
-                              describeNext());
+    return emitError(cur,
+                     "expected '=>' " + purpose + ", found " + describeNext());
   }
 
   StringRef peekIdentifier() {
@@ -291,8 +307,8 @@ private:
   }
   /// The significant character after the identifier at the cursor.
   char peekAfterIdentifier() {
-    const char *p = ::skipTrivia(skipIdentifier(::skipTrivia(cur, end), end),
-                                 end);
+    const char *p =
+        ::skipTrivia(skipIdentifier(::skipTrivia(cur, end), end), end);
     return p < end ? *p : '\0';
   }
 
@@ -328,8 +344,7 @@ private:
     return lookupElementType(id) != 0 || isTypeConstructor(id);
   }
   bool parseType(TypeProto &type);
-  template <typename TensorLike>
-  bool parseShapeSuffix(TensorLike &tensor);
+  template <typename TensorLike> bool parseShapeSuffix(TensorLike &tensor);
   bool parseDims(TensorShapeProto &shape);
   bool parseValueInfo(ValueInfoProto &info);
   bool checkNotMisspeltType();
@@ -394,11 +409,11 @@ std::string Parser::describeNext() {
   else if (llvm::isDigit(*p))
     while (p < end && (isIdentifierChar(*p) || *p == '.'))
       ++p;
-  if (p != cur)
-    return "'" + std::string(cur, p) + "'";
-  if (llvm::isPrint(*cur))
-    return "'" + std::string(1, *cur) + "'";
-  return "byte 0x" + llvm::utohexstr(static_cast<unsigned char>(*cur));
+  if (p == cur)
+    ++p;
+  if (p - cur == 1 && !llvm::isPrint(*cur))
+    return "byte 0x" + llvm::utohexstr(static_cast<unsigned char>(*cur));
+  return quote(StringRef(cur, p - cur));
 }
 
 bool Parser::enterNesting(const char *loc) {
@@ -433,6 +448,11 @@ bool Parser::parseString(std::string &out, const Twine &what) {
   if (cur >= end)
     return emitError(open, "unterminated string literal");
   ++cur;
+  // Every string field of the model must hold UTF-8, and the syntax has no
+  // escape that could produce other bytes, so such bytes are a bad input.
+  const auto *utf8 = reinterpret_cast<const llvm::UTF8 *>(out.data());
+  if (!llvm::isLegalUTF8String(&utf8, utf8 + out.size()))
+    return emitError(open, "string literal is not valid UTF-8");
   return false;
 }
 
@@ -454,8 +474,7 @@ bool Parser::lexNumber(Number &number, const Twine &what) {
       ++wordEnd;
     StringRef word(p, wordEnd - p);
     if (!word.equals_insensitive("inf") &&
-        !word.equals_insensitive("infinity") &&
-        !word.equals_insensitive("nan"))
+        !word.equals_insensitive("infinity") && !word.equals_insensitive("nan"))
       return emitError(cur, "expected " + what + ", found " + describeNext());
     number.text = StringRef(cur, wordEnd - cur);
     number.isFloat = true;
@@ -477,9 +496,10 @@ bool Parser::lexNumber(Number &number, const Twine &what) {
     if (++p < end && (*p == '+' || *p == '-'))
       ++p;
     if (p >= end || !llvm::isDigit(*p))
-      return emitError(number.loc, "malformed number '" +
-                                       StringRef(number.loc, p - number.loc) +
-                                       "': the exponent has no digits");
+      return emitError(number.loc,
+                       "malformed number " +
+                           quote(StringRef(number.loc, p - number.loc)) +
+                           ": the exponent has no digits");
     while (p < end && llvm::isDigit(*p))
       ++p;
   }
@@ -489,10 +509,13 @@ bool Parser::lexNumber(Number &number, const Twine &what) {
     const char *bad = p;
     while (bad < end && (isIdentifierChar(*bad) || *bad == '.'))
       ++bad;
-    return emitError(number.loc, "malformed number '" +
-                                     StringRef(number.loc, bad - number.loc) +
-                                     "'");
+    return emitError(number.loc,
+                     "malformed number " +
+                         quote(StringRef(number.loc, bad - number.loc)));
   }
+  if (size_t(p - cur) > kMaxNumberLength)
+    return emitError(number.loc, "number literal longer than " +
+                                     Twine(kMaxNumberLength) + " characters");
   number.text = StringRef(cur, p - cur);
   number.isFloat = isFloat;
   cur = p;
@@ -502,23 +525,23 @@ bool Parser::lexNumber(Number &number, const Twine &what) {
 bool Parser::toInt64(const Number &number, int64_t &value) {
   if (number.isFloat)
     return emitError(number.loc,
-                     "expected an integer, found '" + number.text + "'");
+                     "expected an integer, found " + quote(number.text));
   if (number.text.getAsInteger(10, value))
-    return emitError(number.loc, "integer '" + number.text +
-                                     "' does not fit in 64 bits");
+    return emitError(number.loc, "integer " + quote(number.text) +
+                                     " does not fit in 64 bits");
   return false;
 }
 
 bool Parser::toUInt64(const Number &number, uint64_t &value) {
   if (number.isFloat)
     return emitError(number.loc,
-                     "expected an integer, found '" + number.text + "'");
+                     "expected an integer, found " + quote(number.text));
   if (number.text.starts_with("-"))
-    return emitError(number.loc, "expected an unsigned integer, found '" +
-                                     number.text + "'");
+    return emitError(number.loc, "expected an unsigned integer, found " +
+                                     quote(number.text));
   if (number.text.getAsInteger(10, value))
-    return emitError(number.loc, "integer '" + number.text +
-                                     "' does not fit in 64 bits");
+    return emitError(number.loc, "integer " + quote(number.text) +
+                                     " does not fit in 64 bits");
   return false;
 }
 
@@ -548,7 +571,7 @@ bool Parser::toFloat(const Number &number, float &value) {
   llvm::APFloat converted(llvm::APFloat::IEEEsingle());
   if (!convertNumber(number, converted))
     return emitError(number.loc,
-                     "'" + number.text + "' is out of range for float");
+                     quote(number.text) + " is out of range for float");
   value = converted.convertToFloat();
   return false;
 }
@@ -557,7 +580,7 @@ bool Parser::toDouble(const Number &number, double &value) {
   llvm::APFloat converted(llvm::APFloat::IEEEdouble());
   if (!convertNumber(number, converted))
     return emitError(number.loc,
-                     "'" + number.text + "' is out of range for double");
+                     quote(number.text) + " is out of range for double");
   value = converted.convertToDouble();
   return false;
 }
@@ -596,7 +619,7 @@ bool Parser::parseModelHeader(ModelProto &model) {
     std::string key, text;
     int64_t value = 0;
     if (parseIdentifier(key, "a model property name") ||
-        expect(':', "after '" + key + "'"))
+        expect(':', "after " + quote(key)))
       return true;
     if (key == "ir_version") {
       if (parseInt64(value, "an integer IR version"))
@@ -614,7 +637,7 @@ bool Parser::parseModelHeader(ModelProto &model) {
         return true;
     } else if (key == "producer_name" || key == "producer_version" ||
                key == "domain" || key == "doc_string") {
-      if (parseString(text, "the value of '" + key + "'"))
+      if (parseString(text, "the value of " + quote(key)))
         return true;
       if (key == "producer_name")
         model.set_producer_name(text);
@@ -625,8 +648,8 @@ bool Parser::parseModelHeader(ModelProto &model) {
       else
         model.set_doc_string(text);
     } else {
-      return emitError(keyLoc, "unknown model property '" + key +
-                                   "' (expected ir_version, opset_import, "
+      return emitError(keyLoc, "unknown model property " + quote(key) +
+                                   " (expected ir_version, opset_import, "
                                    "producer_name, producer_version, domain, "
                                    "model_version, doc_string or "
                                    "metadata_props)");
@@ -675,7 +698,7 @@ bool Parser::parseFunction(FunctionProto &function) {
       const char *keyLoc = cur;
       std::string key, text;
       if (parseIdentifier(key, "a function property name") ||
-          expect(':', "after '" + key + "'"))
+          expect(':', "after " + quote(key)))
         return true;
       if (key == "opset_import") {
         if (parseOpsetImports(*function.mutable_opset_import()))
@@ -684,9 +707,8 @@ bool Parser::parseFunction(FunctionProto &function) {
         if (parseStringPairs(*function.mutable_metadata_props(),
                              "metadata_props"))
           return true;
-      } else if (key == "domain" || key == "doc_string" ||
-                 key == "overload") {
-        if (parseString(text, "the value of '" + key + "'"))
+      } else if (key == "domain" || key == "doc_string" || key == "overload") {
+        if (parseString(text, "the value of " + quote(key)))
           return true;
         if (key == "domain")
           function.set_domain(text);
@@ -695,8 +717,8 @@ bool Parser::parseFunction(FunctionProto &function) {
         else
           function.set_overload(text);
       } else {
-        return emitError(keyLoc, "unknown function property '" + key +
-                                     "' (expected domain, opset_import, "
+        return emitError(keyLoc, "unknown function property " + quote(key) +
+                                     " (expected domain, opset_import, "
                                      "doc_string, overload or "
                                      "metadata_props)");
       }
@@ -706,7 +728,7 @@ bool Parser::parseFunction(FunctionProto &function) {
   }
   if (parseQuotableId(*function.mutable_name(), "a function name"))
     return true;
-  const std::string &name = function.name();
+  std::string name = quote(function.name());
 
   // Attribute parameters: a bare name has no default, `name = value` (or
   // `name: type = value`) has one.
@@ -723,14 +745,12 @@ bool Parser::parseFunction(FunctionProto &function) {
         function.add_attribute(param);
       }
     } while (consumeIf(','));
-    if (expect('>', "to close the attribute parameters of function '" +
-                        name + "'"))
+    if (expect('>', "to close the attribute parameters of function " + name))
       return true;
   }
 
   if (parseFunctionSignature(*function.mutable_input(), function, "inputs") ||
-      expectArrow("between the inputs and outputs of function '" + name +
-                  "'") ||
+      expectArrow("between the inputs and outputs of function " + name) ||
       parseFunctionSignature(*function.mutable_output(), function, "outputs"))
     return true;
   if (consumeIf('<') && !consumeIf('>')) {
@@ -738,10 +758,10 @@ bool Parser::parseFunction(FunctionProto &function) {
       if (parseValueInfo(*function.add_value_info()))
         return true;
     } while (consumeIf(','));
-    if (expect('>', "to close the value infos of function '" + name + "'"))
+    if (expect('>', "to close the value infos of function " + name))
       return true;
   }
-  return parseNodeList(*function.mutable_node(), "function '" + name + "'");
+  return parseNodeList(*function.mutable_node(), "function " + name);
 }
 
 bool Parser::parseFunctionSignature(Repeated<std::string> &names,
@@ -784,7 +804,7 @@ bool Parser::parseType(TypeProto &type) {
     return parseShapeSuffix(*tensor);
   }
   if (!isTypeConstructor(name))
-    return emitError(loc, "unknown type '" + name + "'");
+    return emitError(loc, "unknown type " + quote(name));
 
   if (enterNesting(loc))
     return true;
@@ -803,13 +823,12 @@ bool Parser::parseType(TypeProto &type) {
     StringRef elemName = lexIdentifier();
     int code = lookupElementType(elemName);
     if (!code)
-      return emitError(elemLoc,
-                       (name == "map" ? "expected an element type as the "
-                                        "map's key type, found "
-                                      : "expected the element type of a "
-                                        "sparse tensor, found ") +
-                           (elemName.empty() ? describeNext()
-                                             : "'" + elemName.str() + "'"));
+      return emitError(
+          elemLoc, (name == "map" ? "expected an element type as the "
+                                    "map's key type, found "
+                                  : "expected the element type of a "
+                                    "sparse tensor, found ") +
+                       (elemName.empty() ? describeNext() : quote(elemName)));
     if (name == "map") {
       TypeProto::Map *map = type.mutable_map_type();
       map->set_key_type(code);
@@ -848,8 +867,7 @@ bool Parser::parseDims(TensorShapeProto &shape) {
     }
     char c = peek();
     if (c == '"' || isIdentifierStart(c)) {
-      if (parseQuotableId(*shape.add_dim()->mutable_dim_param(),
-                          "a dimension"))
+      if (parseQuotableId(*shape.add_dim()->mutable_dim_param(), "a dimension"))
         return true;
       continue;
     }
@@ -878,7 +896,7 @@ bool Parser::checkNotMisspeltType() {
   char after = peekAfterIdentifier();
   if (!id.empty() && (after == '[' || after == '(' || after == '"' ||
                       isIdentifierStart(after)))
-    return emitError(cur, "unknown type '" + id + "'");
+    return emitError(cur, "unknown type " + quote(id));
   return false;
 }
 
@@ -895,9 +913,9 @@ bool Parser::parseTensorValue(TensorProto &tensor, const TypeProto &type,
   for (const TensorShapeProto::Dimension &dim : tensorType.shape().dim()) {
     if (!dim.has_dim_value())
       return emitError(typeLoc,
-                       "a tensor value needs numeric dimensions, not '" +
-                           (dim.has_dim_param() ? dim.dim_param() : "?") +
-                           "'");
+                       "a tensor value needs numeric dimensions, not " +
+                           (dim.has_dim_param() ? quote(dim.dim_param())
+                                                : std::string("'?'")));
     tensor.add_dims(dim.dim_value());
   }
   if (peek() == '[') {
@@ -954,7 +972,7 @@ bool Parser::parseTensorElement(TensorProto &tensor, int code) {
       return true;
     if (code == 12 && value > std::numeric_limits<uint32_t>::max())
       return emitError(number.loc,
-                       "'" + number.text + "' is out of range for uint32");
+                       quote(number.text) + " is out of range for uint32");
     tensor.add_uint64_data(value);
     return false;
   }
@@ -964,8 +982,8 @@ bool Parser::parseTensorElement(TensorProto &tensor, int code) {
       return true;
     auto [low, high] = int32DataRange(code);
     if (value < low || value > high)
-      return emitError(number.loc, "'" + number.text +
-                                       "' is out of range for the element "
+      return emitError(number.loc, quote(number.text) +
+                                       " is out of range for the element "
                                        "type (" +
                                        Twine(low) + " to " + Twine(high) + ")");
     tensor.add_int32_data(static_cast<int32_t>(value));
@@ -985,7 +1003,7 @@ bool Parser::parseGraph(GraphProto &graph) {
   llvm::scope_exit leave([&] { --depth; });
   if (parseQuotableId(*graph.mutable_name(), "a graph name"))
     return true;
-  const std::string &name = graph.name();
+  std::string name = quote(graph.name());
 
   // ONNX's parser lets a graph without inputs leave out the parentheses.
   if (consumeIf('(') && !consumeIf(')')) {
@@ -1003,18 +1021,18 @@ bool Parser::parseGraph(GraphProto &graph) {
           return true;
       }
     } while (consumeIf(','));
-    if (expect(')', "to close the inputs of graph '" + name + "'"))
+    if (expect(')', "to close the inputs of graph " + name))
       return true;
   }
-  if (expectArrow("between the inputs and outputs of graph '" + name + "'") ||
-      expect('(', "to open the outputs of graph '" + name + "'"))
+  if (expectArrow("between the inputs and outputs of graph " + name) ||
+      expect('(', "to open the outputs of graph " + name))
     return true;
   if (!consumeIf(')')) {
     do {
       if (parseValueInfo(*graph.add_output()))
         return true;
     } while (consumeIf(','));
-    if (expect(')', "to close the outputs of graph '" + name + "'"))
+    if (expect(')', "to close the outputs of graph " + name))
       return true;
   }
   // Value infos of intermediate values, and initializers that are not inputs.
@@ -1034,10 +1052,10 @@ bool Parser::parseGraph(GraphProto &graph) {
         graph.add_value_info()->Swap(&info);
       }
     } while (consumeIf(','));
-    if (expect('>', "to close the value infos of graph '" + name + "'"))
+    if (expect('>', "to close the value infos of graph " + name))
       return true;
   }
-  return parseNodeList(*graph.mutable_node(), "graph '" + name + "'");
+  return parseNodeList(*graph.mutable_node(), "graph " + name);
 }
 
 bool Parser::parseNodeList(Repeated<NodeProto> &nodes, const Twine &owner) {
@@ -1090,14 +1108,14 @@ bool Parser::parseNode(NodeProto &node) {
   bool attrsFirst = peek() == '<';
   if (attrsFirst && parseAttrList(*node.mutable_attribute()))
     return true;
-  if (expect('(', "to open the inputs of '" + opType + "'") ||
+  if (expect('(', "to open the inputs of " + quote(opType)) ||
       parseIdList(*node.mutable_input()) ||
-      expect(')', "to close the inputs of '" + opType + "'"))
+      expect(')', "to close the inputs of " + quote(opType)))
     return true;
   if (peek() == '<') {
     if (attrsFirst)
-      return emitError(cur, "attributes of '" + opType +
-                                "' are given both before and after its "
+      return emitError(cur, "attributes of " + quote(opType) +
+                                " are given both before and after its "
                                 "inputs");
     return parseAttrList(*node.mutable_attribute());
   }
@@ -1140,8 +1158,7 @@ bool Parser::parseAttrList(Repeated<AttributeProto> &attrs) {
   return expect('>', "to close the attribute list");
 }
 
-bool Parser::parseAttrAfterName(AttributeProto &attr,
-                                const std::string &name) {
+bool Parser::parseAttrAfterName(AttributeProto &attr, const std::string &name) {
   attr.set_name(name);
   AttrType declared = AttributeProto::UNDEFINED;
   if (consumeIf(':')) {
@@ -1152,40 +1169,38 @@ bool Parser::parseAttrAfterName(AttributeProto &attr,
       return true;
     declared = lookupAttrType(typeName);
     if (declared == AttributeProto::UNDEFINED)
-      return emitError(typeLoc, "unknown attribute type '" + typeName + "'");
+      return emitError(typeLoc, "unknown attribute type " + quote(typeName));
     attr.set_type(declared);
   }
-  if (expect('=', "after attribute '" + name + "'"))
+  if (expect('=', "after attribute " + quote(name)))
     return true;
   skipTrivia();
   const char *valueLoc = cur;
   if (consumeIf('['))
     return parseAttrListValue(attr, declared, valueLoc);
   if (declared != AttributeProto::UNDEFINED &&
-      elementOfList(declared) != AttributeProto::UNDEFINED &&
-      peek() != '@')
-    return emitError(valueLoc, "attribute '" + name + "' is declared as '" +
-                                   attrTypeName(declared) +
-                                   "' but its value is not a list");
+      elementOfList(declared) != AttributeProto::UNDEFINED && peek() != '@')
+    return emitError(
+        valueLoc, "attribute " + quote(name) + " is declared as '" +
+                      attrTypeName(declared) + "' but its value is not a list");
   return parseSingleAttrValue(attr, /*inList=*/false) ||
          checkAttrType(attr, declared, valueLoc, name);
 }
 
 bool Parser::parseAttrListValue(AttributeProto &attr, AttrType declared,
                                 const char *loc) {
-  const std::string &name = attr.name();
+  std::string name = quote(attr.name());
   AttrType elementType = elementOfList(declared);
   if (declared != AttributeProto::UNDEFINED &&
       elementType == AttributeProto::UNDEFINED)
-    return emitError(loc, "attribute '" + name + "' is declared as '" +
+    return emitError(loc, "attribute " + name + " is declared as '" +
                               attrTypeName(declared) +
                               "' but its value is a list");
   if (consumeIf(']')) {
     // Nothing else tells which kind of list it is.
     if (declared == AttributeProto::UNDEFINED)
-      return emitError(loc, "the empty list value of attribute '" + name +
-                                "' needs a type annotation, as in '" + name +
-                                ": ints = []'");
+      return emitError(loc, "the empty list value of attribute " + name +
+                                " needs a type annotation such as ': ints'");
     return false;
   }
   AttrType kind = AttributeProto::UNDEFINED;
@@ -1194,7 +1209,7 @@ bool Parser::parseAttrListValue(AttributeProto &attr, AttrType declared,
     const char *elementLoc = cur;
     AttributeProto element;
     if (parseSingleAttrValue(element, /*inList=*/true) ||
-        checkAttrType(element, elementType, elementLoc, name))
+        checkAttrType(element, elementType, elementLoc, attr.name()))
       return true;
     AttrType type = element.type();
     // Without an annotation, [1, 2.5] is a list of floats.
@@ -1207,8 +1222,8 @@ bool Parser::parseAttrListValue(AttributeProto &attr, AttrType declared,
       element.set_f(static_cast<float>(element.i()));
       type = AttributeProto::FLOAT;
     } else if (kind != AttributeProto::UNDEFINED && kind != type) {
-      return emitError(elementLoc, "the list value of attribute '" + name +
-                                       "' mixes '" + attrTypeName(kind) +
+      return emitError(elementLoc, "the list value of attribute " + name +
+                                       " mixes '" + attrTypeName(kind) +
                                        "' and '" + attrTypeName(type) +
                                        "' elements");
     }
@@ -1233,11 +1248,11 @@ bool Parser::parseAttrListValue(AttributeProto &attr, AttrType declared,
       attr.add_type_protos()->Swap(element.mutable_tp());
       break;
     default:
-      return emitError(elementLoc, "unexpected list element in attribute '" +
-                                       name + "'");
+      return emitError(elementLoc,
+                       "unexpected list element in attribute " + name);
     }
   } while (consumeIf(','));
-  if (expect(']', "to close the list value of attribute '" + name + "'"))
+  if (expect(']', "to close the list value of attribute " + name))
     return true;
   attr.set_type(listOfElement(kind));
   return false;
@@ -1288,8 +1303,13 @@ bool Parser::parseSingleAttrValue(AttributeProto &attr, bool inList) {
       return parseTensorValue(tensor, type, loc);
     }
     if (!isNumber) {
-      if (peekAfterIdentifier() == '[')
-        return emitError(loc, "unknown type '" + word + "'");
+      char after = peekAfterIdentifier();
+      if (after == '[')
+        return emitError(loc, "unknown type " + quote(word));
+      // Only a graph may start with a name, and no graph ends there.
+      if (after == ',' || after == '>' || after == ']' || after == '\0')
+        return emitError(loc, "expected an attribute value, found the name " +
+                                  quote(word) + " (strings need quotes)");
       attr.set_type(AttributeProto::GRAPH);
       return parseGraph(*attr.mutable_g());
     }
@@ -1323,17 +1343,19 @@ bool Parser::checkAttrType(AttributeProto &value, AttrType expected,
       value.type() == expected)
     return false;
   // The one implicit conversion: an integer written for a float.
-  if (expected == AttributeProto::FLOAT && value.type() == AttributeProto::INT) {
+  if (expected == AttributeProto::FLOAT &&
+      value.type() == AttributeProto::INT) {
     float converted = static_cast<float>(value.i());
     value.clear_i();
     value.set_f(converted);
     value.set_type(AttributeProto::FLOAT);
     return false;
   }
-  return emitError(loc, "attribute '" + name + "' is declared as '" +
-                            attrTypeName(expected) + "' but its value is " +
-                            (value.type() == AttributeProto::INT ? "an " : "a ") +
-                            "'" + attrTypeName(value.type()) + "'");
+  return emitError(loc,
+                   "attribute " + quote(name) + " is declared as '" +
+                       attrTypeName(expected) + "' but its value is " +
+                       (value.type() == AttributeProto::INT ? "an " : "a ") +
+                       "'" + attrTypeName(value.type()) + "'");
 }
 
 //===----------------------------------------------------------------------===//
@@ -1373,6 +1395,5 @@ bool mlir::onnx::looksLikeONNXTextualSyntax(StringRef text) {
     return false;
   }
   p = skipTrivia(p, end);
-  return p < end &&
-         (*p == '(' || (*p == '=' && p + 1 < end && p[1] == '>'));
+  return p < end && (*p == '(' || (*p == '=' && p + 1 < end && p[1] == '>'));
 }

@@ -19,7 +19,9 @@ class MLIRContext;
 namespace onnx {
 
 struct ImportOptions {
-  enum class Format { Auto, Binary, Text };
+  /// Binary ModelProto, protobuf text format, or the ONNX textual syntax
+  /// (Syntax.md).
+  enum class Format { Auto, Binary, Text, Syntax };
   /// The encoding of the input; Auto looks at the content.
   Format format = Format::Auto;
   /// The directory that external data files are resolved against (and
