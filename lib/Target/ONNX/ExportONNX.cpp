@@ -169,6 +169,27 @@ private:
     usedNames.insert(name);
   }
 
+  /// Set while a graph input or output type is written: the denotations of
+  /// its dimensions (parallel to its dim_params).
+  ArrayAttr dimDenotations;
+  /// Writes the type of a graph input or output, with its dim_params and
+  /// denotations from the argument or result attributes `attrs`.
+  LogicalResult exportSignatureType(Type type, DictionaryAttr attrs,
+                                    proto::TypeProto &out, Operation *where) {
+    dimDenotations =
+        attrs ? dyn_cast_or_null<ArrayAttr>(attrs.get("onnx.dim_denotations"))
+              : ArrayAttr();
+    ArrayAttr params =
+        attrs ? dyn_cast_or_null<ArrayAttr>(attrs.get("onnx.dim_params"))
+              : ArrayAttr();
+    LogicalResult result = exportType(type, out, where, params);
+    dimDenotations = {};
+    if (attrs)
+      if (auto d = dyn_cast_or_null<StringAttr>(attrs.get("onnx.denotation")))
+        out.set_denotation(d.str());
+    return result;
+  }
+
   ModuleOp module;
   const ExportOptions &options;
   llvm::DenseMap<Value, std::string> names;
@@ -196,6 +217,10 @@ LogicalResult Exporter::exportType(Type type, proto::TypeProto &out,
       if (dimParams && i < dimParams.size())
         if (auto str = dyn_cast<StringAttr>(dimParams[i]))
           param = str.getValue();
+      if (dimDenotations && i < dimDenotations.size())
+        if (auto str = dyn_cast<StringAttr>(dimDenotations[i]))
+          if (!str.getValue().empty())
+            dim->set_denotation(str.str());
       if (!param.empty())
         dim->set_dim_param(param.str());
       else if (!ShapedType::isDynamic(d))
@@ -985,9 +1010,8 @@ LogicalResult Exporter::exportModel(proto::ModelProto &model) {
     if (auto doc = func.getArgAttrOfType<StringAttr>(i, "onnx.doc_string"))
       input->set_doc_string(doc.str());
     exportMetadata(func.getArgAttr(i, "onnx.metadata_props"), *input);
-    if (failed(
-            exportType(arg.getType(), *input->mutable_type(), func,
-                       func.getArgAttrOfType<ArrayAttr>(i, "onnx.dim_params"))))
+    if (failed(exportSignatureType(arg.getType(), func.getArgAttrDict(i),
+                                   *input->mutable_type(), func)))
       return failure();
   }
   if (failed(exportBlock(body, graph)))
@@ -1004,9 +1028,8 @@ LogicalResult Exporter::exportModel(proto::ModelProto &model) {
     if (auto doc = func.getResultAttrOfType<StringAttr>(i, "onnx.doc_string"))
       output->set_doc_string(doc.str());
     exportMetadata(func.getResultAttr(i, "onnx.metadata_props"), *output);
-    if (failed(exportType(
-            v.getType(), *output->mutable_type(), func,
-            func.getResultAttrOfType<ArrayAttr>(i, "onnx.dim_params"))))
+    if (failed(exportSignatureType(v.getType(), func.getResultAttrDict(i),
+                                   *output->mutable_type(), func)))
       return failure();
   }
   if (failed(exportTrainingInfo(model)))

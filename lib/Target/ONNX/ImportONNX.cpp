@@ -46,6 +46,8 @@ namespace proto = onnx_dialect::proto;
 /// The newest IR version this importer knows (proto-facts.md).
 static constexpr int64_t kNewestIRVersion = 13;
 
+static bool hasDimParam(ArrayRef<Attribute> dimParams);
+
 namespace {
 
 /// Whether `name` is a C90 identifier (IR.md: names SHOULD be).
@@ -182,6 +184,18 @@ private:
   /// Declared types of values (value_info, graph outputs), innermost last.
   SmallVector<llvm::StringMap<const proto::TypeProto *>> declaredTypes;
   SmallVector<llvm::StringMap<Value>> scopes;
+  /// While a graph input or output type is imported: where the denotations
+  /// of its dimensions go (parallel to its dim_params).
+  SmallVectorImpl<Attribute> *dimDenotations = nullptr;
+  /// The type and dimension denotations of a graph input or output.
+  void importDenotations(const proto::TypeProto &type, ArrayRef<Attribute> dims,
+                         NamedAttrList &attrs) {
+    if (!type.denotation().empty())
+      attrs.append("onnx.denotation", builder.getStringAttr(type.denotation()));
+    if (hasDimParam(dims))
+      attrs.append("onnx.dim_denotations", builder.getArrayAttr(dims));
+  }
+
   /// The initializers by name (main graph and training algorithms).
   llvm::StringMap<ml_program::GlobalOp> globals;
   /// Set while a training graph is imported: its entry block, where loads of
@@ -284,7 +298,8 @@ importDeviceConfigurations(Builder &b,
   return b.getArrayAttr(out);
 }
 
-/// Whether any dimension of a value's type is symbolic. onnx.dim_params
+/// Whether any entry is non-empty (a symbolic dimension; also used for
+/// dimension denotations). onnx.dim_params
 /// lists every dimension of every tensor shape in the type, outermost type
 /// first, "" where a dimension has no dim_param.
 static bool hasDimParam(ArrayRef<Attribute> dimParams) {
@@ -330,6 +345,8 @@ FailureOr<Type> Importer::importType(const proto::TypeProto &type,
       } else {
         dims.push_back(ShapedType::kDynamic);
       }
+      if (dimParams && dimDenotations)
+        dimDenotations->push_back(StringAttr::get(context, dim.denotation()));
       if (dimParams)
         dimParams->push_back(StringAttr::get(
             context, dim.has_dim_param() ? dim.dim_param() : ""));
@@ -1451,7 +1468,9 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
     std::string what = "graph input '" + input.name() + "'";
     NamedAttrList attrs;
     attrs.append("onnx.name", builder.getStringAttr(input.name()));
-    SmallVector<Attribute> dimParams;
+    SmallVector<Attribute> dimParams, denotations;
+    dimDenotations = &denotations;
+    llvm::scope_exit resetDenotations([&] { dimDenotations = nullptr; });
     Type type;
     auto global = globals.find(input.name());
     if (input.has_type()) {
@@ -1466,6 +1485,7 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
     }
     if (hasDimParam(dimParams))
       attrs.append("onnx.dim_params", builder.getArrayAttr(dimParams));
+    importDenotations(input.type(), denotations, attrs);
     if (global != globals.end())
       attrs.append("onnx.default",
                    FlatSymbolRefAttr::get(global->second.getSymNameAttr()));
@@ -1533,12 +1553,16 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
     NamedAttrList attrs;
     attrs.append("onnx.name", builder.getStringAttr(out.name()));
     if (out.has_type()) {
-      SmallVector<Attribute> dimParams;
-      if (failed(importType(out.type(), "graph output '" + out.name() + "'",
-                            &dimParams)))
+      SmallVector<Attribute> dimParams, denotations;
+      dimDenotations = &denotations;
+      FailureOr<Type> t = importType(
+          out.type(), "graph output '" + out.name() + "'", &dimParams);
+      dimDenotations = nullptr;
+      if (failed(t))
         return failure();
       if (hasDimParam(dimParams))
         attrs.append("onnx.dim_params", builder.getArrayAttr(dimParams));
+      importDenotations(out.type(), denotations, attrs);
     }
     if (!out.doc_string().empty())
       attrs.append("onnx.doc_string", builder.getStringAttr(out.doc_string()));
