@@ -184,6 +184,16 @@ private:
   /// Declared types of values (value_info, graph outputs), innermost last.
   SmallVector<llvm::StringMap<const proto::TypeProto *>> declaredTypes;
   SmallVector<llvm::StringMap<Value>> scopes;
+  /// The types a graph declares for its values (value_info and typed
+  /// outputs), into the innermost scope.
+  void declareTypes(const proto::GraphProto &graph) {
+    for (const proto::ValueInfoProto &vi : graph.value_info())
+      declaredTypes.back()[vi.name()] = &vi.type();
+    for (const proto::ValueInfoProto &vi : graph.output())
+      if (vi.has_type())
+        declaredTypes.back()[vi.name()] = &vi.type();
+  }
+
   /// While a graph input or output type is imported: where the denotations
   /// of its dimensions go (parallel to its dim_params).
   SmallVectorImpl<Attribute> *dimDenotations = nullptr;
@@ -1105,11 +1115,7 @@ LogicalResult Importer::importSubgraph(proto::GraphProto &graph, Region &region,
     scopes.pop_back();
     declaredTypes.pop_back();
   });
-  for (const proto::ValueInfoProto &vi : graph.value_info())
-    declaredTypes.back()[vi.name()] = &vi.type();
-  for (const proto::ValueInfoProto &vi : graph.output())
-    if (vi.has_type())
-      declaredTypes.back()[vi.name()] = &vi.type();
+  declareTypes(graph);
   for (auto [i, input] : llvm::enumerate(graph.input())) {
     Type type;
     if (input.has_type()) {
@@ -1412,11 +1418,7 @@ LogicalResult Importer::importCall(proto::NodeProto &node,
 LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
   scopes.emplace_back();
   declaredTypes.emplace_back();
-  for (const proto::ValueInfoProto &vi : graph.value_info())
-    declaredTypes.back()[vi.name()] = &vi.type();
-  for (const proto::ValueInfoProto &vi : graph.output())
-    if (vi.has_type())
-      declaredTypes.back()[vi.name()] = &vi.type();
+  declareTypes(graph);
 
   auto module = cast<ModuleOp>(builder.getInsertionBlock()->getParentOp());
   SymbolTable symbols(module);
@@ -1640,11 +1642,7 @@ LogicalResult Importer::importTrainingInfo(proto::ModelProto &model) {
       declaredTypes.clear();
       scopes.emplace_back();
       declaredTypes.emplace_back();
-      for (const proto::ValueInfoProto &vi : graph.value_info())
-        declaredTypes.back()[vi.name()] = &vi.type();
-      for (const proto::ValueInfoProto &vi : graph.output())
-        if (vi.has_type())
-          declaredTypes.back()[vi.name()] = &vi.type();
+      declareTypes(graph);
       SmallVector<Type> argTypes;
       SmallVector<DictionaryAttr> argAttrs;
       for (const proto::ValueInfoProto &input : graph.input()) {
