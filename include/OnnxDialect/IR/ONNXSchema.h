@@ -93,6 +93,27 @@ struct OpSchema {
 /// parameters of the enclosing function (ONNX's ref_attr_name).
 inline llvm::StringRef getAttrRefsAttrName() { return "onnx.attr_refs"; }
 
+/// Why a list of input (or output) slots does not fit a schema's groups.
+struct SlotMismatch {
+  enum Kind {
+    /// `arg` is Single but its slot is missing or omitted.
+    MissingRequired,
+    /// A slot of the variadic `arg` is omitted.
+    OmittedInVariadic,
+    /// More slots than the groups take: `given` slots, `taken` fit.
+    TooMany
+  } kind;
+  const ArgSchema *arg = nullptr;
+  size_t given = 0, taken = 0;
+};
+
+/// Assigns ONNX input (or output) slots, `present[i]` false for an omitted
+/// one, to the groups of `args`: the number of values each group takes.
+/// On failure `why` says what does not fit.
+FailureOr<SmallVector<int32_t>> assignSlotsToGroups(ArrayRef<bool> present,
+                                                    ArrayRef<ArgSchema> args,
+                                                    SlotMismatch &why);
+
 /// The number of values in each input (or output) group of `op`.
 llvm::SmallVector<int32_t> getGroupSizes(Operation *op, const OpSchema &schema,
                                          bool inputs);

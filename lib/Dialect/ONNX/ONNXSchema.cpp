@@ -63,19 +63,18 @@ mlir::onnx::getGroupSizes(Operation *op, const OpSchema &schema, bool inputs) {
   return sizes;
 }
 
-/// Assigns the slots of an ONNX input (or output) list, some of them omitted,
-/// to the groups of `args`.
-static FailureOr<SmallVector<int32_t>>
-assignGroups(OpAsmParser &parser, SMLoc loc, ArrayRef<bool> present,
-             ArrayRef<ArgSchema> args, bool inputs) {
+FailureOr<SmallVector<int32_t>>
+mlir::onnx::assignSlotsToGroups(ArrayRef<bool> present,
+                                ArrayRef<ArgSchema> args, SlotMismatch &why) {
   SmallVector<int32_t> sizes(args.size(), 0);
   size_t slot = 0, n = present.size();
   for (auto [i, arg] : llvm::enumerate(args)) {
     switch (arg.kind) {
     case ArgKind::Single:
-      if (slot >= n || !present[slot])
-        return parser.emitError(loc)
-               << describe(arg, inputs) << " is required and cannot be omitted";
+      if (slot >= n || !present[slot]) {
+        why = {SlotMismatch::MissingRequired, &arg};
+        return failure();
+      }
       sizes[i] = 1;
       ++slot;
       break;
@@ -85,17 +84,42 @@ assignGroups(OpAsmParser &parser, SMLoc loc, ArrayRef<bool> present,
       break;
     case ArgKind::Variadic:
       for (; slot < n; ++slot, ++sizes[i])
-        if (!present[slot])
-          return parser.emitError(loc) << "variadic " << describe(arg, inputs)
-                                       << " cannot have omitted values";
+        if (!present[slot]) {
+          why = {SlotMismatch::OmittedInVariadic, &arg};
+          return failure();
+        }
       break;
     }
   }
-  if (slot < n)
-    return parser.emitError(loc)
-           << "expected at most " << args.size()
-           << (inputs ? " inputs" : " outputs") << ", got " << n;
+  if (slot < n) {
+    why = {SlotMismatch::TooMany, nullptr, n, slot};
+    return failure();
+  }
   return sizes;
+}
+
+/// The parser's view of assignSlotsToGroups: an error at `loc`.
+static FailureOr<SmallVector<int32_t>>
+assignGroups(OpAsmParser &parser, SMLoc loc, ArrayRef<bool> present,
+             ArrayRef<ArgSchema> args, bool inputs) {
+  SlotMismatch why;
+  FailureOr<SmallVector<int32_t>> sizes =
+      assignSlotsToGroups(present, args, why);
+  if (succeeded(sizes))
+    return sizes;
+  switch (why.kind) {
+  case SlotMismatch::MissingRequired:
+    return parser.emitError(loc) << describe(*why.arg, inputs)
+                                 << " is required and cannot be omitted";
+  case SlotMismatch::OmittedInVariadic:
+    return parser.emitError(loc) << "variadic " << describe(*why.arg, inputs)
+                                 << " cannot have omitted values";
+  case SlotMismatch::TooMany:
+    break;
+  }
+  return parser.emitError(loc)
+         << "expected at most " << args.size()
+         << (inputs ? " inputs" : " outputs") << ", got " << why.given;
 }
 
 //===----------------------------------------------------------------------===//

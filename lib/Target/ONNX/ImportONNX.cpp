@@ -873,33 +873,24 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
   auto group = [&](ArrayRef<bool> slots, ArrayRef<ArgSchema> args,
                    SmallVectorImpl<int32_t> &sizes,
                    StringRef kind) -> LogicalResult {
-    size_t slot = 0;
-    for (const ArgSchema &arg : args) {
-      int32_t size = 0;
-      switch (arg.kind) {
-      case ArgKind::Single:
-        if (slot >= slots.size() || !slots[slot])
-          return error(what + ": " + kind + " '" + arg.name + "' is required");
-        size = 1;
-        ++slot;
-        break;
-      case ArgKind::Optional:
-        if (slot < slots.size())
-          size = slots[slot++];
-        break;
-      case ArgKind::Variadic:
-        for (; slot < slots.size(); ++slot, ++size)
-          if (!slots[slot])
-            return error(what + ": variadic " + kind + " '" + arg.name +
-                         "' has an empty name");
-        break;
-      }
-      sizes.push_back(size);
+    SlotMismatch why;
+    FailureOr<SmallVector<int32_t>> fitted =
+        assignSlotsToGroups(slots, args, why);
+    if (succeeded(fitted)) {
+      sizes.assign(fitted->begin(), fitted->end());
+      return success();
     }
-    if (slot < slots.size())
-      return error(what + ": " + Twine(slots.size()) + " " + kind +
-                   "s, the operator takes at most " + Twine(slot));
-    return success();
+    switch (why.kind) {
+    case SlotMismatch::MissingRequired:
+      return error(what + ": " + kind + " '" + why.arg->name + "' is required");
+    case SlotMismatch::OmittedInVariadic:
+      return error(what + ": variadic " + kind + " '" + why.arg->name +
+                   "' has an empty name");
+    case SlotMismatch::TooMany:
+      break;
+    }
+    return error(what + ": " + Twine(why.given) + " " + kind +
+                 "s, the operator takes at most " + Twine(why.taken));
   };
   if (schema && !schema->deprecated &&
       (failed(group(present, schema->inputs, operandGroups, "input")) ||
