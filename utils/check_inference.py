@@ -4,7 +4,8 @@
 For every node test (ONNX 1.12 from libonnx-testdata, ONNX 1.22 from
 shared/onnx-tests-1.22) whose directory name matches --filter: the output
 types and the intermediate value_info are stripped from model.onnx, the
-model is imported, `onnx-opt --onnx-infer-shapes` runs, and the types of the
+model is imported, `onnx-opt --onnx-infer-shapes` runs (after
+`--onnx-convert-opset` with --convert), and the types of the
 graph outputs must equal the element type and the shape of the expected
 outputs in test_data_set_0 (a sequence: every element's type; an optional:
 its element's).
@@ -164,8 +165,11 @@ def check_one(args, suite, case_dir):
              tmp.name], capture_output=True, text=True)
     if imp.returncode != 0:
         return (suite, name, "import", imp.stderr.strip().splitlines()[:3])
+    passes = ["--onnx-infer-shapes"]
+    if args.convert:
+        passes.insert(0, "--onnx-convert-opset")
     opt = subprocess.run(
-        [os.path.join(args.build, "bin", "onnx-opt"), "--onnx-infer-shapes"],
+        [os.path.join(args.build, "bin", "onnx-opt")] + passes,
         input=imp.stdout, capture_output=True, text=True)
     if opt.returncode != 0:
         return (suite, name, "infer", opt.stderr.strip().splitlines()[:3])
@@ -190,6 +194,8 @@ def main():
     p.add_argument("--filter", default="", help="regex on the test name")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--expected", help="file of expected mismatches")
+    p.add_argument("--convert", action="store_true",
+                   help="convert to the newest opset before inference")
     p.add_argument("-v", "--verbose", action="store_true")
     args = p.parse_args()
     SUITES["onnx-1.22"] = os.path.join(args.shared, "onnx-tests-1.22", "node")

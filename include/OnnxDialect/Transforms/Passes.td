@@ -28,4 +28,26 @@ def ONNXInferShapes : Pass<"onnx-infer-shapes", "::mlir::ModuleOp"> {
   }];
 }
 
+def ONNXConvertOpset : Pass<"onnx-convert-opset", "::mlir::ModuleOp"> {
+  let summary = "Rewrite every ai.onnx op to the version a target opset selects";
+  let description = [{
+    Rewrites each ai.onnx op, one schema version at a time, to the version of
+    its operator that opset `target` selects (0, the default: the newest
+    opset), and sets the ai.onnx entry of the model's and the functions'
+    `onnx.opset_import` to it. Where a version moved attributes to inputs
+    (Clip, Pad, Split, Squeeze/Unsqueeze, the Reduce family, Reshape, Slice,
+    TopK, Dropout, Upsample, DFT), the attribute becomes a constant input;
+    legacy broadcasting becomes numpy broadcasting (with an Unsqueeze where
+    an axis was given); Softmax, LogSoftmax and Hardmax before 13 keep their
+    2-D semantics through Flatten and Reshape; Upsample becomes Resize.
+    Downgrades are renames where the signatures allow. What cannot be
+    converted is an error naming the op and both versions. Other domains
+    keep their versions.
+  }];
+  let options = [
+    Option<"target", "target", "int64_t", /*default=*/"0",
+           "The ai.onnx opset to convert to (0: the newest)">,
+  ];
+}
+
 #endif // ONNXDIALECT_TRANSFORMS_PASSES_TD

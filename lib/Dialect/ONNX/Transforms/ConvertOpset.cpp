@@ -1,0 +1,838 @@
+//===- ConvertOpset.cpp - The onnx-convert-opset pass ---------------------===//
+//
+// Rewrites every op to the version of its operator that a target opset
+// selects, one schema version at a time. A step between two versions whose
+// signatures match (inputs and outputs by name, attributes by name and kind)
+// only renames the op; the steps where ONNX moved attributes to inputs,
+// changed defaults or semantics have adapters. A step that cannot be taken
+// is an error that names the op and both versions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/IR/ONNXBuilder.h"
+#include "OnnxDialect/IR/ONNXDataTypes.h"
+#include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_ONNXCONVERTOPSET
+#include "OnnxDialect/Transforms/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::onnx;
+
+static const OpSchema &schemaOf(Operation *op) {
+  return cast<ONNXSchemaOpInterface>(op).getSchema();
+}
+
+static const OpSchema &schemaOf(OperationName name) {
+  return name.getInterface<ONNXSchemaOpInterface>()->getSchema();
+}
+
+/// Attributes that only ever were hints and have no effect: dropped.
+static bool isDroppableAttr(StringRef name) {
+  return name == "consumed_inputs" || name == "is_test" ||
+         name == "output_sequence";
+}
+
+/// The value of each input slot (null when omitted) and the schema argument
+/// it belongs to.
+static void getSlots(Operation *op, const OpSchema &schema, bool inputs,
+                     SmallVectorImpl<Value> &values,
+                     SmallVectorImpl<const ArgSchema *> &args) {
+  ArrayRef<ArgSchema> schemaArgs = inputs ? schema.inputs : schema.outputs;
+  SmallVector<int32_t> sizes = getGroupSizes(op, schema, inputs);
+  unsigned total = inputs ? op->getNumOperands() : op->getNumResults();
+  unsigned next = 0;
+  for (auto [arg, size] : llvm::zip(schemaArgs, sizes)) {
+    if (arg.kind == ArgKind::Optional && size == 0) {
+      values.push_back({});
+      args.push_back(&arg);
+      continue;
+    }
+    for (int32_t i = 0; i < size && next < total; ++i, ++next) {
+      values.push_back(inputs ? op->getOperand(next) : op->getResult(next));
+      args.push_back(&arg);
+    }
+  }
+}
+
+namespace {
+/// What an adapter changes before the generic step renames the op.
+struct StepEdit {
+  /// Input values by ONNX input name of the target version.
+  llvm::StringMap<Value> setInputs;
+  /// Inputs of the source version (ONNX names) not to carry over.
+  SmallVector<StringRef> dropInputs;
+  /// Attributes (ONNX names) of the source version not to carry over.
+  SmallVector<StringRef> dropAttrs;
+  /// Attributes (ONNX names) to set on the target version.
+  SmallVector<NamedAttribute> setAttrs;
+  /// Outputs of the source version that the target does not have; they must
+  /// be unused.
+  SmallVector<StringRef> dropOutputs;
+};
+
+class Converter {
+public:
+  Converter(MLIRContext *ctx, int64_t target) : ctx(ctx), target(target) {}
+
+  /// Converts `op` to the version of its operator at the target opset.
+  LogicalResult convert(Operation *op);
+
+private:
+  FailureOr<Operation *> convertTo(Operation *op, OperationName goal);
+  FailureOr<Operation *> rename(Operation *op, OperationName to,
+                                const StepEdit &edit);
+  LogicalResult adapt(Operation *op, const OpSchema &from, const OpSchema &to,
+                      StepEdit &edit);
+  /// The first version of the operator that replaced a deprecated one.
+  FailureOr<Operation *> replaceOperator(Operation *op, OperationName to);
+  /// Softmax, LogSoftmax and Hardmax before 13 coerce their input to 2-D.
+  FailureOr<Operation *> softmaxTo13(Operation *op, OperationName to);
+
+  InFlightDiagnostic error(Operation *op, const OpSchema &from,
+                           const OpSchema &to) {
+    return op->emitOpError() << "cannot be converted from " << from.name << "-"
+                             << from.sinceVersion << " to " << to.name << "-"
+                             << to.sinceVersion << ": ";
+  }
+
+  /// The value of an integer-list attribute as a 1-D int64 constant input.
+  Value ints(OpBuilder &b, Location loc, Attribute attr) {
+    auto list = cast<DenseI64ArrayAttr>(attr);
+    return createI64Constant(b, loc, list.asArrayRef(), target);
+  }
+  /// A scalar constant of a float element type.
+  Value floatScalar(OpBuilder &b, Location loc, Type elementType,
+                    double value) {
+    auto type = RankedTensorType::get({}, elementType);
+    auto floatType = cast<FloatType>(elementType);
+    APFloat v(value);
+    bool lost;
+    v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+              &lost);
+    return createConstant(b, loc, DenseElementsAttr::get(type, v), target);
+  }
+
+  MLIRContext *ctx;
+  int64_t target;
+};
+} // namespace
+
+LogicalResult Converter::convert(Operation *op) {
+  const OpSchema &schema = schemaOf(op);
+  if (schema.deprecated)
+    return op->emitOpError()
+           << "is " << schema.name << "-" << schema.sinceVersion
+           << ", which is deprecated: nothing to convert";
+  std::optional<OperationName> goal =
+      lookupSchemaOp(ctx, schema.domain, schema.name, target);
+  if (goal && *goal == op->getName())
+    return success();
+  // Operators that ONNX replaced by another with the same signature:
+  // Upsample-9 by Resize-10, Scatter-9 by ScatterElements-11.
+  static const struct {
+    StringRef from;
+    int64_t lastVersion;
+    StringRef to;
+    int64_t toVersion;
+  } replacedOps[] = {{"Upsample", 9, "Resize", 10},
+                     {"Scatter", 9, "ScatterElements", 11}};
+  for (const auto &r : replacedOps) {
+    if (StringRef(schema.name) != r.from || *schema.domain || !goal ||
+        !schemaOf(*goal).deprecated || target < r.toVersion)
+      continue;
+    Operation *cur = op;
+    std::optional<OperationName> last =
+        lookupSchemaOp(ctx, "", r.from, r.lastVersion);
+    if (cur->getName() != *last) {
+      FailureOr<Operation *> up = convertTo(cur, *last);
+      if (failed(up))
+        return failure();
+      cur = *up;
+    }
+    FailureOr<Operation *> replaced =
+        replaceOperator(cur, *lookupSchemaOp(ctx, "", r.to, r.toVersion));
+    if (failed(replaced))
+      return failure();
+    return convert(*replaced);
+  }
+  if (!goal || schemaOf(*goal).deprecated)
+    return op->emitOpError()
+           << "cannot be converted to opset " << target << ": operator "
+           << schema.name << " has "
+           << (goal ? "only a deprecated version" : "no version") << " there";
+  return convertTo(op, *goal);
+}
+
+FailureOr<Operation *> Converter::convertTo(Operation *op, OperationName goal) {
+  const OpSchema &schema = schemaOf(op);
+  int64_t from = schema.sinceVersion, to = schemaOf(goal).sinceVersion;
+  // The versions in between, one step at a time.
+  Operation *cur = op;
+  if (to > from) {
+    for (int64_t v = from + 1; v <= to; ++v) {
+      std::optional<OperationName> next =
+          lookupSchemaOp(ctx, schema.domain, schema.name, v);
+      if (!next || *next == cur->getName())
+        continue;
+      const OpSchema &a = schemaOf(cur), &b = schemaOf(*next);
+      if (b.deprecated)
+        return error(cur, a, b) << "the newer version is deprecated", failure();
+      // The softmax family changed its semantics, not only its signature.
+      StringRef name = b.name;
+      if (b.sinceVersion == 13 && !*b.domain &&
+          (name == "Softmax" || name == "LogSoftmax" || name == "Hardmax")) {
+        FailureOr<Operation *> r = softmaxTo13(cur, *next);
+        if (failed(r))
+          return failure();
+        cur = *r;
+        continue;
+      }
+      StepEdit edit;
+      if (failed(adapt(cur, a, b, edit)))
+        return failure();
+      FailureOr<Operation *> r = rename(cur, *next, edit);
+      if (failed(r))
+        return failure();
+      cur = *r;
+    }
+    return cur;
+  }
+  // Downgrade: only where the signatures allow a rename.
+  for (int64_t v = from - 1; v >= to; --v) {
+    std::optional<OperationName> prev =
+        lookupSchemaOp(ctx, schema.domain, schema.name, v);
+    if (!prev || *prev == cur->getName())
+      continue;
+    const OpSchema &b = schemaOf(*prev);
+    if (b.deprecated)
+      return error(cur, schemaOf(cur), b) << "the older version is deprecated",
+             failure();
+    FailureOr<Operation *> r = rename(cur, *prev, StepEdit());
+    if (failed(r))
+      return failure();
+    cur = *r;
+  }
+  return cur;
+}
+
+FailureOr<Operation *> Converter::rename(Operation *op, OperationName to,
+                                         const StepEdit &edit) {
+  const OpSchema &a = schemaOf(op), &b = schemaOf(to);
+  MLIRContext *context = op->getContext();
+
+  // Inputs: by name, else by position when both lists are equally long.
+  SmallVector<Value> oldIn, oldOut;
+  SmallVector<const ArgSchema *> oldInArgs, oldOutArgs;
+  getSlots(op, a, /*inputs=*/true, oldIn, oldInArgs);
+  getSlots(op, a, /*inputs=*/false, oldOut, oldOutArgs);
+  auto matchArg = [&](ArrayRef<ArgSchema> oldArgs, ArrayRef<ArgSchema> newArgs,
+                      unsigned j) -> const ArgSchema * {
+    for (const ArgSchema &o : oldArgs)
+      if (StringRef(o.name) == newArgs[j].name)
+        return &o;
+    if (oldArgs.size() == newArgs.size() &&
+        llvm::none_of(oldArgs, [&](const ArgSchema &o) {
+          return llvm::any_of(newArgs, [&](const ArgSchema &n) {
+            return StringRef(n.name) == o.name;
+          });
+        }))
+      return &oldArgs[j];
+    // Renamed arguments at the same position (BatchNormalization's mean).
+    if (j < oldArgs.size() &&
+        llvm::none_of(newArgs,
+                      [&](const ArgSchema &n) {
+                        return StringRef(n.name) == oldArgs[j].name;
+                      }) &&
+        oldArgs[j].kind == newArgs[j].kind)
+      return &oldArgs[j];
+    return nullptr;
+  };
+
+  SmallVector<Value> newIn;
+  llvm::SmallPtrSet<const ArgSchema *, 8> usedIn;
+  for (unsigned j = 0; j < b.inputs.size(); ++j) {
+    const ArgSchema &n = b.inputs[j];
+    const ArgSchema *o = matchArg(a.inputs, b.inputs, j);
+    auto set = edit.setInputs.find(n.name);
+    if (set != edit.setInputs.end()) {
+      // The adapter's value replaces what the old input gave.
+      if (o)
+        usedIn.insert(o);
+      newIn.push_back(set->second);
+      continue;
+    }
+    if (o && llvm::is_contained(edit.dropInputs, StringRef(o->name)))
+      o = nullptr;
+    bool any = false;
+    if (o) {
+      usedIn.insert(o);
+      for (auto [v, arg] : llvm::zip(oldIn, oldInArgs))
+        if (arg == o) {
+          newIn.push_back(v);
+          any = true;
+        }
+    }
+    if (!any && n.kind != ArgKind::Variadic)
+      newIn.push_back({});
+  }
+  for (auto [v, arg] : llvm::zip(oldIn, oldInArgs))
+    if (v && !usedIn.count(arg) &&
+        !llvm::is_contained(edit.dropInputs, StringRef(arg->name)))
+      return error(op, a, b) << "input '" << arg->name
+                             << "' has no counterpart in the target version",
+             failure();
+
+  SmallVector<Type> newOutTypes;
+  SmallVector<Value> replaced; // parallel to newOutTypes
+  llvm::SmallPtrSet<const ArgSchema *, 8> usedOut;
+  for (unsigned j = 0; j < b.outputs.size(); ++j) {
+    const ArgSchema &n = b.outputs[j];
+    const ArgSchema *o = matchArg(a.outputs, b.outputs, j);
+    if (o && llvm::is_contained(edit.dropOutputs, StringRef(o->name)))
+      o = nullptr;
+    bool any = false;
+    if (o) {
+      usedOut.insert(o);
+      for (auto [v, arg] : llvm::zip(oldOut, oldOutArgs))
+        if (arg == o && v) {
+          newOutTypes.push_back(v.getType());
+          replaced.push_back(v);
+          any = true;
+        }
+    }
+    if (!any && n.kind != ArgKind::Variadic) {
+      newOutTypes.push_back({});
+      replaced.push_back({});
+    }
+  }
+  for (auto [v, arg] : llvm::zip(oldOut, oldOutArgs))
+    if (v && !usedOut.count(arg) && !v.use_empty())
+      return error(op, a, b) << "output '" << arg->name
+                             << "' is used but the target version has none",
+             failure();
+  while (!newOutTypes.empty() && !newOutTypes.back()) {
+    newOutTypes.pop_back();
+    replaced.pop_back();
+  }
+
+  // Attributes: by name and kind.
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : op->getDiscardableAttrs())
+    attrs.push_back(attr);
+  for (const AttrSchema &attr : a.attributes) {
+    if (a.isGraph(attr))
+      continue;
+    std::optional<Attribute> value = op->getInherentAttr(attr.odsName);
+    if (!value || !*value)
+      continue;
+    if (llvm::is_contained(edit.dropAttrs, StringRef(attr.name)))
+      continue;
+    const AttrSchema *n = findAttrSchema(b, attr.name);
+    if (!n) {
+      if (isDroppableAttr(attr.name))
+        continue;
+      return error(op, a, b) << "attribute '" << attr.name
+                             << "' has no counterpart in the target version",
+             failure();
+    }
+    if (n->kind != attr.kind)
+      return error(op, a, b)
+                 << "attribute '" << attr.name << "' changed its type",
+             failure();
+    if (llvm::any_of(edit.setAttrs, [&](NamedAttribute s) {
+          return s.getName() == attr.name;
+        }))
+      continue;
+    attrs.push_back(
+        NamedAttribute(StringAttr::get(context, attr.name), *value));
+  }
+  for (NamedAttribute s : edit.setAttrs)
+    attrs.push_back(s);
+
+  // The output names kept for export follow the new output slots.
+  if (auto names = op->getAttrOfType<ArrayAttr>("onnx.outputs")) {
+    // One name per new slot, from the value that fills it.
+    SmallVector<Attribute> kept;
+    DenseMap<Value, Attribute> nameOf;
+    unsigned slot = 0;
+    for (Value v : oldOut) {
+      if (slot < names.size() && v)
+        nameOf[v] = names[slot];
+      ++slot;
+    }
+    for (Value v : replaced)
+      kept.push_back(v && nameOf.count(v) ? nameOf[v]
+                                          : StringAttr::get(context, ""));
+    for (NamedAttribute &attr : attrs)
+      if (attr.getName() == "onnx.outputs")
+        attr.setValue(ArrayAttr::get(context, kept));
+  }
+
+  OpBuilder builder(op);
+  std::string why;
+  FailureOr<Operation *> created = createSchemaOp(
+      builder, op->getLoc(), to, newIn, newOutTypes, attrs, &why);
+  if (failed(created))
+    return error(op, a, b) << why, failure();
+  Operation *newOp = *created;
+  // Graph attributes keep their regions, by name.
+  unsigned newRegion = 0;
+  for (const AttrSchema &attr : b.attributes) {
+    if (!b.isGraph(attr))
+      continue;
+    unsigned oldRegion = 0;
+    for (const AttrSchema &o : a.attributes) {
+      if (!a.isGraph(o))
+        continue;
+      if (StringRef(o.name) == attr.name)
+        newOp->getRegion(newRegion).takeBody(op->getRegion(oldRegion));
+      ++oldRegion;
+    }
+    ++newRegion;
+  }
+  unsigned next = 0;
+  for (Value v : replaced) {
+    if (!v)
+      continue;
+    v.replaceAllUsesWith(newOp->getResult(next++));
+  }
+  op->erase();
+  return newOp;
+}
+
+/// The element type of a tensor value; null otherwise.
+static Type elementTypeOf(Value v) {
+  auto t = dyn_cast_or_null<TensorType>(v ? v.getType() : Type());
+  return t ? t.getElementType() : Type();
+}
+
+static std::optional<int64_t> rankOf(Value v) {
+  auto t = dyn_cast_or_null<RankedTensorType>(v ? v.getType() : Type());
+  return t ? std::optional<int64_t>(t.getRank()) : std::nullopt;
+}
+
+LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
+                               const OpSchema &to, StepEdit &edit) {
+  if (*to.domain)
+    return success();
+  StringRef name = to.name;
+  int64_t v = to.sinceVersion;
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Builder attrs(ctx);
+  auto attr = [&](StringRef n) -> Attribute {
+    const AttrSchema *s = findAttrSchema(from, n);
+    if (!s)
+      return {};
+    std::optional<Attribute> value = op->getInherentAttr(s->odsName);
+    return value ? *value : Attribute();
+  };
+  auto input = [&](unsigned slot) -> Value {
+    SmallVector<Value> values;
+    SmallVector<const ArgSchema *> args;
+    getSlots(op, from, /*inputs=*/true, values, args);
+    return slot < values.size() ? values[slot] : Value();
+  };
+  // An integer-list attribute that became an input of the same name.
+  auto attrToInput = [&](StringRef attrName, StringRef inputName) {
+    edit.dropAttrs.push_back(attrName);
+    if (Attribute a = attr(attrName))
+      edit.setInputs[inputName] = ints(b, loc, a);
+  };
+
+  // Legacy broadcasting (broadcast, axis) became numpy broadcasting at 7.
+  static const StringRef legacyBroadcast[] = {"Add",   "Sub",     "Mul", "Div",
+                                              "Pow",   "And",     "Or",  "Xor",
+                                              "Equal", "Greater", "Less"};
+  if (v == 7 && llvm::is_contained(legacyBroadcast, name)) {
+    edit.dropAttrs.append({"broadcast", "axis"});
+    auto broadcast = dyn_cast_or_null<IntegerAttr>(attr("broadcast"));
+    auto axis = dyn_cast_or_null<IntegerAttr>(attr("axis"));
+    if (!broadcast || broadcast.getInt() == 0 || !axis)
+      return success();
+    std::optional<int64_t> rankA = rankOf(input(0)), rankB = rankOf(input(1));
+    if (!rankA || !rankB)
+      return error(op, from, to)
+             << "legacy broadcasting along axis " << axis.getInt()
+             << " needs the ranks of both inputs";
+    int64_t ax = axis.getInt() < 0 ? axis.getInt() + *rankA : axis.getInt();
+    int64_t trailing = *rankA - ax - *rankB;
+    if (ax < 0 || trailing < 0)
+      return error(op, from, to)
+             << "axis " << axis.getInt() << " does not fit the input ranks";
+    if (trailing == 0)
+      return success();
+    SmallVector<int64_t> axes;
+    for (int64_t i = 0; i < trailing; ++i)
+      axes.push_back(*rankB + i);
+    SmallVector<Value> ins = {input(1)};
+    SmallVector<NamedAttribute> unsqAttrs;
+    if (target >= 13)
+      ins.push_back(createI64Constant(b, loc, axes, target));
+    else
+      unsqAttrs.push_back(
+          attrs.getNamedAttr("axes", attrs.getDenseI64ArrayAttr(axes)));
+    std::string why;
+    Type elem = elementTypeOf(input(1));
+    FailureOr<Operation *> unsq =
+        createSchemaOp(b, loc, "", "Unsqueeze", target, ins,
+                       {UnrankedTensorType::get(elem)}, unsqAttrs, &why);
+    if (failed(unsq))
+      return error(op, from, to) << why;
+    edit.setInputs["B"] = (*unsq)->getResult(0);
+    return success();
+  }
+
+  if (name == "Clip" && v == 11) {
+    edit.dropAttrs.append({"min", "max"});
+    Type elem = elementTypeOf(input(0));
+    for (StringRef bound : {"min", "max"}) {
+      auto value = dyn_cast_or_null<FloatAttr>(attr(bound));
+      if (!value)
+        continue;
+      if (!isa_and_nonnull<FloatType>(elem))
+        return error(op, from, to)
+               << "the '" << bound << "' input needs a float input type";
+      edit.setInputs[bound] =
+          floatScalar(b, loc, elem, value.getValueAsDouble());
+    }
+    return success();
+  }
+  if (name == "Pad" && v == 2) {
+    edit.dropAttrs.push_back("paddings");
+    if (Attribute p = attr("paddings"))
+      edit.setAttrs.push_back(attrs.getNamedAttr("pads", p));
+    return success();
+  }
+  if (name == "Pad" && v == 11) {
+    attrToInput("pads", "pads");
+    edit.dropAttrs.push_back("value");
+    if (auto value = dyn_cast_or_null<FloatAttr>(attr("value"))) {
+      Type elem = elementTypeOf(input(0));
+      if (!isa_and_nonnull<FloatType>(elem))
+        return error(op, from, to) << "the pad value needs a float input type";
+      edit.setInputs["constant_value"] =
+          floatScalar(b, loc, elem, value.getValueAsDouble());
+    }
+    return success();
+  }
+  if (name == "Split" && v == 2) {
+    // Split-1 takes the sizes as an optional second input.
+    edit.dropInputs.push_back("split");
+    Value sizes = input(1);
+    if (!sizes)
+      return success();
+    auto def = sizes.getDefiningOp();
+    auto value =
+        def ? dyn_cast_or_null<DenseIntElementsAttr>(def->getAttr("value"))
+            : DenseIntElementsAttr();
+    if (!value)
+      return error(op, from, to)
+             << "the 'split' input must be a constant to become an attribute";
+    SmallVector<int64_t> split;
+    for (const APInt &i : value.getValues<APInt>())
+      split.push_back(i.getSExtValue());
+    edit.setAttrs.push_back(
+        attrs.getNamedAttr("split", attrs.getDenseI64ArrayAttr(split)));
+    return success();
+  }
+  if (name == "Split" && v == 13) {
+    attrToInput("split", "split");
+    return success();
+  }
+  if ((name == "Squeeze" || name == "Unsqueeze") && v == 13) {
+    attrToInput("axes", "axes");
+    return success();
+  }
+  if (name.starts_with("Reduce") &&
+      ((name == "ReduceSum" && v == 13) || (name != "ReduceSum" && v == 18))) {
+    attrToInput("axes", "axes");
+    return success();
+  }
+  if (name == "Reshape" && v == 5) {
+    attrToInput("shape", "shape");
+    return success();
+  }
+  if (name == "Slice" && v == 10) {
+    attrToInput("starts", "starts");
+    attrToInput("ends", "ends");
+    attrToInput("axes", "axes");
+    return success();
+  }
+  if (name == "TopK" && v == 10) {
+    edit.dropAttrs.push_back("k");
+    if (auto k = dyn_cast_or_null<IntegerAttr>(attr("k")))
+      edit.setInputs["K"] = createI64Constant(b, loc, {k.getInt()}, target);
+    return success();
+  }
+  if (name == "Dropout" && v == 12) {
+    edit.dropAttrs.push_back("ratio");
+    if (auto ratio = dyn_cast_or_null<FloatAttr>(attr("ratio")))
+      edit.setInputs["ratio"] =
+          floatScalar(b, loc, b.getF32Type(), ratio.getValueAsDouble());
+    return success();
+  }
+  if (name == "Upsample" && v == 9) {
+    edit.dropAttrs.push_back("scales");
+    if (auto scales = dyn_cast_or_null<DenseF32ArrayAttr>(attr("scales"))) {
+      auto type = RankedTensorType::get({static_cast<int64_t>(scales.size())},
+                                        b.getF32Type());
+      edit.setInputs["scales"] = createConstant(
+          b, loc, DenseElementsAttr::get(type, scales.asArrayRef()), target);
+    }
+    return success();
+  }
+  if (name == "Upsample" && v == 7) {
+    // height_scale/width_scale on 4-D inputs became per-axis scales.
+    edit.dropAttrs.append({"height_scale", "width_scale"});
+    auto h = dyn_cast_or_null<FloatAttr>(attr("height_scale"));
+    auto w = dyn_cast_or_null<FloatAttr>(attr("width_scale"));
+    if (!h || !w)
+      return error(op, from, to) << "needs height_scale and width_scale";
+    SmallVector<float> scales = {1.0f, 1.0f,
+                                 static_cast<float>(h.getValueAsDouble()),
+                                 static_cast<float>(w.getValueAsDouble())};
+    edit.setAttrs.push_back(
+        attrs.getNamedAttr("scales", attrs.getDenseF32ArrayAttr(scales)));
+    return success();
+  }
+  if (name == "BatchNormalization" && v == 9) {
+    edit.dropAttrs.push_back("spatial");
+    auto spatial = dyn_cast_or_null<IntegerAttr>(attr("spatial"));
+    if (spatial && spatial.getInt() != 1)
+      return error(op, from, to)
+             << "spatial=" << spatial.getInt() << " has no counterpart";
+    return success();
+  }
+  if (name == "BatchNormalization" && v == 14) {
+    // Only the inference form (Y alone) keeps its meaning.
+    if (op->getNumResults() > 1)
+      return error(op, from, to)
+             << "the training outputs (mean, var, saved_mean, saved_var) "
+                "changed meaning";
+    return success();
+  }
+  if (name == "Cast" && v == 6) {
+    edit.dropAttrs.push_back("to");
+    auto to6 = dyn_cast_or_null<StringAttr>(attr("to"));
+    if (!to6)
+      return success();
+    int32_t code = 0;
+    for (int32_t c = 1; c < 32; ++c)
+      if (getDataTypeName(c) == to6.getValue().upper())
+        code = c;
+    if (!code)
+      return error(op, from, to)
+             << "unknown data type '" << to6.getValue() << "'";
+    edit.setAttrs.push_back(
+        attrs.getNamedAttr("to", attrs.getI64IntegerAttr(code)));
+    return success();
+  }
+  if ((name == "LpPool" || name == "GlobalLpPool") && v == 2) {
+    edit.dropAttrs.push_back("p");
+    if (auto p = dyn_cast_or_null<FloatAttr>(attr("p"))) {
+      double value = p.getValueAsDouble();
+      if (value != static_cast<double>(static_cast<int64_t>(value)))
+        return error(op, from, to) << "p=" << value << " is not an integer";
+      edit.setAttrs.push_back(attrs.getNamedAttr(
+          "p", attrs.getI64IntegerAttr(static_cast<int64_t>(value))));
+    }
+    return success();
+  }
+  if (name == "Concat" && v == 4) {
+    if (!attr("axis"))
+      edit.setAttrs.push_back(
+          attrs.getNamedAttr("axis", attrs.getI64IntegerAttr(1)));
+    return success();
+  }
+  if (name == "GridSample" && v == 20) {
+    if (auto mode = dyn_cast_or_null<StringAttr>(attr("mode"))) {
+      StringRef m = llvm::StringSwitch<StringRef>(mode.getValue())
+                        .Case("bilinear", "linear")
+                        .Case("bicubic", "cubic")
+                        .Default(mode.getValue());
+      edit.dropAttrs.push_back("mode");
+      edit.setAttrs.push_back(
+          attrs.getNamedAttr("mode", attrs.getStringAttr(m)));
+    }
+    return success();
+  }
+  if (name == "DFT" && v == 20) {
+    // The axis became an input whose default (-2) differs from the
+    // attribute's (1).
+    edit.dropAttrs.push_back("axis");
+    int64_t axis = 1;
+    if (auto a = dyn_cast_or_null<IntegerAttr>(attr("axis")))
+      axis = a.getInt();
+    auto type = RankedTensorType::get({}, b.getI64Type());
+    edit.setInputs["axis"] =
+        createConstant(b, loc, DenseElementsAttr::get(type, axis), target);
+    return success();
+  }
+  if (name == "Resize" && v == 11) {
+    // Resize-10 scales from the corner (asymmetric) and picks the nearest
+    // pixel by rounding down.
+    auto type = RankedTensorType::get({0}, b.getF32Type());
+    edit.setInputs["roi"] = createConstant(
+        b, loc, DenseElementsAttr::get(type, ArrayRef<float>()), target);
+    edit.setAttrs.push_back(attrs.getNamedAttr(
+        "coordinate_transformation_mode", attrs.getStringAttr("asymmetric")));
+    auto mode = dyn_cast_or_null<StringAttr>(attr("mode"));
+    if (!mode || mode.getValue() == "nearest")
+      edit.setAttrs.push_back(
+          attrs.getNamedAttr("nearest_mode", attrs.getStringAttr("floor")));
+    return success();
+  }
+  if (name == "Tile" && v == 6)
+    return error(op, from, to)
+           << "Tile-1's (tiles, axis) inputs need the input rank; not "
+              "supported";
+  if (name == "Scan" && v == 9)
+    return error(op, from, to)
+           << "Scan-8's batch axis and sequence_lens have no counterpart";
+  return success();
+}
+
+FailureOr<Operation *> Converter::softmaxTo13(Operation *op, OperationName to) {
+  const OpSchema &a = schemaOf(op), &bs = schemaOf(to);
+  Value x = op->getOperand(0);
+  auto axisAttr = dyn_cast_or_null<IntegerAttr>(
+      op->getInherentAttr("axis").value_or(Attribute()));
+  int64_t axis = axisAttr ? axisAttr.getInt() : 1;
+  std::optional<int64_t> rank = rankOf(x);
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Builder attrs(ctx);
+  SmallVector<NamedAttribute> discardable(op->getDiscardableAttrs());
+  // Along the last axis the two semantics agree.
+  if (rank && (axis == *rank - 1 || axis == -1)) {
+    StepEdit edit;
+    edit.dropAttrs.push_back("axis");
+    edit.setAttrs.push_back(
+        attrs.getNamedAttr("axis", attrs.getI64IntegerAttr(-1)));
+    return rename(op, to, edit);
+  }
+  // Otherwise: flatten to 2-D at the axis, normalize the rows, reshape back.
+  Type elem = elementTypeOf(x);
+  if (!elem)
+    return error(op, a, bs) << "needs a tensor input", failure();
+  std::string why;
+  Type unranked = UnrankedTensorType::get(elem);
+  FailureOr<Operation *> flat = createSchemaOp(
+      b, loc, "", "Flatten", target, {x}, {unranked},
+      {attrs.getNamedAttr("axis", attrs.getI64IntegerAttr(axis))}, &why);
+  if (failed(flat))
+    return error(op, a, bs) << why, failure();
+  FailureOr<Operation *> norm = createSchemaOp(
+      b, loc, to, {(*flat)->getResult(0)}, {unranked},
+      {attrs.getNamedAttr("axis", attrs.getI64IntegerAttr(-1))}, &why);
+  if (failed(norm))
+    return error(op, a, bs) << why, failure();
+  FailureOr<Operation *> shape =
+      createSchemaOp(b, loc, "", "Shape", target, {x},
+                     {UnrankedTensorType::get(b.getI64Type())}, {}, &why);
+  if (failed(shape))
+    return error(op, a, bs) << why, failure();
+  SmallVector<NamedAttribute> reshapeAttrs(discardable);
+  FailureOr<Operation *> reshape =
+      createSchemaOp(b, loc, "", "Reshape", target,
+                     {(*norm)->getResult(0), (*shape)->getResult(0)},
+                     {op->getResult(0).getType()}, reshapeAttrs, &why);
+  if (failed(reshape))
+    return error(op, a, bs) << why, failure();
+  op->getResult(0).replaceAllUsesWith((*reshape)->getResult(0));
+  op->erase();
+  return *norm;
+}
+
+FailureOr<Operation *> Converter::replaceOperator(Operation *op,
+                                                  OperationName to) {
+  // Same inputs, one output, attributes by name.
+  const OpSchema &a = schemaOf(op), &bs = schemaOf(to);
+  OpBuilder b(op);
+  std::string why;
+  SmallVector<NamedAttribute> attrs(op->getDiscardableAttrs());
+  for (const AttrSchema &attr : a.attributes)
+    if (auto value = op->getInherentAttr(attr.odsName); value && *value)
+      attrs.push_back(NamedAttribute(StringAttr::get(ctx, attr.name), *value));
+  FailureOr<Operation *> created =
+      createSchemaOp(b, op->getLoc(), to, SmallVector<Value>(op->getOperands()),
+                     {op->getResult(0).getType()}, attrs, &why);
+  if (failed(created))
+    return error(op, a, bs) << why, failure();
+  op->getResult(0).replaceAllUsesWith((*created)->getResult(0));
+  op->erase();
+  return *created;
+}
+
+namespace {
+struct ConvertOpsetPass
+    : public mlir::onnx::impl::ONNXConvertOpsetBase<ConvertOpsetPass> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+} // namespace
+
+/// The newest opset of ai.onnx: the greatest since_version of its schemas.
+static int64_t newestOpset(MLIRContext *ctx) {
+  int64_t newest = 1;
+  for (RegisteredOperationName name :
+       ctx->getRegisteredOperationsByDialect("onnx")) {
+    auto *iface = name.getInterface<ONNXSchemaOpInterface>();
+    if (!iface)
+      continue;
+    const OpSchema &s = iface->getSchema();
+    if (!*s.domain)
+      newest = std::max<int64_t>(newest, s.sinceVersion);
+  }
+  return newest;
+}
+
+void ConvertOpsetPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = module.getContext();
+  int64_t goal = target > 0 ? target : newestOpset(ctx);
+  Converter converter(ctx, goal);
+  // Only ai.onnx ops change: the other domains keep their opsets.
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    auto iface = dyn_cast<ONNXSchemaOpInterface>(op);
+    if (iface && !*iface.getSchema().domain)
+      ops.push_back(op);
+  });
+  bool failedAny = false;
+  for (Operation *op : ops)
+    if (failed(converter.convert(op)))
+      failedAny = true;
+  if (failedAny)
+    return signalPassFailure();
+
+  // The model (and each function) now imports the target opset.
+  auto setOpset = [&](DictionaryAttr opsets) -> DictionaryAttr {
+    NamedAttrList list(opsets);
+    list.set("ai.onnx", IntegerAttr::get(IntegerType::get(ctx, 64), goal));
+    return list.getDictionary(ctx);
+  };
+  if (auto opsets = module->getAttrOfType<DictionaryAttr>("onnx.opset_import"))
+    module->setAttr("onnx.opset_import", setOpset(opsets));
+  for (auto func : module.getOps<func::FuncOp>()) {
+    auto info = func->getAttrOfType<DictionaryAttr>("onnx.function");
+    if (!info)
+      continue;
+    auto opsets = info.getAs<DictionaryAttr>("opset_import");
+    if (!opsets || !opsets.get("ai.onnx"))
+      continue;
+    NamedAttrList list(info);
+    list.set("opset_import", setOpset(opsets));
+    func->setAttr("onnx.function", list.getDictionary(ctx));
+  }
+}
