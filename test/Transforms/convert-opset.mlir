@@ -16,7 +16,7 @@
 // V13: onnx.Clip(
 // V13: onnx.Squeeze_v13(
 // V13: onnx.TopK_v11(
-// V13: onnx.ReduceSum_v13(%arg0) {keepdims = 0 : i64}
+// V13: onnx.ReduceSum(%arg0) {keepdims = 0 : i64}
 module attributes {onnx.opset_import = {ai.onnx = 9 : i64, ai.onnx.ml = 3 : i64}} {
   func.func @attrs_to_inputs(%x: tensor<2x3xf32>, %y: tensor<1x4xf32>) -> (tensor<2x3xf32>, tensor<4xf32>, tensor<2x2xf32>, tensor<2x2xi64>, tensor<f32>) {
     %0 = onnx.Clip_v6(%x) {min = -1.0 : f32, max = 6.0 : f32, onnx.name = "clip"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
