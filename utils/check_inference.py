@@ -4,7 +4,8 @@
 For every node test (ONNX 1.12 from libonnx-testdata, ONNX 1.22 from
 shared/onnx-tests-1.22) whose directory name matches --filter: the output
 types and the intermediate value_info are stripped from model.onnx, the
-model is imported, `onnx-opt --onnx-infer-shapes` runs (after
+tensor inputs become initializers holding the test's input data (unless
+--runtime-inputs), the model is imported, `onnx-opt --onnx-infer-shapes` runs (after
 `--onnx-convert-opset` with --convert), and the types of the
 graph outputs must equal the element type and the shape of the expected
 outputs in test_data_set_0 (a sequence: every element's type; an optional:
@@ -157,6 +158,25 @@ def check_one(args, suite, case_dir):
     del model.graph.value_info[:]
     for o in model.graph.output:
         o.ClearField("type")
+    if not args.runtime_inputs:
+        # The test's input tensors become initializers: shape-like inputs
+        # (Reshape's shape, Resize's sizes, ...) are then constants, as in a
+        # deployed model. Each op is inferred before it is folded, so a wrong
+        # inferred type still shows: the folded constant no longer fits it.
+        keep = []
+        for i, inp in enumerate(model.graph.input):
+            path = os.path.join(data_dir, "input_%d.pb" % i)
+            if inp.type.WhichOneof("value") == "tensor_type" and os.path.exists(path):
+                t = onnx.TensorProto()
+                with open(path, "rb") as f:
+                    t.ParseFromString(f.read())
+                t.name = inp.name
+                model.graph.initializer.append(t)
+            else:
+                keep.append(inp)
+        del model.graph.input[:]
+        model.graph.input.extend(keep)
+        model.ir_version = max(model.ir_version, 4)
     with tempfile.NamedTemporaryFile(suffix=".onnx") as tmp:
         tmp.write(model.SerializeToString())
         tmp.flush()
@@ -194,6 +214,9 @@ def main():
     p.add_argument("--filter", default="", help="regex on the test name")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--expected", help="file of expected mismatches")
+    p.add_argument("--runtime-inputs", action="store_true",
+                   help="keep the graph inputs as inputs (by default they "
+                   "become initializers holding the test's input data)")
     p.add_argument("--convert", action="store_true",
                    help="convert to the newest opset before inference")
     p.add_argument("-v", "--verbose", action="store_true")

@@ -18,6 +18,8 @@ def ONNX_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let dependentDialects = ["::mlir::func::FuncDialect"];
+  // Folding of shape arithmetic, constants and no-op ops (ONNXFolding.h).
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     /// The op of each schema version of (domain, op_type), keyed by
     /// "domain::op_type" ("" for ai.onnx), in increasing since_version.

@@ -25,7 +25,17 @@ def ONNXInferShapes : Pass<"onnx-infer-shapes", "::mlir::ModuleOp"> {
     graph outputs to the result attributes. The signatures of graphs follow
     the refined types of the values they return. A declared type that
     contradicts an inferred one is an error.
+
+    With `fold` (the default), each op is folded right after its inference
+    when its result is known (shape arithmetic over static shapes, ops on
+    small constants, ops that do nothing; see ONNXFolding.h), so that the
+    ops after it see constants: a Reshape whose shape comes from
+    Shape/Gather/Concat of static shapes gets a static result.
   }];
+  let options = [
+    Option<"fold", "fold", "bool", /*default=*/"true",
+           "Fold ops whose results are known as inference goes">,
+  ];
 }
 
 def ONNXConvertOpset : Pass<"onnx-convert-opset", "::mlir::ModuleOp"> {
@@ -48,6 +58,21 @@ def ONNXConvertOpset : Pass<"onnx-convert-opset", "::mlir::ModuleOp"> {
     Option<"target", "target", "int64_t", /*default=*/"0",
            "The ai.onnx opset to convert to (0: the newest)">,
   ];
+}
+
+def ONNXInlineFunctions : Pass<"onnx-inline-functions", "::mlir::ModuleOp"> {
+  let summary = "Inline the calls of model-local functions";
+  let description = [{
+    Replaces each `onnx.call` in a graph by the body of the function it
+    calls, specialized for the call: an attribute of an inlined op that
+    refers to an attribute parameter of the function (`onnx.attr_refs`,
+    ONNX's ref_attr_name) takes the call's value, else the function's
+    default, else stays unset. Overloads are distinct functions and are
+    inlined as such. Calls in inlined bodies are inlined in turn. The
+    inlined ops, bound to the function's own opset, are converted to the
+    graph's ai.onnx opset; the names of the values they define get the
+    call's name as a prefix. Functions no longer called are removed.
+  }];
 }
 
 #endif // ONNXDIALECT_TRANSFORMS_PASSES_TD

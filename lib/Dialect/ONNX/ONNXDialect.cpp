@@ -1,6 +1,7 @@
 //===- ONNXDialect.cpp - The onnx dialect, its types and attributes -------===//
 
 #include "OnnxDialect/IR/ONNXDialect.h"
+#include "OnnxDialect/IR/ONNXFolding.h"
 #include "OnnxDialect/IR/ONNXOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -100,4 +101,9 @@ SparseTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "type, got "
                        << tensorType.getElementType();
   return success();
+}
+
+void ONNXDialect::getCanonicalizationPatterns(
+    RewritePatternSet &results) const {
+  populateONNXFoldingPatterns(results);
 }

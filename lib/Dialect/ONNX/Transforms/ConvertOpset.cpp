@@ -12,6 +12,7 @@
 #include "OnnxDialect/IR/ONNXBuilder.h"
 #include "OnnxDialect/IR/ONNXDataTypes.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/Transforms/OpsetConversion.h"
 #include "OnnxDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -782,8 +783,15 @@ struct ConvertOpsetPass
 };
 } // namespace
 
+LogicalResult mlir::onnx::convertOpToOpset(Operation *op, int64_t target) {
+  auto iface = dyn_cast<ONNXSchemaOpInterface>(op);
+  if (!iface || *iface.getSchema().domain)
+    return success();
+  return Converter(op->getContext(), target).convert(op);
+}
+
 /// The newest opset of ai.onnx: the greatest since_version of its schemas.
-static int64_t newestOpset(MLIRContext *ctx) {
+int64_t mlir::onnx::getNewestOpset(MLIRContext *ctx) {
   int64_t newest = 1;
   for (RegisteredOperationName name :
        ctx->getRegisteredOperationsByDialect("onnx")) {
@@ -800,7 +808,7 @@ static int64_t newestOpset(MLIRContext *ctx) {
 void ConvertOpsetPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = module.getContext();
-  int64_t goal = target > 0 ? target : newestOpset(ctx);
+  int64_t goal = target > 0 ? target : getNewestOpset(ctx);
   Converter converter(ctx, goal);
   // Only ai.onnx ops change: the other domains keep their opsets.
   SmallVector<Operation *> ops;

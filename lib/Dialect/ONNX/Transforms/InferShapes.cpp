@@ -5,12 +5,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OnnxDialect/IR/ONNXFolding.h"
 #include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "OnnxDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir {
 namespace onnx {
@@ -54,6 +57,7 @@ static ArrayAttr namesAttr(MLIRContext *ctx, ArrayRef<StringAttr> symbols) {
 namespace {
 struct InferShapesPass
     : public mlir::onnx::impl::ONNXInferShapesBase<InferShapesPass> {
+  using Base::Base;
   void runOnOperation() override;
 
   LogicalResult inferOp(Operation *op);
@@ -148,11 +152,30 @@ void InferShapesPass::runOnOperation() {
       if (!s.empty())
         symbols[arg] = s;
     }
+    OpBuilder builder(ctx);
     WalkResult walk = func.walk<WalkOrder::PostOrder>([&](Operation *op) {
       if (!isa<ONNXSchemaOpInterface>(op))
         return WalkResult::advance();
-      return failed(inferOp(op)) ? WalkResult::interrupt()
-                                 : WalkResult::advance();
+      if (failed(inferOp(op)))
+        return WalkResult::interrupt();
+      // Fold what is now known, so that the ops after it see constants.
+      SmallVector<Value> replacements;
+      if (fold &&
+          succeeded(foldONNXOp(op, builder, replacements,
+                               /*allowRefinedTypes=*/true, symbolTables))) {
+        for (auto [result, replacement] :
+             llvm::zip(op->getResults(), replacements)) {
+          auto it = symbols.find(result);
+          if (it != symbols.end() && !symbols.count(replacement)) {
+            SmallVector<StringAttr, 4> moved = it->second;
+            symbols[replacement] = moved;
+          }
+          result.replaceAllUsesWith(replacement);
+        }
+        if (isOpTriviallyDead(op))
+          op->erase();
+      }
+      return WalkResult::advance();
     });
     if (walk.wasInterrupted())
       return signalPassFailure();
