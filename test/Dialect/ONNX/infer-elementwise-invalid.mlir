@@ -91,7 +91,7 @@ func.func @bitcast_width(%x: tensor<2xf32>) -> tensor<*xi64> {
 
 // A declared result type that contradicts the inferred one.
 func.func @add_result(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x4xf32> {
-  // expected-error @+1 {{}}
+  // expected-error @+1 {{output 0 has type 'tensor<2x4xf32>', but its inputs and attributes give it type 'tensor<2x3xf32>'}}
   %0 = onnx.Add(%a, %b) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }

@@ -12,7 +12,7 @@ func.func @reduce_axis(%x: tensor<2x3xf32>) -> tensor<*xf32> {
 
 func.func @reduce_repeated(%x: tensor<2x3xf32>) -> tensor<*xf32> {
   // expected-error @+1 {{axis -1 of 'axes' is repeated}}
-  %0 = onnx.ReduceMean_v13(%x) {axes = [1, -1]} : (tensor<2x3xf32>) -> tensor<*xf32>
+  %0 = onnx.ReduceMean_v13(%x) {axes = array<i64: 1, -1>} : (tensor<2x3xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 

@@ -390,14 +390,13 @@ void mlir::onnx::registerElementwiseInference(InferenceRegistry &r) {
          "Swish",
          "Tan",
          "Tanh",
-         "ThresholdedRelu",
-         "RegexFullMatch"},
+         "ThresholdedRelu"},
         [](InferenceContext &ctx) { return inferSameShape(ctx); });
   r.add({"Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor", "Equal", "Less",
          "Greater"},
         inferBinary);
   r.add({"LessOrEqual", "GreaterOrEqual", "BitwiseAnd", "BitwiseOr",
-         "BitwiseXor", "StringConcat"},
+         "BitwiseXor"},
         [](InferenceContext &ctx) { return inferBroadcast(ctx); });
   r.add({"Sum", "Mean", "Max", "Min"}, inferVariadic);
   r.add({"BitShift"}, inferBitShift);

@@ -38,7 +38,12 @@ LogicalResult checkQuantParams(InferenceContext &ctx, StringRef xName,
   std::optional<Shape> x = ctx.getInputShape(0);
   std::optional<Shape> scale = ctx.getInputShape(1);
   std::optional<Shape> zp = ctx.getInputShape(2);
-  if (scale && zp) {
+  // One value (a scalar or [1]) is per tensor.
+  auto isSingle = [](const Shape &s) {
+    return llvm::all_of(
+        s, [](const Dim &d) { return d.isStatic() && d.size == 1; });
+  };
+  if (scale && zp && !(isSingle(*scale) && isSingle(*zp))) {
     bool same = scale->size() == zp->size();
     for (size_t i = 0; same && i < scale->size(); ++i)
       same = succeeded(mergeDims((*scale)[i], (*zp)[i]));
@@ -56,8 +61,7 @@ LogicalResult checkQuantParams(InferenceContext &ctx, StringRef xName,
     return ctx.fail() << "attribute 'block_size' must not be negative, got "
                       << blockSize;
   // Per tensor.
-  if (scale->empty() || (blockSize == 0 && scale->size() == 1 &&
-                         scale->front().isStatic() && scale->front().size == 1))
+  if (scale->empty() || (blockSize == 0 && isSingle(*scale)))
     return success();
   int64_t rank = x->size();
   int64_t axisAttr = ctx.getIntAttr("axis", 1);

@@ -40,32 +40,42 @@ LogicalResult inferReduce(InferenceContext &ctx) {
       ctx.getIntsInputOrAttr("axes", &present);
   std::optional<Shape> data = ctx.getInputShape(0);
 
+  // Axes from an input that is not constant: its static length may tell.
+  std::optional<int64_t> numAxes;
+  if (present && !axes) {
+    int slot = ctx.getInputSlot("axes");
+    if (std::optional<Shape> axesShape =
+            slot >= 0 ? ctx.getInputShape(slot) : std::nullopt;
+        axesShape && axesShape->size() == 1 && axesShape->front().isStatic())
+      numAxes = axesShape->front().size;
+    if (numAxes == 0)
+      axes = SmallVector<int64_t>();
+  }
+
   if (present && !axes) {
     // Axes that are not known: which dims are reduced is not known.
     if (!data) {
       ctx.setOutput(0, nullptr, std::nullopt);
       return success();
     }
+    int64_t rank = data->size();
+    if (numAxes && *numAxes > rank)
+      return ctx.fail() << "input 'axes' has " << *numAxes
+                        << " axes for input 'data' of rank " << rank;
     if (keepdims) {
-      Shape result = unknownShape(data->size());
+      // All dims are reduced when there are as many axes as dims.
+      Shape result = unknownShape(rank);
       for (auto [r, d] : llvm::zip(result, *data))
-        if (d.isStatic() && d.size == 1)
-          r = d;
+        if ((d.isStatic() && d.size == 1) || numAxes == rank)
+          r = Dim(1);
       ctx.setOutput(0, nullptr, result);
       return success();
     }
     // Without keepdims the rank is the data's less the number of axes.
-    int slot = ctx.getInputSlot("axes");
-    std::optional<Shape> axesShape =
-        slot >= 0 ? ctx.getInputShape(slot) : std::nullopt;
-    if (axesShape && axesShape->size() == 1 && axesShape->front().isStatic() &&
-        axesShape->front().size > 0 &&
-        axesShape->front().size <= static_cast<int64_t>(data->size())) {
-      ctx.setOutput(0, nullptr,
-                    unknownShape(data->size() - axesShape->front().size));
-      return success();
-    }
-    ctx.setOutput(0, nullptr, std::nullopt);
+    if (numAxes)
+      ctx.setOutput(0, nullptr, unknownShape(rank - *numAxes));
+    else
+      ctx.setOutput(0, nullptr, std::nullopt);
     return success();
   }
 
