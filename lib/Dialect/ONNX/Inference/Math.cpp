@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/IR/ONNXShapeInference.h"
+#include <cctype>
 #include <cmath>
 #include <string>
 
