@@ -727,6 +727,12 @@ FailureOr<Type> Importer::resultType(const proto::NodeProto &node,
   // ConstantOfShape without a value gives float zeros.
   if (op == "ConstantOfShape")
     return Type(UnrankedTensorType::get(Float32Type::get(context)));
+  // Without their attribute, EyeLike gives the input's element type and
+  // DequantizeLinear the scale's.
+  if (op == "EyeLike" && in0)
+    return withoutShape(in0);
+  if (op == "DequantizeLinear" && operands.size() > 1)
+    return withoutShape(operands[1].getType());
   // If, Loop, Scan, SequenceMap: from their graphs, once imported.
   if (llvm::any_of(schema->attributes,
                    [&](const AttrSchema &a) { return schema->isGraph(a); }))
