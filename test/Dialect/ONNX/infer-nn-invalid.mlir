@@ -98,27 +98,27 @@ func.func @rnn_input_rank(%x: tensor<3x4xf32>, %w: tensor<1x3x4xf32>, %r: tensor
 // -----
 
 func.func @resize_scales_length(%x: tensor<1x1x4x4xf32>) -> tensor<*xf32> {
-  %scales = onnx.Constant {value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %scales = onnx.Constant() {value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> tensor<2xf32>
   // expected-error @+1 {{'onnx.Resize' op input 'scales' must have 4 values, got 2}}
-  %0 = onnx.Resize(%x, none, %scales) : (tensor<1x1x4x4xf32>, none, tensor<2xf32>) -> tensor<*xf32>
+  %0 = onnx.Resize(%x, none, %scales) : (tensor<1x1x4x4xf32>, tensor<2xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 
 // -----
 
 func.func @resize_axes(%x: tensor<1x1x4x4xf32>) -> tensor<*xf32> {
-  %sizes = onnx.Constant {value = dense<[3]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %sizes = onnx.Constant() {value = dense<[3]> : tensor<1xi64>} : () -> tensor<1xi64>
   // expected-error @+1 {{'onnx.Resize' op attribute 'axes' has 4, out of range for input 'X' of rank 4}}
-  %0 = onnx.Resize(%x, none, none, %sizes) {axes = array<i64: 4>} : (tensor<1x1x4x4xf32>, none, none, tensor<1xi64>) -> tensor<*xf32>
+  %0 = onnx.Resize(%x, none, none, %sizes) {axes = array<i64: 4>} : (tensor<1x1x4x4xf32>, tensor<1xi64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 
 // -----
 
 func.func @dft_axis(%x: tensor<2x10x1xf32>) -> tensor<*xf32> {
-  %axis = onnx.Constant {value = dense<2> : tensor<i64>} : () -> tensor<i64>
+  %axis = onnx.Constant() {value = dense<2> : tensor<i64>} : () -> tensor<i64>
   // expected-error @+1 {{'onnx.DFT' op axis 2 is out of range for input 'input' of rank 3}}
-  %0 = onnx.DFT(%x, none, %axis) : (tensor<2x10x1xf32>, none, tensor<i64>) -> tensor<*xf32>
+  %0 = onnx.DFT(%x, none, %axis) : (tensor<2x10x1xf32>, tensor<i64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 

@@ -77,50 +77,50 @@ func.func @gru_batchwise(%x: tensor<4x7x2xf32>, %w: tensor<1x9x2xf32>, %r: tenso
 
 // CHECK-LABEL: func @resize
 func.func @resize(%x: tensor<1x1x4x?xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
-  %scales = onnx.Constant {value = dense<[0.6, 2.0]> : tensor<2xf32>} : () -> tensor<2xf32>
-  %sizes = onnx.Constant {value = dense<[7, 8]> : tensor<2xi64>} : () -> tensor<2xi64>
-  %cube = onnx.Constant {value = dense<[3, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
-  %three = onnx.Constant {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
+  %scales = onnx.Constant() {value = dense<[0.6, 2.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %sizes = onnx.Constant() {value = dense<[7, 8]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %cube = onnx.Constant() {value = dense<[3, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %three = onnx.Constant() {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
   // CHECK: onnx.Resize({{.*}}) -> tensor<1x1x2x?xf32>
-  %0 = onnx.Resize(%x, none, %scales) {axes = array<i64: 2, 3>} : (tensor<1x1x4x?xf32>, none, tensor<2xf32>) -> tensor<*xf32>
+  %0 = onnx.Resize(%x, none, %scales) {axes = array<i64: 2, 3>} : (tensor<1x1x4x?xf32>, tensor<2xf32>) -> tensor<*xf32>
   // CHECK: onnx.Resize({{.*}}) -> tensor<1x1x7x8xf32>
-  %1 = onnx.Resize(%x, none, none, %sizes) {axes = array<i64: 2, 3>} : (tensor<1x1x4x?xf32>, none, none, tensor<2xi64>) -> tensor<*xf32>
+  %1 = onnx.Resize(%x, none, none, %sizes) {axes = array<i64: 2, 3>} : (tensor<1x1x4x?xf32>, tensor<2xi64>) -> tensor<*xf32>
   // CHECK: onnx.Resize({{.*}}) -> tensor<1x1x?x?xf32>
-  %2 = onnx.Resize(%x, none, none, %cube) {axes = array<i64: 2, 3>, keep_aspect_ratio_policy = "not_larger"} : (tensor<1x1x4x?xf32>, none, none, tensor<2xi64>) -> tensor<*xf32>
+  %2 = onnx.Resize(%x, none, none, %cube) {axes = array<i64: 2, 3>, keep_aspect_ratio_policy = "not_larger"} : (tensor<1x1x4x?xf32>, tensor<2xi64>) -> tensor<*xf32>
   // CHECK: onnx.Resize({{.*}}) -> tensor<1x1x3x?xf32>
-  %3 = onnx.Resize(%x, none, none, %three) {axes = array<i64: 2>, keep_aspect_ratio_policy = "not_smaller"} : (tensor<1x1x4x?xf32>, none, none, tensor<1xi64>) -> tensor<*xf32>
+  %3 = onnx.Resize(%x, none, none, %three) {axes = array<i64: 2>, keep_aspect_ratio_policy = "not_smaller"} : (tensor<1x1x4x?xf32>, tensor<1xi64>) -> tensor<*xf32>
   return %0, %1, %2, %3 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
 
 // CHECK-LABEL: func @dft
 func.func @dft(%x: tensor<2x10x1xf32>, %c: tensor<2x6x2xf32>, %axis_input: tensor<i64>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
-  %axis = onnx.Constant {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %axis = onnx.Constant() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
   // CHECK: onnx.DFT({{.*}}) -> tensor<2x6x2xf32>
-  %0 = onnx.DFT(%x, none, %axis) {onesided = 1 : i64} : (tensor<2x10x1xf32>, none, tensor<i64>) -> tensor<*xf32>
+  %0 = onnx.DFT(%x, none, %axis) {onesided = 1 : i64} : (tensor<2x10x1xf32>, tensor<i64>) -> tensor<*xf32>
   // CHECK: onnx.DFT({{.*}}) -> tensor<2x10x1xf32>
-  %1 = onnx.DFT(%c, none, %axis) {inverse = 1 : i64, onesided = 1 : i64} : (tensor<2x6x2xf32>, none, tensor<i64>) -> tensor<*xf32>
+  %1 = onnx.DFT(%c, none, %axis) {inverse = 1 : i64, onesided = 1 : i64} : (tensor<2x6x2xf32>, tensor<i64>) -> tensor<*xf32>
   // CHECK: onnx.DFT({{.*}}) -> tensor<?x?x2xf32>
-  %2 = onnx.DFT(%x, none, %axis_input) : (tensor<2x10x1xf32>, none, tensor<i64>) -> tensor<*xf32>
+  %2 = onnx.DFT(%x, none, %axis_input) : (tensor<2x10x1xf32>, tensor<i64>) -> tensor<*xf32>
   return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
 
 // CHECK-LABEL: func @attention
 func.func @attention(%q: tensor<2x4x24xf32>, %k: tensor<2x6x12xf32>, %v: tensor<2x6x16xf32>, %pk: tensor<2x2x3x6xf32>, %pv: tensor<2x2x3x8xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
   // CHECK: onnx.Attention({{.*}}) -> (tensor<2x4x32xf32>, tensor<2x2x9x6xf32>, tensor<2x2x9x8xf32>, tensor<2x4x4x9xf32>)
-  %0:4 = onnx.Attention(%q, %k, %v, none, %pk, %pv) {kv_num_heads = 2 : i64, q_num_heads = 4 : i64} : (tensor<2x4x24xf32>, tensor<2x6x12xf32>, tensor<2x6x16xf32>, none, tensor<2x2x3x6xf32>, tensor<2x2x3x8xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  %0:4 = onnx.Attention(%q, %k, %v, none, %pk, %pv) {kv_num_heads = 2 : i64, q_num_heads = 4 : i64} : (tensor<2x4x24xf32>, tensor<2x6x12xf32>, tensor<2x6x16xf32>, tensor<2x2x3x6xf32>, tensor<2x2x3x8xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
   return %0#0, %0#1, %0#2, %0#3 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
 
 // CHECK-LABEL: func @windows
 func.func @windows(%n: tensor<i64>) -> (tensor<*xf64>, tensor<*xf32>, tensor<*xi64>) {
-  %size = onnx.Constant {value = dense<10> : tensor<i64>} : () -> tensor<i64>
+  %size = onnx.Constant() {value = dense<10> : tensor<i64>} : () -> tensor<i64>
   // CHECK: onnx.HannWindow({{.*}}) -> tensor<10xf64>
   %0 = onnx.HannWindow(%size) {output_datatype = 11 : i64} : (tensor<i64>) -> tensor<*xf64>
   // CHECK: onnx.BlackmanWindow({{.*}}) -> tensor<?xf32>
   %1 = onnx.BlackmanWindow(%n) : (tensor<i64>) -> tensor<*xf32>
   // CHECK: onnx.NonMaxSuppression({{.*}}) -> tensor<?x3xi64>
-  %b = onnx.Constant {value = dense<0.0> : tensor<1x6x4xf32>} : () -> tensor<1x6x4xf32>
-  %s = onnx.Constant {value = dense<0.0> : tensor<1x1x6xf32>} : () -> tensor<1x1x6xf32>
+  %b = onnx.Constant() {value = dense<0.0> : tensor<1x6x4xf32>} : () -> tensor<1x6x4xf32>
+  %s = onnx.Constant() {value = dense<0.0> : tensor<1x1x6xf32>} : () -> tensor<1x1x6xf32>
   %2 = onnx.NonMaxSuppression(%b, %s) : (tensor<1x6x4xf32>, tensor<1x1x6xf32>) -> tensor<*xi64>
   return %0, %1, %2 : tensor<*xf64>, tensor<*xf32>, tensor<*xi64>
 }
