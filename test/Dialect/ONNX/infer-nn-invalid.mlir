@@ -153,3 +153,37 @@ func.func @grid_sample_grid(%x: tensor<1x3x8x8xf32>, %g: tensor<1x4x4x3xf32>) ->
   %0 = onnx.GridSample(%x, %g) : (tensor<1x3x8x8xf32>, tensor<1x4x4x3xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @conv_transpose_output_shape(%x: tensor<1x1x3x3xf32>, %w: tensor<1x2x3x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{'onnx.ConvTranspose' op attribute 'output_shape' must have 2 values, got 3}}
+  %0 = onnx.ConvTranspose(%x, %w) {output_shape = array<i64: 1, 10, 8>} : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @rms_norm_axis(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{'onnx.RMSNormalization' op attribute 'axis' (-3) is out of range for input 'X' of rank 2}}
+  %0 = onnx.RMSNormalization(%x, %s) {axis = -3 : i64} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @tfidf_rank(%x: tensor<2x3x4xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{'onnx.TfIdfVectorizer' op input 'X' must have rank 1 or 2, got 3}}
+  %0 = onnx.TfIdfVectorizer(%x) {max_gram_length = 1 : i64, max_skip_count = 0 : i64, min_gram_length = 1 : i64, mode = "TF", ngram_counts = array<i64: 0>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 5, 6>} : (tensor<2x3x4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @col2im_block(%x: tensor<1x10x4xf32>) -> tensor<*xf32> {
+  %image = onnx.Constant() {value = dense<[5, 5]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %block = onnx.Constant() {value = dense<[2, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+1 {{'onnx.Col2Im' op dim 1 of input 'input' (10) must be a multiple of the block size (4)}}
+  %0 = onnx.Col2Im(%x, %image, %block) : (tensor<1x10x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -560,7 +560,7 @@ LogicalResult inferInstanceNormalization(InferenceContext &ctx) {
   return success();
 }
 
-/// LayerNormalization and RMSNormalization: Y like X; Mean and InvStdDev keep
+/// LayerNormalization: Y like X; Mean and InvStdDev keep
 /// the dims before `axis` and are 1 from it on.
 LogicalResult inferLayerNormalization(InferenceContext &ctx) {
   std::optional<Shape> x = ctx.getInputShape(0);
@@ -608,13 +608,15 @@ LogicalResult inferSameShape(InferenceContext &ctx) {
   return success();
 }
 
-LogicalResult inferLpNormalization(InferenceContext &ctx) {
+/// LpNormalization and RMSNormalization: the output has the shape of the
+/// input; `axis` must be one of its axes.
+LogicalResult inferNormalizationAlongAxis(InferenceContext &ctx) {
   if (std::optional<int64_t> rank = ctx.getInputRank(0)) {
     int64_t axis = ctx.getIntAttr("axis", -1);
     if (!normalizeAxis(axis, *rank))
       return ctx.fail() << "attribute 'axis' (" << axis
-                        << ") is out of range for input 'input' of rank "
-                        << *rank;
+                        << ") is out of range for input '" << inputName(ctx, 0)
+                        << "' of rank " << *rank;
   }
   copyShape(ctx, 0, 0);
   return success();
@@ -1359,8 +1361,8 @@ void mlir::onnx::registerNNInference(InferenceRegistry &r) {
   r.add({"InstanceNormalization"}, inferInstanceNormalization);
   r.add({"LayerNormalization"}, inferLayerNormalization);
   r.add({"GroupNormalization"}, inferGroupNormalization);
-  r.add({"RMSNormalization", "LRN"}, inferSameShape);
-  r.add({"LpNormalization"}, inferLpNormalization);
+  r.add({"LRN"}, inferSameShape);
+  r.add({"LpNormalization", "RMSNormalization"}, inferNormalizationAlongAxis);
   r.add({"MeanVarianceNormalization"}, inferMeanVarianceNormalization);
   r.add({"RNN"}, [](InferenceContext &ctx) { return inferRecurrent(ctx, 1); });
   r.add({"GRU"}, [](InferenceContext &ctx) { return inferRecurrent(ctx, 3); });
