@@ -705,11 +705,22 @@ FailureOr<Type> Importer::resultType(const proto::NodeProto &node,
       return withoutShape(opt.getElementType());
     return withoutShape(in0);
   }
-  // An element type chosen by an attribute.
-  for (StringRef attrName : {"to", "dtype", "output_dtype"})
-    if (auto code = dyn_cast_or_null<IntegerAttr>(attrs.get(attrName)))
+  // An element type chosen by an attribute, or by its default.
+  for (StringRef attrName :
+       {"to", "dtype", "output_dtype", "output_datatype", "stash_type"}) {
+    if (auto code = dyn_cast_or_null<IntegerAttr>(attrs.get(attrName))) {
       if (Type element = getElementTypeForDataType(context, code.getInt()))
         return Type(UnrankedTensorType::get(element));
+      continue;
+    }
+    for (const AttrSchema &a : schema->attributes) {
+      int64_t code;
+      if (a.name == attrName && a.defaultValue &&
+          !StringRef(a.defaultValue).getAsInteger(10, code))
+        if (Type element = getElementTypeForDataType(context, code))
+          return Type(UnrankedTensorType::get(element));
+    }
+  }
   // The type of a tensor attribute (Constant, ConstantOfShape).
   for (NamedAttribute attr : attrs)
     if (auto value = dyn_cast<ElementsAttr>(attr.getValue()))
