@@ -1,4 +1,5 @@
-//===- ONNXShapeInference.h - Type and shape inference of onnx ops -*- C++ -*-===//
+//===- ONNXShapeInference.h - Type and shape inference of onnx ops -*- C++
+//-*-===//
 //
 // One inference function per ONNX operator computes the types of an op's
 // outputs from its inputs, attributes and constant inputs. The same function
@@ -124,14 +125,17 @@ public:
   /// The elements of a constant floating point input, as double.
   std::optional<SmallVector<double>> getConstantFloats(unsigned i) const;
 
-  //===--- Attributes (with the schema's defaults) -------------------------===//
+  //===--- Attributes (with the schema's defaults)
+  //-------------------------===//
 
   /// The attribute named `name` (the ONNX name), or null. Defaults are not
   /// applied here.
   Attribute getAttr(StringRef name) const;
   /// Whether an ONNX attribute of that name is set on the op (or refers to a
   /// function attribute, whose value is unknown here).
-  bool hasAttr(StringRef name) const { return static_cast<bool>(getAttr(name)); }
+  bool hasAttr(StringRef name) const {
+    return static_cast<bool>(getAttr(name));
+  }
   /// Whether the attribute is a reference to a function attribute parameter.
   bool isAttrRef(StringRef name) const;
   std::optional<int64_t> getIntAttr(StringRef name) const;

@@ -7,6 +7,7 @@
 
 #include "OnnxDialect/IR/ONNXSchema.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/IR/ONNXShapeInference.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -419,7 +420,7 @@ LogicalResult mlir::onnx::verifySchemaOp(Operation *op) {
   if (failed(verifyValues(op, schema, /*inputs=*/true, bindings)) ||
       failed(verifyValues(op, schema, /*inputs=*/false, bindings)))
     return failure();
-  return success();
+  return verifyInferredTypes(op);
 }
 
 //===----------------------------------------------------------------------===//

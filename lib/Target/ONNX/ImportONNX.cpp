@@ -624,31 +624,6 @@ Importer::sortNodes(NodeList &nodes, StringRef graphName) {
 
 /// An ONNX type string of the spec ("tensor(float)", "seq(tensor(int64))")
 /// as a type with unknown shape, or null when it names no single type.
-static Type parseTypeString(MLIRContext *context, StringRef s) {
-  s = s.trim();
-  auto inner = [&](StringRef head) -> std::optional<StringRef> {
-    if (!s.consume_front(head) || !s.consume_front("(") || !s.consume_back(")"))
-      return std::nullopt;
-    return s;
-  };
-  StringRef copy = s;
-  if (auto e = inner("tensor")) {
-    Type element = getElementTypeForName(context, e->trim());
-    return element ? UnrankedTensorType::get(element) : Type();
-  }
-  s = copy;
-  if (auto e = inner("seq")) {
-    Type element = parseTypeString(context, *e);
-    return element ? SeqType::get(context, element) : Type();
-  }
-  s = copy;
-  if (auto e = inner("optional")) {
-    Type element = parseTypeString(context, *e);
-    return element ? OptType::get(context, element) : Type();
-  }
-  return {};
-}
-
 /// The shape-free version of a type: what binding a type variable carries.
 static Type withoutShape(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
@@ -763,7 +738,7 @@ FailureOr<Type> Importer::resultType(const proto::NodeProto &node,
     if (typeStr.contains("),"))
       return fail();
   }
-  if (Type t = parseTypeString(context, typeStr))
+  if (Type t = parseSchemaTypeString(context, typeStr))
     return t;
   return fail();
 }

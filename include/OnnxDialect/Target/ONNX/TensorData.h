@@ -9,6 +9,7 @@
 #ifndef ONNXDIALECT_TARGET_ONNX_TENSORDATA_H
 #define ONNXDIALECT_TARGET_ONNX_TENSORDATA_H
 
+#include "OnnxDialect/IR/ONNXDataTypes.h"
 #include "OnnxDialect/IR/ONNXSchema.h"
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -25,17 +26,6 @@ class SparseTensorProto;
 
 namespace mlir {
 namespace onnx {
-
-/// The element type of TensorProto.DataType `code`; null if unknown.
-Type getElementTypeForDataType(MLIRContext *context, int32_t code);
-/// The element type of a spec type name ("float", "int64", "float8e4m3fn").
-Type getElementTypeForName(MLIRContext *context, StringRef name);
-/// The DataType code of an element type; 0 (UNDEFINED) if it has none.
-int32_t getDataTypeForElementType(Type type);
-/// "FLOAT", "INT4", ...; "UNDEFINED" for unknown codes.
-StringRef getDataTypeName(int32_t code);
-/// The IR version that introduced a data type (proto-facts.md).
-int64_t getIRVersionOfDataType(int32_t code);
 
 /// The AttributeProto.AttributeType value of an attribute of schema kind
 /// `kind` (AttrKind follows the schema; the proto numbers differ).
