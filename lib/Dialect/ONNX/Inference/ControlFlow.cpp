@@ -81,7 +81,7 @@ LogicalResult inferLoop(InferenceContext &ctx) {
   if (!*yields)
     return success();
   for (unsigned i = 0; i < numCarried; ++i)
-    if (Type joined = joinTypes(ctx.getInputType(2 + i), (**yields)[1 + i]))
+    if (Type joined = joinLoopCarried(ctx.getInput(2 + i), (**yields)[1 + i]))
       ctx.setOutputType(i, joined);
   // Without 'cond' the loop runs exactly M times.
   int64_t trips = ShapedType::kDynamic;
@@ -166,7 +166,7 @@ LogicalResult inferScan(InferenceContext &ctx) {
         return failure();
       yielded = *withBatch;
     }
-    if (Type joined = joinTypes(ctx.getInputType(first + i), yielded))
+    if (Type joined = joinLoopCarried(ctx.getInput(first + i), yielded))
       ctx.setOutputType(i, joined);
   }
   for (unsigned j = 0; j < numScanOutputs; ++j) {

@@ -11,6 +11,7 @@
 #define ONNXDIALECT_LIB_DIALECT_ONNX_INFERENCE_JOINTYPES_H
 
 #include "OnnxDialect/IR/ONNXDialect.h"
+#include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXSchema.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
@@ -55,6 +56,31 @@ inline Type joinTypes(Type a, Type b) {
     return element ? OptType::get(a.getContext(), element) : Type();
   }
   return nullptr;
+}
+
+/// Whether `value` is a sequence known to be empty (made by SequenceEmpty):
+/// what its type says of its elements holds vacuously.
+inline bool isEmptySequence(Value value) {
+  Operation *def = value ? value.getDefiningOp() : nullptr;
+  auto iface = dyn_cast_or_null<ONNXSchemaOpInterface>(def);
+  if (!iface)
+    return false;
+  const OpSchema &schema = iface.getSchema();
+  return !*schema.domain && StringRef(schema.name) == "SequenceEmpty";
+}
+
+/// The type of a value that is `initial` before a loop (or scan) runs and
+/// `updated` after each iteration.
+inline Type joinLoopCarried(Value initial, Type updated) {
+  Type type = initial ? initial.getType() : Type();
+  // An empty sequence holds no element that the updated type must describe.
+  if (isEmptySequence(initial) && isa_and_nonnull<SeqType>(updated))
+    return updated;
+  // Loop accepts an optional initial value for a non-optional variable.
+  if (auto opt = dyn_cast_or_null<OptType>(type))
+    if (updated && !isa<OptType>(updated))
+      type = opt.getElementType();
+  return joinTypes(type, updated);
 }
 
 /// The region of the graph attribute `name` (ONNX's name) of a generated op;

@@ -113,7 +113,8 @@ LogicalResult inferCategoryMapper(InferenceContext &ctx) {
 
 LogicalResult inferDictVectorizer(InferenceContext &ctx) {
   if (auto map = dyn_cast_or_null<MapType>(ctx.getInputType(0)))
-    ctx.setOutput(0, map.getValueType(), std::nullopt);
+    if (auto value = dyn_cast<TensorType>(map.getValueType()))
+      ctx.setOutput(0, value.getElementType(), std::nullopt);
   return success();
 }
 
@@ -209,7 +210,9 @@ LogicalResult inferZipMap(InferenceContext &ctx) {
   MLIRContext *context = ctx.getContext();
   Type key =
       ctx.hasAttr("classlabels_strings") ? stringType(ctx) : i64Type(ctx);
-  Type map = MapType::get(context, key, Builder(context).getF32Type());
+  // Map values are ONNX value types: tensor(float) scalars.
+  Type value = RankedTensorType::get({}, Builder(context).getF32Type());
+  Type map = MapType::get(context, key, value);
   ctx.setOutputType(0, SeqType::get(context, map));
   return success();
 }

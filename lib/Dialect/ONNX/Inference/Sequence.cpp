@@ -20,6 +20,18 @@ Type getSeqElementType(InferenceContext &ctx, unsigned i) {
   return nullptr;
 }
 
+/// Checks that input `i` ('position') is a scalar; a tensor of one element
+/// is accepted too (conformance tests pass one).
+LogicalResult checkPosition(InferenceContext &ctx, unsigned i) {
+  std::optional<Shape> shape = ctx.getInputShape(i);
+  if (!shape || shape->empty())
+    return success();
+  if (shape->size() == 1 && (!(*shape)[0].isStatic() || (*shape)[0].size == 1))
+    return success();
+  return ctx.fail() << "input 'position' must be a scalar, got rank "
+                    << shape->size();
+}
+
 LogicalResult setSeqOf(InferenceContext &ctx, Type element, unsigned slot = 0) {
   if (element && isa<TensorType>(element))
     ctx.setOutputType(slot, SeqType::get(ctx.getContext(), element));
@@ -57,26 +69,28 @@ LogicalResult inferSequenceConstruct(InferenceContext &ctx) {
 LogicalResult inferSequenceInsert(InferenceContext &ctx) {
   Type element = getSeqElementType(ctx, 0);
   auto tensor = dyn_cast_or_null<TensorType>(ctx.getInputType(1));
-  if (std::optional<int64_t> r = ctx.getInputRank(2); r && *r != 0)
-    return ctx.fail() << "input 'position' must be a scalar, got rank " << *r;
+  if (failed(checkPosition(ctx, 2)))
+    return failure();
   auto seqTensor = dyn_cast_or_null<TensorType>(element);
   if (!seqTensor || !tensor)
     return success();
   if (seqTensor.getElementType() != tensor.getElementType())
     return ctx.fail() << "input 'tensor' must have the element type of the "
                          "elements of input 'input_sequence'";
+  if (isEmptySequence(ctx.getInput(0)))
+    return setSeqOf(ctx, tensor);
   return setSeqOf(ctx, joinTypes(seqTensor, tensor));
 }
 
 LogicalResult inferSequenceErase(InferenceContext &ctx) {
-  if (std::optional<int64_t> r = ctx.getInputRank(1); r && *r != 0)
-    return ctx.fail() << "input 'position' must be a scalar, got rank " << *r;
+  if (failed(checkPosition(ctx, 1)))
+    return failure();
   return setSeqOf(ctx, getSeqElementType(ctx, 0));
 }
 
 LogicalResult inferSequenceAt(InferenceContext &ctx) {
-  if (std::optional<int64_t> r = ctx.getInputRank(1); r && *r != 0)
-    return ctx.fail() << "input 'position' must be a scalar, got rank " << *r;
+  if (failed(checkPosition(ctx, 1)))
+    return failure();
   if (Type element = getSeqElementType(ctx, 0))
     ctx.setOutputType(0, element);
   return success();
