@@ -667,8 +667,9 @@ FailureOr<Type> Importer::resultType(const proto::NodeProto &node,
   }
   if (!arg)
     return fail();
-  // A type variable that an input binds.
-  if (arg->typeVar >= 0) {
+  // A type variable that an input binds (each value of a heterogeneous
+  // variadic output binds its own: SequenceMap's outputs).
+  if (arg->typeVar >= 0 && !arg->heterogeneous) {
     unsigned next = 0;
     for (auto [i, size] : llvm::enumerate(operandGroups)) {
       const ArgSchema &in = schema->inputs[i];

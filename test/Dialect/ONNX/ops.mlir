@@ -34,10 +34,10 @@ func.func @optional_inputs(%x: tensor<4xf32>, %max: tensor<f32>) -> (tensor<4xf3
 func.func @variadic(%a: tensor<2xf32>, %b: tensor<3xf32>, %c: tensor<?xf32>) -> (tensor<?xf32>, tensor<2xf32>, tensor<3xf32>) {
   // CHECK: onnx.Concat(%{{.*}}, %{{.*}}, %{{.*}}) {axis = 0 : i64} : (tensor<2xf32>, tensor<3xf32>, tensor<?xf32>) -> tensor<?xf32>
   %0 = onnx.Concat(%a, %b, %c) {axis = 0 : i64} : (tensor<2xf32>, tensor<3xf32>, tensor<?xf32>) -> tensor<?xf32>
-  // CHECK: onnx.Split(%{{.*}}) {axis = 0 : i64, num_outputs = 2 : i64} : (tensor<5xf32>) -> (tensor<2xf32>, tensor<3xf32>)
+  // CHECK: onnx.Split(%{{.*}}) {axis = 0 : i64, num_outputs = 2 : i64} : (tensor<5xf32>) -> (tensor<3xf32>, tensor<2xf32>)
   %cat = onnx.Concat(%a, %b) {axis = 0 : i64} : (tensor<2xf32>, tensor<3xf32>) -> tensor<5xf32>
-  %1:2 = onnx.Split(%cat) {axis = 0 : i64, num_outputs = 2 : i64} : (tensor<5xf32>) -> (tensor<2xf32>, tensor<3xf32>)
-  return %0, %1#0, %1#1 : tensor<?xf32>, tensor<2xf32>, tensor<3xf32>
+  %1:2 = onnx.Split(%cat) {axis = 0 : i64, num_outputs = 2 : i64} : (tensor<5xf32>) -> (tensor<3xf32>, tensor<2xf32>)
+  return %0, %1#1, %1#0 : tensor<?xf32>, tensor<2xf32>, tensor<3xf32>
 }
 
 // Optional outputs: an omitted one in the middle is `none` in the result types.
@@ -122,8 +122,8 @@ func.func @ml(%x: tensor<3x!onnx.string>, %y: tensor<2x2xf32>) -> (tensor<3xi64>
 
 // CHECK-LABEL: func @type_attribute
 func.func @type_attribute(%x: tensor<2xf32>) -> !onnx.opt<tensor<2xf32>> {
-  // CHECK: onnx.Optional() {type = tensor<2xf32>} : () -> !onnx.opt<tensor<2xf32>>
-  %0 = onnx.Optional() {type = tensor<2xf32>} : () -> !onnx.opt<tensor<2xf32>>
+  // CHECK: onnx.Optional() {type_ = tensor<2xf32>} : () -> !onnx.opt<tensor<2xf32>>
+  %0 = onnx.Optional() {type_ = tensor<2xf32>} : () -> !onnx.opt<tensor<2xf32>>
   // CHECK: onnx.Optional(%{{.*}}) : (tensor<2xf32>) -> !onnx.opt<tensor<2xf32>>
   %1 = onnx.Optional(%x) : (tensor<2xf32>) -> !onnx.opt<tensor<2xf32>>
   return %1 : !onnx.opt<tensor<2xf32>>
