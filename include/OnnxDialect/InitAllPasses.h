@@ -8,12 +8,17 @@
 #ifndef ONNXDIALECT_INITALLPASSES_H
 #define ONNXDIALECT_INITALLPASSES_H
 
+#include "OnnxDialect/Transforms/Passes.h"
+
 #include "mlir/InitAllPasses.h"
 
 namespace mlir {
 namespace onnx {
 
-inline void registerAllPasses() { mlir::registerAllPasses(); }
+inline void registerAllPasses() {
+  mlir::registerAllPasses();
+  registerONNXTransformsPasses();
+}
 
 } // namespace onnx
 } // namespace mlir

@@ -1,0 +1,28 @@
+//===- Passes.h - The passes of the onnx dialect ----------------*- C++ -*-===//
+//
+// Declarations of the passes defined in Passes.td, their option structs and
+// their registration (registerONNXTransformsPasses).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXDIALECT_TRANSFORMS_PASSES_H
+#define ONNXDIALECT_TRANSFORMS_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include <memory>
+
+namespace mlir {
+namespace onnx {
+
+#define GEN_PASS_DECL
+#include "OnnxDialect/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "OnnxDialect/Transforms/Passes.h.inc"
+
+} // namespace onnx
+} // namespace mlir
+
+#endif // ONNXDIALECT_TRANSFORMS_PASSES_H
