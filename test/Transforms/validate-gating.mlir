@@ -14,8 +14,8 @@ module attributes {onnx.entry = @g, onnx.ir_version = 8 : i64, onnx.opset_import
 
 module attributes {onnx.ir_version = 8 : i64, onnx.opset_import = {ai.onnx = 17 : i64}} {
   // expected-error@+1 {{graph 'g', input 'x': data type f8E4M3FN needs IR version 9, the model has 8 [ir-gate-data-type]}}
-  func.func @g(%x: tensor<2xf8E4M3FN> {onnx.name = "x"}) -> (tensor<2xf8E4M3FN> {onnx.name = "x"}) {
-    return %x : tensor<2xf8E4M3FN>
+  func.func @g(%x: tensor<2xf8E4M3FN> {onnx.name = "x"}) {
+    return
   }
 }
 
@@ -137,7 +137,7 @@ module attributes {onnx.ir_version = 4 : i64, onnx.opset_import = {ai.onnx = 9 :
 module attributes {onnx.ir_version = 8 : i64, onnx.opset_import = {ai.onnx = 17 : i64}} {
   func.func @g() -> (tensor<2xf32> {onnx.name = "c"}) {
     // expected-error@+1 {{attribute 'value': data type f8E5M2 needs IR version 9, the model has 8 [ir-gate-data-type]}}
-    %c = "onnx.Constant"() {value = dense<1.0> : tensor<2xf8E5M2>, onnx.outputs = ["c"]} : () -> tensor<2xf32>
+    %c = "onnx.Constant_v13"() {value = dense<1.0> : tensor<2xf8E5M2>, onnx.outputs = ["c"]} : () -> tensor<2xf32>
     return %c : tensor<2xf32>
   }
 }

@@ -22,7 +22,7 @@ module attributes {onnx.ir_version = 8 : i64, onnx.opset_import = {ai.onnx = 17 
 
 // -----
 
-module attributes {onnx.ir_version = 8 : i64, onnx.opset_import = {ai.onnx = 17 : i64}} {
+module attributes {onnx.ir_version = 13 : i64, onnx.opset_import = {ai.onnx = 27 : i64}} {
   func.func @g(%x: tensor<2xf32> {onnx.name = "x"}, %c: tensor<i1> {onnx.name = "c"}) -> (tensor<2xf32> {onnx.name = "y"}) {
     %y = onnx.If(%c) {onnx.outputs = ["y"]} : (tensor<i1>) -> tensor<2xf32> else_branch {
       // expected-error@+1 {{'x' (output of node with output 'x' (Neg)) shadows 'x' (input of graph 'g') of an enclosing graph [ir-names-no-shadow]}}
@@ -50,7 +50,7 @@ module attributes {onnx.ir_version = 8 : i64, onnx.opset_import = {ai.onnx = 17 
 
 // -----
 
-module attributes {onnx.ir_version = 8 : i64, onnx.opset_import = {ai.onnx = 17 : i64}} {
+module attributes {onnx.ir_version = 13 : i64, onnx.opset_import = {ai.onnx = 27 : i64}} {
   func.func @g(%c: tensor<i1> {onnx.name = "c"}) -> (tensor<f32> {onnx.name = "y"}) {
     %y = onnx.If(%c) {onnx.outputs = ["y"]} : (tensor<i1>) -> tensor<f32> else_branch {
       %k = onnx.Constant() {value = dense<1.0> : tensor<f32>, onnx.outputs = ["k"]} : () -> tensor<f32>

@@ -1716,17 +1716,20 @@ OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
   builder.setInsertionPointToEnd(module->getBody());
   if (failed(importTrainingInfo(model)))
     return nullptr;
-  if (failed(verify(*module)))
-    return nullptr;
-  // The model-level rules that the IR can show are the pass's to check.
+  // The model-level rules that the IR can show are the pass's to check. It
+  // runs before the op verifiers: a type that the model's IR version does not
+  // have is the better message than the op constraint that it also breaks.
   if (options.validate) {
     PassManager pm(context);
+    pm.enableVerifier(false);
     ONNXValidateOptions validateOptions;
     validateOptions.strict = options.strict;
     pm.addPass(createONNXValidate(validateOptions));
     if (failed(pm.run(*module)))
       return nullptr;
   }
+  if (failed(verify(*module)))
+    return nullptr;
   return module;
 }
 

@@ -323,8 +323,8 @@ static FailureOr<Bytes> readExternal(proto::TensorProto &tensor,
       checksum = kv.value();
   }
   if (location.empty())
-    return emitError(loc,
-                     what + ": external data has no 'location' [ir-ext-location]");
+    return emitError(
+        loc, what + ": external data has no 'location' [ir-ext-location]");
   FailureOr<std::string> path =
       resolveExternal(modelDir, location, what, context);
   if (failed(path))

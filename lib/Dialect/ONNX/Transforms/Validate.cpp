@@ -50,19 +50,20 @@ int64_t newestOpsetVersion(StringRef domain) {
 }
 
 /// The IR version of the ONNX release that introduced ai.onnx opset
-/// `version` (Versioning.md, "Released Versions"; 1.22 gave IR 13 opset 27).
+/// `version` (Versioning.md, "Released Versions"; 1.22 gave IR 13 opset 27;
+/// models before 1.0, IR 1 and 2, use opset 1).
 int64_t irVersionOfOnnxOpset(int64_t version) {
   static const std::pair<int64_t, int64_t> table[] = {
-      {8, 3},   {9, 4},   {10, 5},  {11, 6},  {14, 7}, {18, 8},
-      {20, 9},  {22, 10}, {23, 11}, {24, 12}, {27, 13}};
+      {1, 1},  {8, 3},  {9, 4},   {10, 5},  {11, 6},  {14, 7},
+      {18, 8}, {20, 9}, {22, 10}, {23, 11}, {24, 12}, {27, 13}};
   for (auto [opset, ir] : table)
     if (version <= opset)
       return ir;
   return 13;
 }
 
-/// The IR version that introduced an element type (proto-facts.md); 3 for
-/// those ONNX 1.0 had.
+/// The IR version that introduced an element type (proto-facts.md); 1 for
+/// those the first IR had.
 int64_t irVersionOfElementType(Type type) {
   if (isa<BFloat16Type>(type))
     return 4;
@@ -79,7 +80,7 @@ int64_t irVersionOfElementType(Type type) {
     return 11;
   if (isa<Float8E8M0FNUType>(type))
     return 12;
-  return 3;
+  return 1;
 }
 
 /// Whether `name` is a C90 identifier (IR.md: names SHOULD be).
@@ -195,9 +196,9 @@ std::string Validator::describe(Operation *op) {
   std::string kind;
   if (auto schemaOp = dyn_cast<ONNXSchemaOpInterface>(op)) {
     const OpSchema &schema = schemaOp.getSchema();
-    kind = StringRef(schema.domain).empty() ? std::string(schema.name)
-                                            : std::string(schema.domain) +
-                                                  "." + schema.name;
+    kind = StringRef(schema.domain).empty()
+               ? std::string(schema.name)
+               : std::string(schema.domain) + "." + schema.name;
   } else if (auto custom = dyn_cast<CustomOp>(op)) {
     kind = (custom.getDomain() + "." + custom.getOpType()).str();
   } else if (auto call = dyn_cast<CallOp>(op)) {
@@ -234,8 +235,7 @@ std::string Validator::valueName(Value value) {
       return "";
     }
     if (!block->empty())
-      if (auto names =
-              block->back().getAttrOfType<ArrayAttr>("onnx.inputs"))
+      if (auto names = block->back().getAttrOfType<ArrayAttr>("onnx.inputs"))
         if (arg.getArgNumber() < names.size())
           if (auto s = dyn_cast<StringAttr>(names[arg.getArgNumber()]))
             return s.getValue().str();
@@ -275,8 +275,7 @@ StringRef Validator::domainOf(Operation *op) {
     auto domain = dyn_cast_or_null<StringAttr>(info.get("domain"));
     if (!domain)
       return {};
-    return domain.getValue().empty() ? StringRef("ai.onnx")
-                                     : domain.getValue();
+    return domain.getValue().empty() ? StringRef("ai.onnx") : domain.getValue();
   }
   return {};
 }
@@ -338,8 +337,7 @@ void Validator::checkNamesInBlock(Block &block) {
         for (Attribute a : outputs) {
           auto s = dyn_cast<StringAttr>(a);
           if (!s) {
-            malformed(op.getLoc(),
-                      what + ": onnx.outputs holds a non-string");
+            malformed(op.getLoc(), what + ": onnx.outputs holds a non-string");
             break;
           }
           defineName(op.getLoc(), s.getValue(),
@@ -401,8 +399,8 @@ void Validator::checkType(Location loc, Type type, const Twine &what) {
     Type element = tensor.getElementType();
     int64_t since = irVersionOfElementType(element);
     if (since > irVersion)
-      gate(loc, since,
-           what + ": data type " + typeString(element), "ir-gate-data-type");
+      gate(loc, since, what + ": data type " + typeString(element),
+           "ir-gate-data-type");
     return;
   }
   if (auto seq = dyn_cast<SeqType>(type)) {
@@ -449,8 +447,8 @@ void Validator::checkGlobal(ml_program::GlobalOp global) {
   if (auto onnxName = global->getAttrOfType<StringAttr>("onnx.name"))
     name = onnxName.getValue().str();
   else if (global->hasAttr("onnx.name"))
-    malformed(global.getLoc(), "initializer '" + name +
-                                   "': onnx.name is not a string");
+    malformed(global.getLoc(),
+              "initializer '" + name + "': onnx.name is not a string");
   initializerNames.insert(name);
   std::string what = "initializer '" + name + "'";
   checkType(global.getLoc(), global.getType(), what);
@@ -497,10 +495,9 @@ void Validator::checkModelAttributes() {
   if ((!opsetImport || opsetImport.empty()) && irVersion && irVersion < 3)
     opsetImport = DictionaryAttr::get(
         module.getContext(),
-        {NamedAttribute(StringAttr::get(module.getContext(), "ai.onnx"),
-                        IntegerAttr::get(IntegerType::get(
-                                             module.getContext(), 64),
-                                         1))});
+        {NamedAttribute(
+            StringAttr::get(module.getContext(), "ai.onnx"),
+            IntegerAttr::get(IntegerType::get(module.getContext(), 64), 1))});
   if (opsetImport) {
     for (NamedAttribute entry : opsetImport) {
       StringRef domain = entry.getName().getValue();
@@ -520,11 +517,13 @@ void Validator::checkModelAttributes() {
               "ver-opset-version-exists");
       else if (domain == "ai.onnx" && irVersion &&
                irVersionOfOnnxOpset(v) > irVersion)
-        error(loc,
-              "opset_import: ai.onnx opset " + Twine(v) + " needs IR version " +
-                  Twine(irVersionOfOnnxOpset(v)) + ", the model has " +
-                  Twine(irVersion),
-              "ver-opset-ir-version");
+        // Producers often leave ir_version behind the opset (the importer
+        // reads such models well), so this is a warning.
+        should(loc,
+               "opset_import: ai.onnx opset " + Twine(v) +
+                   " needs IR version " + Twine(irVersionOfOnnxOpset(v)) +
+                   ", the model has " + Twine(irVersion),
+               "ver-opset-ir-version");
     }
   }
 
@@ -549,8 +548,8 @@ void Validator::checkConfigurations() {
   for (auto [i, a] : llvm::enumerate(configs)) {
     auto config = dyn_cast<DictionaryAttr>(a);
     if (!config) {
-      malformed(loc, "onnx.configuration #" + Twine(i) +
-                         " is not a dictionary");
+      malformed(loc,
+                "onnx.configuration #" + Twine(i) + " is not a dictionary");
       continue;
     }
     auto name = dyn_cast_or_null<StringAttr>(config.get("name"));
@@ -743,7 +742,10 @@ void Validator::checkOp(Operation *op, DictionaryAttr opsets,
                 (inFunction ? " by the function" : " by the model"),
             "ver-opset-import-domain");
     } else if (auto v = dyn_cast<IntegerAttr>(version);
-               v && isa<ONNXSchemaOpInterface>(op)) {
+               v && isa<ONNXSchemaOpInterface>(op) &&
+               !op->hasAttr("onnx.initializer")) {
+      // (Subgraph initializers are the newest onnx.Constant, whatever the
+      // opset.)
       const OpSchema &schema = cast<ONNXSchemaOpInterface>(op).getSchema();
       std::optional<OperationName> selected = lookupSchemaOp(
           op->getContext(), schema.domain, schema.name, v.getInt());
@@ -902,8 +904,8 @@ void Validator::checkTraining(func::FuncOp func, DictionaryAttr info) {
     return malformed(loc, "'" + func.getSymName() +
                               "': onnx.training needs an integer index and "
                               "a string role");
-  std::string what = "training_info " + std::to_string(index.getInt()) +
-                     ", " + role.getValue().str();
+  std::string what = "training_info " + std::to_string(index.getInt()) + ", " +
+                     role.getValue().str();
   Attribute bindingAttr = info.get("binding");
   if (!bindingAttr)
     return;
@@ -922,14 +924,14 @@ void Validator::checkTraining(func::FuncOp func, DictionaryAttr info) {
             "ir-training-binding-key");
     auto value = dyn_cast<StringAttr>(kv.getValue());
     if (!value) {
-      malformed(loc, what + " binding: the value of '" + key +
-                         "' is not a string");
+      malformed(loc,
+                what + " binding: the value of '" + key + "' is not a string");
       continue;
     }
     if (!outputs.contains(value.getValue()))
       error(loc,
-            what + " binding: '" + value.getValue() +
-                "' (bound to '" + key + "') is not an output of the graph",
+            what + " binding: '" + value.getValue() + "' (bound to '" + key +
+                "') is not an output of the graph",
             "ir-training-binding-value");
   }
 }
@@ -952,10 +954,9 @@ void Validator::checkDimParams(func::FuncOp func) {
       if (t.hasRank())
         llvm::append_range(sizes, t.getShape());
     if (sizes.size() != list.size())
-      return malformed(func.getLoc(),
-                       what + ": onnx.dim_params has " + Twine(list.size()) +
-                           " entries for " + Twine(sizes.size()) +
-                           " dimensions");
+      return malformed(func.getLoc(), what + ": onnx.dim_params has " +
+                                          Twine(list.size()) + " entries for " +
+                                          Twine(sizes.size()) + " dimensions");
     for (auto [param, size] : llvm::zip(list, sizes)) {
       auto name = dyn_cast<StringAttr>(param);
       if (!name) {
@@ -978,12 +979,12 @@ void Validator::checkDimParams(func::FuncOp func) {
                "ir-dim-param-c90");
       if (ShapedType::isDynamic(size))
         continue;
-      auto [it, inserted] = dimParams.try_emplace(
-          name.getValue(), std::make_pair(size, what));
+      auto [it, inserted] =
+          dimParams.try_emplace(name.getValue(), std::make_pair(size, what));
       if (!inserted && it->second.first != size)
         error(func.getLoc(),
-              "dim_param '" + name.getValue() + "' is " + Twine(size) +
-                  " in " + what + " but " + Twine(it->second.first) + " in " +
+              "dim_param '" + name.getValue() + "' is " + Twine(size) + " in " +
+                  what + " but " + Twine(it->second.first) + " in " +
                   it->second.second,
               "ir-dim-param-consistent");
     }
@@ -1014,9 +1015,9 @@ void Validator::checkFunc(func::FuncOp func) {
   if (trainingAttr && !training)
     return malformed(loc, "'" + func.getSymName() +
                               "': onnx.training is not a dictionary");
-  std::string what = info ? "model-local function '" +
-                                func.getSymName().str() + "'"
-                          : "graph '" + func.getSymName().str() + "'";
+  std::string what =
+      info ? "model-local function '" + func.getSymName().str() + "'"
+           : "graph '" + func.getSymName().str() + "'";
 
   if (func->hasAttr("onnx.metadata_props"))
     gate(loc, 10, what + ": metadata_props on a graph", "ir-gate-metadata");
@@ -1042,8 +1043,7 @@ void Validator::checkFunc(func::FuncOp func) {
     checkType(loc, func.getResultTypes()[i],
               what + ", output '" + resultName(i) + "'");
     if (func.getResultAttr(i, "onnx.metadata_props"))
-      gate(loc, 10, what + ": metadata_props on an output",
-           "ir-gate-metadata");
+      gate(loc, 10, what + ": metadata_props on an output", "ir-gate-metadata");
   }
 
   DictionaryAttr opsets = opsetImport;
@@ -1080,8 +1080,8 @@ void Validator::checkFunc(func::FuncOp func) {
           defaults.contains(global.getSymName()))
         continue;
       auto name = global->getAttrOfType<StringAttr>("onnx.name");
-      defineName(global.getLoc(),
-                 name ? name.getValue() : global.getSymName(), "initializer");
+      defineName(global.getLoc(), name ? name.getValue() : global.getSymName(),
+                 "initializer");
     }
   }
   for (Block &b : func.getBody())
@@ -1110,8 +1110,8 @@ void Validator::checkRecursion() {
       return;
     if (st == 1) {
       std::string cycle;
-      for (StringRef p : llvm::drop_begin(
-               path, llvm::find(path, key) - path.begin()))
+      for (StringRef p :
+           llvm::drop_begin(path, llvm::find(path, key) - path.begin()))
         cycle += "'" + p.str() + "' -> ";
       Operation *func = SymbolTable::lookupSymbolIn(
           module, StringAttr::get(module.getContext(), key));
@@ -1162,8 +1162,7 @@ LogicalResult Validator::run() {
     if (!inserted)
       error(func.getLoc(),
             "model-local functions '" + it->second + "' and '" +
-                func.getSymName() +
-                "' have the same domain, name and overload",
+                func.getSymName() + "' have the same domain, name and overload",
             "ir-func-unique");
   }
 
