@@ -992,13 +992,14 @@ void Validator::checkDimParams(func::FuncOp func) {
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     auto name = func.getArgAttrOfType<StringAttr>(i, "onnx.name");
     check(func.getArgumentTypes()[i], func.getArgAttrDict(i),
-          "input '" + (name ? name.getValue().str() : std::to_string(i)) +
+          "input '" + (name ? name.getValue().str() : "#" + std::to_string(i)) +
               "' of '" + func.getSymName().str() + "'");
   }
   for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
     auto name = func.getResultAttrOfType<StringAttr>(i, "onnx.name");
     check(func.getResultTypes()[i], func.getResultAttrDict(i),
-          "output '" + (name ? name.getValue().str() : std::to_string(i)) +
+          "output '" +
+              (name ? name.getValue().str() : "#" + std::to_string(i)) +
               "' of '" + func.getSymName().str() + "'");
   }
 }
