@@ -13,6 +13,7 @@
 #include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/Target/ONNX/ParseTextualSyntax.h"
 #include "OnnxDialect/Target/ONNX/TensorData.h"
+#include "OnnxDialect/Transforms/Passes.h"
 
 #include "onnx.pb.h"
 
@@ -22,6 +23,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -49,13 +51,6 @@ static constexpr int64_t kNewestIRVersion = 13;
 static bool hasDimParam(ArrayRef<Attribute> dimParams);
 
 namespace {
-
-/// Whether `name` is a C90 identifier (IR.md: names SHOULD be).
-bool isC90Identifier(StringRef name) {
-  if (name.empty() || !(isalpha(name[0]) || name[0] == '_'))
-    return false;
-  return llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
-}
 
 class Importer {
 public:
@@ -170,7 +165,7 @@ private:
       return failure();
     if (!scopes.back().try_emplace(name, value).second)
       return error("'" + name + "' is defined twice (" + what +
-                   "); ONNX values have one definition (IR.md, SSA)");
+                   "); ONNX values have one definition [ir-names-ssa]");
     return success();
   }
 
@@ -218,22 +213,14 @@ private:
   /// Set while a function body is imported: attribute references are
   /// allowed, and types nobody gives are !onnx.any.
   bool insideFunction = false;
-  unsigned nonC90Names = 0;
-  std::string firstNonC90Name;
 };
 
 } // namespace
 
 LogicalResult Importer::checkName(StringRef name, const Twine &what) {
+  // Whether names are C90 identifiers is onnx-validate's to say.
   if (name.empty())
-    return error(what + " has an empty name");
-  if (isC90Identifier(name))
-    return success();
-  if (options.strict)
-    return error("name '" + name + "' of " + what +
-                 " is not a C90 identifier (IR.md; --onnx-strict)");
-  if (nonC90Names++ == 0)
-    firstNonC90Name = name.str();
+    return error(what + " has an empty name [ir-graph-io-names]");
   return success();
 }
 
@@ -322,11 +309,7 @@ FailureOr<Type> Importer::importElementType(int32_t code, const Twine &what) {
   Type type = getElementTypeForDataType(context, code);
   if (!type)
     return error(what + ": unknown data type code " + Twine(code));
-  int64_t since = getIRVersionOfDataType(code);
-  if (irVersion && since > irVersion)
-    return error(what + ": data type " + getDataTypeName(code) +
-                 " needs IR version " + Twine(since) + ", the model has " +
-                 Twine(irVersion));
+  // Whether the model's IR version has the type is onnx-validate's to say.
   return type;
 }
 
@@ -363,18 +346,10 @@ FailureOr<Type> Importer::importType(const proto::TypeProto &type,
     }
     return TensorType(RankedTensorType::get(dims, *element));
   };
-  auto needs = [&](int64_t version, StringRef feature) -> LogicalResult {
-    if (irVersion && irVersion < version)
-      return error(what + ": " + feature + " types need IR version " +
-                   Twine(version) + ", the model has " + Twine(irVersion));
-    return success();
-  };
   switch (type.value_case()) {
   case proto::TypeProto::kTensorType:
     return shapedType(type.tensor_type());
   case proto::TypeProto::kSequenceType: {
-    if (failed(needs(4, "sequence")))
-      return failure();
     FailureOr<Type> element =
         importType(type.sequence_type().elem_type(), what, dimParams);
     if (failed(element))
@@ -383,8 +358,6 @@ FailureOr<Type> Importer::importType(const proto::TypeProto &type,
         SeqType::getChecked([&] { return error(what); }, context, *element));
   }
   case proto::TypeProto::kMapType: {
-    if (failed(needs(4, "map")))
-      return failure();
     FailureOr<Type> key = importElementType(type.map_type().key_type(), what);
     FailureOr<Type> value =
         importType(type.map_type().value_type(), what, dimParams);
@@ -397,8 +370,6 @@ FailureOr<Type> Importer::importType(const proto::TypeProto &type,
     return map;
   }
   case proto::TypeProto::kOptionalType: {
-    if (failed(needs(8, "optional")))
-      return failure();
     FailureOr<Type> element =
         importType(type.optional_type().elem_type(), what, dimParams);
     if (failed(element))
@@ -410,8 +381,6 @@ FailureOr<Type> Importer::importType(const proto::TypeProto &type,
     return opt;
   }
   case proto::TypeProto::kSparseTensorType: {
-    if (failed(needs(6, "sparse tensor")))
-      return failure();
     FailureOr<TensorType> tensor = shapedType(type.sparse_tensor_type());
     if (failed(tensor))
       return failure();
@@ -454,7 +423,7 @@ FailureOr<Attribute> Importer::importAttribute(proto::AttributeProto &attr,
       kind = AP::STRINGS;
     else
       return error(what + ": attribute '" + attr.name() +
-                   "' has no type and no value");
+                   "' has no type and no value [ir-attr-value]");
   }
   Builder &b = builder;
   std::string attrWhat = (what + ", attribute '" + attr.name() + "'").str();
@@ -576,7 +545,7 @@ Importer::sortNodes(NodeList &nodes, StringRef graphName) {
       if (!out.empty() && !producer.try_emplace(out, i).second)
         return error("'" + out + "' is an output of two nodes ('" +
                      nodes.Get(producer[out]).name() + "' and '" + node.name() +
-                     "'); ONNX values have one definition");
+                     "'); ONNX values have one definition [ir-names-ssa]");
   unsigned n = nodes.size();
   SmallVector<SmallVector<unsigned>> users(n);
   SmallVector<unsigned> pending(n, 0);
@@ -614,11 +583,11 @@ Importer::sortNodes(NodeList &nodes, StringRef graphName) {
     for (unsigned i = 0; i < n; ++i)
       if (pending[i])
         return error("graph '" + graphName + "' has a cycle through " +
-                     describe(nodes.Get(i)));
+                     describe(nodes.Get(i)) + " [ir-graph-acyclic]");
   }
   emitRemark(fileLoc) << "graph '" << graphName
                       << "': nodes are not in topological order; imported "
-                         "in a sorted order";
+                         "in a sorted order [ir-graph-topo-order]";
   return order;
 }
 
@@ -770,7 +739,8 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
   auto opset = opsets.find(domain.empty() ? "ai.onnx" : domain);
   if (opset == opsets.end())
     return error(what + ": domain '" + domain +
-                 "' is not in the model's opset_import");
+                 "' is not in the model's opset_import "
+                 "[ver-opset-import-domain]");
 
   auto function =
       functions.find(functionKey(domain, node.op_type(), node.overload()));
@@ -803,9 +773,10 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
                    ": the operator's first version is newer than opset " +
                    Twine(opset->second) + " of '" +
                    (domain.empty() ? StringRef("ai.onnx") : domain) +
-                   "' that the model imports");
+                   "' that the model imports [ver-op-compatible]");
     return error(what + ": no operator '" + node.op_type() + "' in domain '" +
-                 (domain.empty() ? StringRef("ai.onnx") : domain) + "'");
+                 (domain.empty() ? StringRef("ai.onnx") : domain) +
+                 "' [ver-op-compatible]");
   }
   const OpSchema *schema = nullptr;
   if (opName)
@@ -824,7 +795,7 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
       if (it == schema->attributes.end())
         return error(what + ": unknown attribute '" + attr.name() +
                      "' for version " + Twine(schema->sinceVersion) +
-                     " of the operator");
+                     " of the operator [ir-node-signature]");
       attrSchema = &*it;
     }
     if (!attr.ref_attr_name().empty()) {
@@ -837,7 +808,8 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
                    proto::AttributeProto::AttributeType_Name(attr.type()) +
                    ", the operator expects " +
                    proto::AttributeProto::AttributeType_Name(
-                       protoKind(attrSchema->kind)));
+                       protoKind(attrSchema->kind)) +
+                   " [ir-node-signature]");
     if (attr.type() == proto::AttributeProto::GRAPH || attr.has_g()) {
       graphs.push_back(
           {attrSchema ? StringRef(attrSchema->odsName) : StringRef(attr.name()),
@@ -851,12 +823,9 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
                             : StringRef(attr.name()),
                  *value);
   }
-  if (!refs.empty()) {
-    if (!insideFunction)
-      return error(what + ": attribute '" + refs.begin()->getName().strref() +
-                   "' refers to a function attribute outside a function");
+  // onnx-validate checks that references are inside a function.
+  if (!refs.empty())
     attrs.append(getAttrRefsAttrName(), refs.getDictionary(context));
-  }
 
   // Group the inputs and outputs as the schema does.
   SmallVector<int32_t> operandGroups, resultGroups;
@@ -875,15 +844,17 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
     }
     switch (why.kind) {
     case SlotMismatch::MissingRequired:
-      return error(what + ": " + kind + " '" + why.arg->name + "' is required");
+      return error(what + ": " + kind + " '" + why.arg->name +
+                   "' is required [ir-node-signature]");
     case SlotMismatch::OmittedInVariadic:
       return error(what + ": variadic " + kind + " '" + why.arg->name +
-                   "' has an empty name");
+                   "' has an empty name [ir-node-signature]");
     case SlotMismatch::TooMany:
       break;
     }
     return error(what + ": " + Twine(why.given) + " " + kind +
-                 "s, the operator takes at most " + Twine(why.taken));
+                 "s, the operator takes at most " + Twine(why.taken) +
+                 " [ir-node-signature]");
   };
   if (schema && !schema->deprecated &&
       (failed(group(present, schema->inputs, operandGroups, "input")) ||
@@ -1111,13 +1082,21 @@ LogicalResult Importer::importSubgraph(proto::GraphProto &graph, Region &region,
     } else if (i < defaultArgTypes.size()) {
       type = defaultArgTypes[i];
     } else {
-      return error(what + ": input '" + input.name() + "' has no type");
+      return error(what + ": input '" + input.name() +
+                   "' has no type [ir-graph-io-typed]");
     }
     if (failed(define(input.name(), block->addArgument(type, fileLoc),
                       (what + " input").str())))
       return failure();
   }
   for (proto::TensorProto &init : *graph.mutable_initializer()) {
+    // IR 4 on: a subgraph's initializers are not its inputs (IR.md).
+    if (llvm::any_of(graph.input(), [&](const proto::ValueInfoProto &input) {
+          return input.name() == init.name();
+        }))
+      return error(what + ": '" + init.name() +
+                   "' is both an input and an initializer of the subgraph "
+                   "[ir-subgraph-init-input]");
     FailureOr<ElementsAttr> value = tensors.importTensor(
         init, (what + ", initializer '" + init.name() + "'").str());
     if (failed(value))
@@ -1151,25 +1130,6 @@ LogicalResult Importer::importSubgraph(proto::GraphProto &graph, Region &region,
 // Model-local functions
 //===----------------------------------------------------------------------===//
 
-/// The functions a list of nodes (and their subgraphs) calls.
-static void
-collectCalls(const google::protobuf::RepeatedPtrField<proto::NodeProto> &nodes,
-             const llvm::StringMap<proto::FunctionProto *> &known,
-             SmallVectorImpl<std::string> &calls,
-             function_ref<std::string(const proto::NodeProto &)> keyOf) {
-  for (const proto::NodeProto &node : nodes) {
-    std::string key = keyOf(node);
-    if (known.count(key))
-      calls.push_back(key);
-    for (const proto::AttributeProto &attr : node.attribute()) {
-      if (attr.has_g())
-        collectCalls(attr.g().node(), known, calls, keyOf);
-      for (const proto::GraphProto &g : attr.graphs())
-        collectCalls(g.node(), known, calls, keyOf);
-    }
-  }
-}
-
 LogicalResult Importer::importFunctions(proto::ModelProto &model) {
   for (proto::FunctionProto &f : *model.mutable_functions()) {
     std::string key = functionKey(f.domain(), f.name(), f.overload());
@@ -1178,42 +1138,9 @@ LogicalResult Importer::importFunctions(proto::ModelProto &model) {
     if (!functions.try_emplace(key, &f).second)
       return error("model-local function '" + key +
                    "' is defined twice (domain, name and overload must be "
-                   "unique)");
+                   "unique) [ir-func-unique]");
   }
-  // No recursion: the calls among functions form no cycle.
-  auto keyOf = [](const proto::NodeProto &n) {
-    return functionKey(n.domain(), n.op_type(), n.overload());
-  };
-  llvm::StringMap<int> state; // 1: on the path, 2: done
-  std::function<LogicalResult(StringRef, SmallVectorImpl<std::string> &)>
-      visit = [&](StringRef key,
-                  SmallVectorImpl<std::string> &path) -> LogicalResult {
-    int st = state.lookup(key);
-    if (st == 2)
-      return success();
-    if (st == 1) {
-      std::string cycle;
-      for (const std::string &p : path)
-        cycle += "'" + p + "' -> ";
-      return error("model-local function '" + key + "' calls itself: " + cycle +
-                   "'" + key + "'");
-    }
-    state[key] = 1;
-    path.push_back(key.str());
-    SmallVector<std::string> calls;
-    collectCalls(functions[key]->node(), functions, calls, keyOf);
-    for (const std::string &callee : calls)
-      if (failed(visit(callee, path)))
-        return failure();
-    path.pop_back();
-    state[key] = 2;
-    return success();
-  };
-  for (proto::FunctionProto &f : *model.mutable_functions()) {
-    SmallVector<std::string> path;
-    if (failed(visit(functionKey(f.domain(), f.name(), f.overload()), path)))
-      return failure();
-  }
+  // Recursion among functions is onnx-validate's to find.
   for (proto::FunctionProto &f : *model.mutable_functions())
     if (failed(importFunction(f)))
       return failure();
@@ -1354,12 +1281,9 @@ LogicalResult Importer::importCall(proto::NodeProto &node,
       return failure();
     attrs.append(attr.name(), *value);
   }
-  if (!refs.empty()) {
-    if (!insideFunction)
-      return error(what + ": attribute '" + refs.begin()->getName().strref() +
-                   "' refers to a function attribute outside a function");
+  // onnx-validate checks that references are inside a function.
+  if (!refs.empty())
     attrs.append(getAttrRefsAttrName(), refs.getDictionary(context));
-  }
   SmallVector<Type> resultTypes;
   SmallVector<Attribute> outNames;
   for (const std::string &out : node.output()) {
@@ -1467,7 +1391,7 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
     } else if (global != globals.end()) {
       type = global->second.getType();
     } else {
-      return error(what + " has no type");
+      return error(what + " has no type [ir-graph-io-typed]");
     }
     if (hasDimParam(dimParams))
       attrs.append("onnx.dim_params", builder.getArrayAttr(dimParams));
@@ -1484,6 +1408,13 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
     argAttrs.push_back(attrs.getDictionary(context));
   }
 
+  // IR.md: every graph has a name; be liberal and make one up.
+  if (graph.name().empty()) {
+    if (options.strict)
+      return error("the main graph has no name [ir-graph-name]");
+    emitWarning(fileLoc) << "the main graph has no name; calling it "
+                            "'main_graph' [ir-graph-name]";
+  }
   std::string name = graph.name().empty() ? "main_graph" : graph.name();
   auto func = func::FuncOp::create(builder, fileLoc, name,
                                    builder.getFunctionType(argTypes, {}));
@@ -1568,9 +1499,6 @@ LogicalResult Importer::importMainGraph(proto::GraphProto &graph) {
 /// private function that reads the initializers (state variables) it names;
 /// its binding (state variable -> output) is kept with it.
 LogicalResult Importer::importTrainingInfo(proto::ModelProto &model) {
-  if (model.training_info_size() && irVersion < 7)
-    return error("training_info needs IR version 7, the model has " +
-                 Twine(irVersion));
   auto module = cast<ModuleOp>(builder.getInsertionBlock()->getParentOp());
   SymbolTable symbols(module);
   for (auto [index, info] : llvm::enumerate(*model.mutable_training_info())) {
@@ -1599,20 +1527,13 @@ LogicalResult Importer::importTrainingInfo(proto::ModelProto &model) {
             const google::protobuf::RepeatedPtrField<
                 proto::StringStringEntryProto> &binding) -> LogicalResult {
       std::string what = prefix + ", " + role.str();
-      // The binding: keys are distinct state variables, values outputs.
+      // The binding (a dictionary, so its keys are distinct; onnx-validate
+      // checks that they are initializers and the values outputs).
       NamedAttrList bound;
-      llvm::StringSet<> outputs;
-      for (const proto::ValueInfoProto &out : graph.output())
-        outputs.insert(out.name());
       for (const proto::StringStringEntryProto &kv : binding) {
-        if (!globals.count(kv.key()))
-          return error(what + " binding: '" + kv.key() +
-                       "' names no initializer of the model");
         if (bound.get(kv.key()))
-          return error(what + " binding: '" + kv.key() + "' is bound twice");
-        if (!outputs.contains(kv.value()))
-          return error(what + " binding: '" + kv.value() +
-                       "' is not an output of the graph");
+          return error(what + " binding: '" + kv.key() +
+                       "' is bound twice [ir-training-binding-unique]");
         bound.append(kv.key(), builder.getStringAttr(kv.value()));
       }
       auto saved = std::move(scopes);
@@ -1692,7 +1613,7 @@ LogicalResult Importer::importTrainingInfo(proto::ModelProto &model) {
         return failure();
     } else if (info.initialization_binding_size()) {
       return error(prefix + ": initialization_binding without an "
-                            "initialization graph");
+                            "initialization graph [ir-training-binding-value]");
     }
     if (info.has_algorithm() &&
         failed(importRole(*info.mutable_algorithm(), "algorithm",
@@ -1705,12 +1626,13 @@ LogicalResult Importer::importTrainingInfo(proto::ModelProto &model) {
 OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   if (!model.has_ir_version()) {
-    error("ModelProto.ir_version is missing");
+    error("ModelProto.ir_version is missing [ver-ir-version-present]");
     return nullptr;
   }
   irVersion = model.ir_version();
   if (irVersion < 1) {
-    error("ModelProto.ir_version " + Twine(irVersion) + " is not valid");
+    error("ModelProto.ir_version " + Twine(irVersion) +
+          " is not valid [ver-ir-version-present]");
     return nullptr;
   }
   if (irVersion > kNewestIRVersion)
@@ -1718,11 +1640,12 @@ OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
                          << " is newer than the newest this importer knows ("
                          << kNewestIRVersion << "); importing as that";
   if (!model.has_graph()) {
-    error("ModelProto.graph is missing");
+    error("ModelProto.graph is missing [ver-required-fields]");
     return nullptr;
   }
   if (model.opset_import_size() == 0 && irVersion >= 3) {
-    error("ModelProto.opset_import is missing (required from IR version 3)");
+    error("ModelProto.opset_import is missing (required from IR version 3) "
+          "[ir-opset-import-required]");
     return nullptr;
   }
   NamedAttrList opsetAttrs;
@@ -1730,7 +1653,8 @@ OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
     std::string domain =
         opset.domain().empty() ? std::string("ai.onnx") : opset.domain();
     if (!opsets.try_emplace(domain, opset.version()).second) {
-      error("opset_import names domain '" + domain + "' twice");
+      error("opset_import names domain '" + domain +
+            "' twice [ver-opset-domain-unique]");
       return nullptr;
     }
     opsetAttrs.append(domain, builder.getI64IntegerAttr(opset.version()));
@@ -1785,11 +1709,18 @@ OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
   builder.setInsertionPointToEnd(module->getBody());
   if (failed(importTrainingInfo(model)))
     return nullptr;
-  if (nonC90Names)
-    emitWarning(fileLoc) << nonC90Names
-                         << " names are not C90 identifiers (IR.md), the "
-                            "first is '"
-                         << firstNonC90Name << "'";
+  // The model-level rules that the IR can show are the pass's to check. It
+  // runs before the op verifiers: a type that the model's IR version does not
+  // have is the better message than the op constraint that it also breaks.
+  if (options.validate) {
+    PassManager pm(context);
+    pm.enableVerifier(false);
+    ONNXValidateOptions validateOptions;
+    validateOptions.strict = options.strict;
+    pm.addPass(createONNXValidate(validateOptions));
+    if (failed(pm.run(*module)))
+      return nullptr;
+  }
   if (failed(verify(*module)))
     return nullptr;
   return module;
@@ -1947,7 +1878,12 @@ struct ImportCommandLine {
                                   "the ONNX textual syntax"))};
   llvm::cl::opt<bool> strict{
       "onnx-strict",
-      llvm::cl::desc("Names that are not C90 identifiers are errors"),
+      llvm::cl::desc("Names that are not C90 identifiers are errors (and "
+                     "every other SHOULD of the IR rules)"),
+      llvm::cl::init(false)};
+  llvm::cl::opt<bool> noValidate{
+      "onnx-no-validate",
+      llvm::cl::desc("Do not run onnx-validate on the imported module"),
       llvm::cl::init(false)};
   llvm::cl::opt<unsigned> maxDepth{
       "onnx-max-graph-depth",
@@ -1971,6 +1907,7 @@ ImportOptions mlir::onnx::getImportOptionsFromCommandLine() {
   options.format = cl.format;
   options.modelDirectory = cl.modelDir;
   options.strict = cl.strict;
+  options.validate = !cl.noValidate;
   options.inlineTensorLimit = cl.inlineLimit;
   options.maxGraphDepth = cl.maxDepth;
   return options;

@@ -104,7 +104,7 @@ static FailureOr<std::string> resolveExternal(StringRef modelDir,
   Location loc = UnknownLoc::get(context);
   auto fail = [&](const Twine &why) {
     return emitError(loc, what + ": external data location '" + location +
-                              "' " + why);
+                              "' " + why + " [ir-ext-location]");
   };
   if (location.empty())
     return fail("is empty");
@@ -192,7 +192,8 @@ static FailureOr<Bytes> readExternal(proto::TensorProto &tensor,
       checksum = kv.value();
   }
   if (location.empty())
-    return emitError(loc, what + ": external data has no 'location'");
+    return emitError(
+        loc, what + ": external data has no 'location' [ir-ext-location]");
   FailureOr<std::string> path =
       resolveExternal(modelDir, location, what, context);
   if (failed(path))
@@ -287,6 +288,11 @@ FailureOr<ElementsAttr> TensorImporter::importTensor(proto::TensorProto &tensor,
   Bytes bytes;
   SmallVector<char> converted;
   if (tensor.data_location() == proto::TensorProto::EXTERNAL) {
+    if (tensor.has_raw_data() || tensor.float_data_size() ||
+        tensor.int32_data_size() || tensor.int64_data_size() ||
+        tensor.double_data_size() || tensor.uint64_data_size())
+      return emitError(loc, what + ": external data and a value field at "
+                                   "once [ir-ext-no-value-fields]");
     FailureOr<Bytes> ext =
         readExternal(tensor, modelDirectory, byteSize, what, context);
     if (failed(ext))

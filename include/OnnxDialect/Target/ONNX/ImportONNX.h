@@ -30,8 +30,12 @@ struct ImportOptions {
   /// Tensors of more bytes than this become dense_resource blobs; smaller
   /// ones are printed inline as dense<...>.
   int64_t inlineTensorLimit = 64;
-  /// Names that are not C90 identifiers are errors rather than warnings.
+  /// Names that are not C90 identifiers are errors rather than warnings
+  /// (and so are the other SHOULDs that onnx-validate checks).
   bool strict = false;
+  /// Run onnx-validate on the imported module (its diagnostics are the
+  /// import's).
+  bool validate = true;
   /// Subgraphs nested deeper than this are refused.
   unsigned maxGraphDepth = 64;
 };
