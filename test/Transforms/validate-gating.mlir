@@ -134,10 +134,10 @@ module attributes {onnx.ir_version = 4 : i64, onnx.opset_import = {ai.onnx = 9 :
 
 // -----
 
-module attributes {onnx.ir_version = 8 : i64, onnx.opset_import = {ai.onnx = 17 : i64}} {
+module attributes {onnx.ir_version = 8 : i64, onnx.opset_import = {ai.onnx = 17 : i64, com.example = 1 : i64}} {
   func.func @g() -> (tensor<2xf32> {onnx.name = "c"}) {
     // expected-error@+1 {{attribute 'value': data type f8E5M2 needs IR version 9, the model has 8 [ir-gate-data-type]}}
-    %c = "onnx.Constant_v13"() {value = dense<1.0> : tensor<2xf8E5M2>, onnx.outputs = ["c"]} : () -> tensor<2xf32>
+    %c = onnx.custom "com.example" "Make"() {value = dense<1.0> : tensor<2xf8E5M2>, onnx.outputs = ["c"]} : () -> (tensor<2xf32>)
     return %c : tensor<2xf32>
   }
 }

@@ -78,8 +78,8 @@ module attributes {onnx.ir_version = 8 : i64, onnx.opset_import = {ai.onnx = 17 
 
 module attributes {onnx.ir_version = 8 : i64, onnx.opset_import = {ai.onnx = 17 : i64}} {
   // expected-error@+1 {{dim_param 'N' is 4 in output 'y' of 'g' but 3 in input 'x' of 'g' [ir-dim-param-consistent]}}
-  func.func @g(%x: tensor<3xf32> {onnx.name = "x", onnx.dim_params = ["N"]}) -> (tensor<4xf32> {onnx.name = "y", onnx.dim_params = ["N"]}) {
-    %y = onnx.Concat(%x, %x) {axis = 0 : i64, onnx.outputs = ["y"]} : (tensor<3xf32>, tensor<3xf32>) -> tensor<4xf32>
+  func.func @g(%x: tensor<3xf32> {onnx.name = "x", onnx.dim_params = ["N"]}, %z: tensor<1xf32> {onnx.name = "z"}) -> (tensor<4xf32> {onnx.name = "y", onnx.dim_params = ["N"]}) {
+    %y = onnx.Concat(%x, %z) {axis = 0 : i64, onnx.outputs = ["y"]} : (tensor<3xf32>, tensor<1xf32>) -> tensor<4xf32>
     return %y : tensor<4xf32>
   }
 }

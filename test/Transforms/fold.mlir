@@ -1,0 +1,99 @@
+// RUN: onnx-opt %s --canonicalize --split-input-file | FileCheck %s
+// RUN: onnx-opt %s --onnx-infer-shapes --split-input-file | FileCheck %s --check-prefix=INFER
+
+// Shape arithmetic over a static shape folds to constants.
+// CHECK-LABEL: func.func @shape_chain
+// CHECK: %[[S:.*]] = onnx.Constant() {value = dense<[2, 12]> : tensor<2xi64>}
+// CHECK: %[[R:.*]] = onnx.Reshape(%arg0, %[[S]])
+// CHECK: return %[[R]]
+func.func @shape_chain(%x: tensor<2x3x4xf32>) -> tensor<2x12xf32> {
+  %s = onnx.Shape(%x) : (tensor<2x3x4xf32>) -> tensor<3xi64>
+  %i0 = onnx.Constant() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %d0 = onnx.Gather(%s, %i0) : (tensor<3xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %st = onnx.Constant() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %en = onnx.Constant() {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
+  %rest = onnx.Slice(%s, %st, %en) : (tensor<3xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %ax = onnx.Constant() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %one = onnx.Constant() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %p = onnx.Mul(%rest, %one) : (tensor<2xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %p0 = onnx.Gather(%p, %ax) : (tensor<2xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %p1 = onnx.Gather(%p, %one) : (tensor<2xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %prod = onnx.Mul(%p0, %p1) : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %shape = onnx.Concat(%d0, %prod) {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %r = onnx.Reshape(%x, %shape) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<2x12xf32>
+  return %r : tensor<2x12xf32>
+}
+
+// -----
+
+// Ops that do nothing go away.
+// CHECK-LABEL: func.func @noops
+// CHECK-NEXT: return %arg0
+func.func @noops(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = onnx.Identity(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = onnx.Cast(%0) {to = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = onnx.Transpose(%1) {perm = array<i64: 0, 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %s = onnx.Constant() {value = dense<[2, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %3 = onnx.Reshape(%2, %s) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  return %3 : tensor<2x3xf32>
+}
+
+// -----
+
+// Constants: casts, ranges, ConstantOfShape, comparisons and Where.
+// CHECK-LABEL: func.func @constants
+// CHECK-DAG: onnx.Constant() {value = dense<[0, 2, 4]> : tensor<3xi64>}
+// CHECK-DAG: onnx.Constant() {value = dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>}
+// CHECK-DAG: onnx.Constant() {value = dense<7> : tensor<2x2xi32>}
+// CHECK-DAG: onnx.Constant() {value = dense<[5, 1]> : tensor<2xi64>}
+// CHECK-NOT: onnx.Range
+// CHECK-NOT: onnx.Where
+func.func @constants() -> (tensor<3xi64>, tensor<2xf32>, tensor<2x2xi32>, tensor<2xi64>) {
+  %a = onnx.Constant() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %b = onnx.Constant() {value = dense<5> : tensor<i64>} : () -> tensor<i64>
+  %c = onnx.Constant() {value = dense<2> : tensor<i64>} : () -> tensor<i64>
+  %r = onnx.Range(%a, %b, %c) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<3xi64>
+  %i = onnx.Constant() {value = dense<[1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %f = onnx.Cast(%i) {to = 1 : i64} : (tensor<2xi64>) -> tensor<2xf32>
+  %s = onnx.Constant() {value = dense<2> : tensor<2xi64>} : () -> tensor<2xi64>
+  %k = onnx.ConstantOfShape(%s) {value = dense<7> : tensor<1xi32>} : (tensor<2xi64>) -> tensor<2x2xi32>
+  %m = onnx.Constant() {value = dense<[-1, 1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %z = onnx.Constant() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %lt = onnx.Less(%m, %z) : (tensor<2xi64>, tensor<i64>) -> tensor<2xi1>
+  %w = onnx.Where(%lt, %b, %m) : (tensor<2xi1>, tensor<i64>, tensor<2xi64>) -> tensor<2xi64>
+  return %r, %f, %k, %w : tensor<3xi64>, tensor<2xf32>, tensor<2x2xi32>, tensor<2xi64>
+}
+
+// -----
+
+// What the spec leaves to run time is not folded: integer division of
+// negative numbers, float to int of non-integral values.
+// CHECK-LABEL: func.func @not_folded
+// CHECK: onnx.Div
+// CHECK: onnx.Cast
+func.func @not_folded() -> (tensor<1xi64>, tensor<1xi32>) {
+  %a = onnx.Constant() {value = dense<-7> : tensor<1xi64>} : () -> tensor<1xi64>
+  %b = onnx.Constant() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  %d = onnx.Div(%a, %b) : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %f = onnx.Constant() {value = dense<2.5> : tensor<1xf32>} : () -> tensor<1xf32>
+  %c = onnx.Cast(%f) {to = 6 : i64} : (tensor<1xf32>) -> tensor<1xi32>
+  return %d, %c : tensor<1xi64>, tensor<1xi32>
+}
+
+// -----
+
+// The inference pass folds as it goes: the Reshape gets a static type.
+// INFER-LABEL: func.func @dynamic_result
+// INFER: onnx.Reshape(%arg0, %{{.*}}) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
+// INFER: return %{{.*}} : tensor<6x4xf32>
+func.func @dynamic_result(%x: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %s = onnx.Shape(%x) {start = 1 : i64} : (tensor<2x3x4xf32>) -> tensor<*xi64>
+  %m = onnx.Constant() {value = dense<[3, 1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %p = onnx.Mul(%s, %m) : (tensor<*xi64>, tensor<2xi64>) -> tensor<*xi64>
+  %sh = onnx.Constant() {value = dense<[2, 1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %q = onnx.Mul(%p, %sh) : (tensor<*xi64>, tensor<2xi64>) -> tensor<*xi64>
+  %half = onnx.Constant() {value = dense<[3, 1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %t = onnx.Div(%q, %half) : (tensor<*xi64>, tensor<2xi64>) -> tensor<*xi64>
+  %r = onnx.Reshape(%x, %t) : (tensor<2x3x4xf32>, tensor<*xi64>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}
