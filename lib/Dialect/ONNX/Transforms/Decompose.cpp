@@ -768,8 +768,8 @@ static LogicalResult expandDynamicQuantizeLinear(Expansion &x) {
   Value hi = e.binary("Max", e.reduce("ReduceMax", v, all, false), qmin);
   Value scale = e.div(e.sub(hi, lo), qmax);
   Value zpf = e.sub(qmin, e.div(lo, scale));
-  Value clipped =
-      e.create1("Clip", {zpf, qmin, qmax}, RankedTensorType::get({}, f32));
+  // Clip(zpf, qmin, qmax), itself expanded.
+  Value clipped = e.binary("Min", e.binary("Max", zpf, qmin), qmax);
   Value zp = e.castTo(e.unary("Round", clipped), ui8);
   Value y = e.create1("QuantizeLinear", {v, scale, zp},
                       withElementType(v.getType(), ui8));
