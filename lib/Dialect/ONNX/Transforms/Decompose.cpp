@@ -807,6 +807,9 @@ static LogicalResult expandWindow(Expansion &x, StringRef name) {
   return success(!e.failed());
 }
 
+/// 1 where a uniform sample in [0, 1) is below p: P(1) = p, as the operator
+/// is documented. (The function body of Bernoulli-15 compares with Greater,
+/// which would draw 1 with probability 1 - p.)
 static LogicalResult expandBernoulli(Expansion &x) {
   Emitter &e = x.e;
   Value v = x.in(0);
