@@ -89,6 +89,33 @@ def ONNXValidate : Pass<"onnx-validate", "::mlir::ModuleOp"> {
   let options = [
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Make the SHOULD rules (C90 names, ...) errors instead of warnings">,
+
+def ONNXDecompose : Pass<"onnx-decompose", "::mlir::ModuleOp"> {
+  let summary = "Expand the operators ONNX defines as functions into primitives";
+  let description = [{
+    Replaces each op of an operator that the specification defines as a
+    function (and a few related ones) by the primitive ops its function body
+    computes, so that a lowering only has to handle primitives: the
+    activations (Gelu, Softsign, Softplus, HardSigmoid, HardSwish, Mish, Elu,
+    Celu, Selu, LeakyRelu, ThresholdedRelu, Shrink, Swish, PRelu), Softmax
+    and LogSoftmax (13 and later), ReduceLogSum, ReduceLogSumExp, ReduceL1,
+    ReduceL2, ReduceSumSquare, Clip, CastLike, Range, LayerNormalization and
+    RMSNormalization (all outputs, in stash_type), GroupNormalization (21 and
+    later), MeanVarianceNormalization, DynamicQuantizeLinear, the Hann,
+    Hamming and Blackman windows, Bernoulli and CenterCropPad. The created
+    ops are the versions that the ai.onnx opset of the module (or of the
+    model-local function) selects; the results keep their types.
+
+    An op is left alone, with a remark, where its expansion needs what is
+    unknown (the rank of an input that an axis refers to, an element type,
+    an attribute that refers to a function parameter), or where a primitive
+    has no version at the opset or does not take the element type there.
+    Older versions of an operator whose semantics differ (Softmax before 13,
+    GroupNormalization-18) are left to onnx-convert-opset.
+  }];
+  let options = [
+    ListOption<"ops", "ops", "std::string",
+               "Only decompose these operators (default: all it knows)">,
   ];
 }
 

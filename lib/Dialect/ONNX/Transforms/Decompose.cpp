@@ -1,0 +1,1066 @@
+//===- Decompose.cpp - The onnx-decompose pass ----------------------------===//
+//
+// Expands the operators that the ONNX specification defines as functions
+// (and a few closely related ones) into primitive ops, so that a lowering
+// only has to handle primitives. Each expansion computes what the operator's
+// function body computes: the same ops in the same element types (stash_type
+// where the operator has one), with numpy broadcasting where the body relies
+// on it. Ops whose expansion needs facts that are unknown (a rank, an element
+// type, the value of an attribute that refers to a function parameter) are
+// left alone with a remark, as are ops whose primitives do not exist, or do
+// not take the element type, at the opset the module imports.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/IR/ONNXBuilder.h"
+#include "OnnxDialect/IR/ONNXDataTypes.h"
+#include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/IR/ONNXShapeInference.h"
+#include "OnnxDialect/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_ONNXDECOMPOSE
+#include "OnnxDialect/Transforms/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::onnx;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+static Type elementTypeOf(Value v) {
+  if (!v)
+    return {};
+  auto t = dyn_cast<TensorType>(v.getType());
+  return t ? t.getElementType() : Type();
+}
+
+static std::optional<int64_t> rankOf(Value v) {
+  if (!v)
+    return std::nullopt;
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  if (!t)
+    return std::nullopt;
+  return t.getRank();
+}
+
+/// A tensor of `elementType` with the shape of `like` (unranked if unknown).
+static Type withElementType(Type like, Type elementType) {
+  if (auto r = dyn_cast<RankedTensorType>(like))
+    return RankedTensorType::get(r.getShape(), elementType);
+  return UnrankedTensorType::get(elementType);
+}
+
+/// The numpy broadcast of tensor types, with `elementType`; unranked when an
+/// input is unranked or the shapes do not broadcast (the verifier of the op
+/// then says why).
+static Type broadcastTypes(ArrayRef<Type> types, Type elementType) {
+  SmallVector<int64_t> shape;
+  for (Type t : types) {
+    auto r = dyn_cast_or_null<RankedTensorType>(t);
+    if (!r)
+      return UnrankedTensorType::get(elementType);
+    ArrayRef<int64_t> s = r.getShape();
+    if (s.size() > shape.size())
+      shape.insert(shape.begin(), s.size() - shape.size(), 1);
+    size_t off = shape.size() - s.size();
+    for (size_t i = 0; i < s.size(); ++i) {
+      int64_t &d = shape[off + i];
+      int64_t e = s[i];
+      if (e == 1)
+        continue;
+      if (d == 1) {
+        d = e;
+        continue;
+      }
+      if (ShapedType::isDynamic(e))
+        continue;
+      if (ShapedType::isDynamic(d)) {
+        d = e;
+        continue;
+      }
+      if (d != e)
+        return UnrankedTensorType::get(elementType);
+    }
+  }
+  // A dim of 1 in one input and unknown in another is unknown.
+  for (Type t : types) {
+    ArrayRef<int64_t> s = cast<RankedTensorType>(t).getShape();
+    size_t off = shape.size() - s.size();
+    for (size_t i = 0; i < s.size(); ++i)
+      if (ShapedType::isDynamic(s[i]) && shape[off + i] == 1)
+        shape[off + i] = ShapedType::kDynamic;
+  }
+  return RankedTensorType::get(shape, elementType);
+}
+
+//===----------------------------------------------------------------------===//
+// Emitter: creates the ops of one expansion
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Records the ops created by an expansion, so that a failed one can be
+/// erased.
+struct CreatedOps : public OpBuilder::Listener {
+  SmallVector<Operation *> ops;
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    ops.push_back(op);
+  }
+};
+
+/// Builds the primitive ops of one expansion at one opset. Every helper
+/// returns null once a step has failed (an operator without a version at the
+/// opset, an op that does not verify), and takes null inputs as failure, so
+/// that an expansion is written straight through and checked once.
+class Emitter {
+public:
+  Emitter(OpBuilder &b, Location loc, int64_t opset)
+      : b(b), loc(loc), opset(opset) {}
+
+  bool failed() const { return !why.empty(); }
+  StringRef getWhy() const { return why; }
+  void fail(const Twine &reason) {
+    if (why.empty())
+      why = reason.str();
+  }
+  MLIRContext *getContext() { return b.getContext(); }
+  OpBuilder &getBuilder() { return b; }
+  int64_t getOpset() const { return opset; }
+
+  /// Whether `opType` (ai.onnx) has an input named `name` at the opset.
+  bool hasInputNamed(StringRef opType, StringRef name) {
+    std::optional<OperationName> n =
+        lookupSchemaOp(getContext(), "", opType, opset);
+    if (!n)
+      return false;
+    auto *iface = n->getInterface<ONNXSchemaOpInterface>();
+    for (const ArgSchema &a : iface->getSchema().inputs)
+      if (name == a.name)
+        return true;
+    return false;
+  }
+
+  /// One op; `inputs` null where an optional input is omitted (those listed
+  /// in `optionalSlots` may be null; any other null input is a failure).
+  SmallVector<Value> create(StringRef opType, ArrayRef<Value> inputs,
+                            ArrayRef<Type> resultTypes,
+                            ArrayRef<NamedAttribute> attrs = {},
+                            ArrayRef<unsigned> optionalSlots = {}) {
+    if (failed())
+      return {};
+    for (auto [i, v] : llvm::enumerate(inputs))
+      if (!v && !llvm::is_contained(optionalSlots, i)) {
+        fail("an input of " + opType + " is missing");
+        return {};
+      }
+    for (Type t : resultTypes)
+      if (!t) {
+        fail("the type of a result of " + opType + " is unknown");
+        return {};
+      }
+    std::string reason;
+    FailureOr<Operation *> op = createSchemaOp(
+        b, loc, "", opType, opset, inputs, resultTypes, attrs, &reason);
+    if (::mlir::failed(op)) {
+      fail(reason);
+      return {};
+    }
+    // The op must verify: its operator takes these element types at this
+    // opset. Diagnostics are collected by the caller's handler.
+    if (::mlir::failed(mlir::verify(*op, /*verifyRecursively=*/false))) {
+      fail(Twine(opType) + "-" +
+           Twine(cast<ONNXSchemaOpInterface>(*op).getSchema().sinceVersion) +
+           " does not take these types");
+      return {};
+    }
+    return SmallVector<Value>((*op)->getResults());
+  }
+
+  Value create1(StringRef opType, ArrayRef<Value> inputs, Type resultType,
+                ArrayRef<NamedAttribute> attrs = {},
+                ArrayRef<unsigned> optionalSlots = {}) {
+    SmallVector<Value> r =
+        create(opType, inputs, {resultType}, attrs, optionalSlots);
+    return r.empty() ? Value() : r[0];
+  }
+
+  //===--- Constants ------------------------------------------------------===//
+
+  /// A rank-0 constant of `elementType` (float or integer).
+  Value scalar(Type elementType, double value) {
+    if (failed())
+      return {};
+    if (!elementType) {
+      fail("unknown element type");
+      return {};
+    }
+    auto type = RankedTensorType::get({}, elementType);
+    Attribute attr;
+    if (auto ft = dyn_cast<FloatType>(elementType)) {
+      APFloat v(value);
+      bool lost;
+      v.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      attr = DenseElementsAttr::get(type, v);
+    } else if (auto it = dyn_cast<IntegerType>(elementType)) {
+      APInt v(it.getWidth(), static_cast<uint64_t>(static_cast<int64_t>(value)),
+              /*isSigned=*/!it.isUnsigned(), /*implicitTrunc=*/true);
+      attr = DenseElementsAttr::get(type, v);
+    } else {
+      fail("no constant of this element type");
+      return {};
+    }
+    return createOrFail(cast<ElementsAttr>(attr));
+  }
+
+  Value i64s(ArrayRef<int64_t> values) {
+    if (failed())
+      return {};
+    auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                      b.getI64Type());
+    return createOrFail(
+        cast<ElementsAttr>(DenseElementsAttr::get(type, values)));
+  }
+
+  Value createOrFail(ElementsAttr value) {
+    return create1("Constant", {}, value.getType(),
+                   {b.getNamedAttr("value", value)});
+  }
+
+  //===--- Elementwise ----------------------------------------------------===//
+
+  Value unary(StringRef opType, Value x, ArrayRef<NamedAttribute> attrs = {}) {
+    if (!x)
+      return fail("missing input"), Value();
+    return create1(opType, {x}, x.getType(), attrs);
+  }
+
+  Value binary(StringRef opType, Value a, Value c) {
+    if (!a || !c)
+      return fail("missing input"), Value();
+    return create1(
+        opType, {a, c},
+        broadcastTypes({a.getType(), c.getType()}, elementTypeOf(a)));
+  }
+  Value add(Value a, Value c) { return binary("Add", a, c); }
+  Value sub(Value a, Value c) { return binary("Sub", a, c); }
+  Value mul(Value a, Value c) { return binary("Mul", a, c); }
+  Value div(Value a, Value c) { return binary("Div", a, c); }
+
+  Value compare(StringRef opType, Value a, Value c) {
+    if (!a || !c)
+      return fail("missing input"), Value();
+    return create1(opType, {a, c},
+                   broadcastTypes({a.getType(), c.getType()}, b.getI1Type()));
+  }
+
+  Value where(Value cond, Value x, Value y) {
+    if (!cond || !x || !y)
+      return fail("missing input"), Value();
+    return create1("Where", {cond, x, y},
+                   broadcastTypes({cond.getType(), x.getType(), y.getType()},
+                                  elementTypeOf(x)));
+  }
+
+  /// Cast to `elementType`; `x` itself when it already has it.
+  Value castTo(Value x, Type elementType) {
+    if (!x || !elementType)
+      return fail("missing input"), Value();
+    if (elementTypeOf(x) == elementType)
+      return x;
+    int32_t code = getDataTypeForElementType(elementType);
+    if (!code)
+      return fail("no ONNX data type for the cast"), Value();
+    return create1("Cast", {x}, withElementType(x.getType(), elementType),
+                   {b.getNamedAttr("to", b.getI64IntegerAttr(code))});
+  }
+
+  //===--- Reductions -----------------------------------------------------===//
+
+  /// What a reduction reduces: constant axes, a value, or (neither) all.
+  struct Axes {
+    std::optional<SmallVector<int64_t>> constant;
+    Value value;
+  };
+
+  /// A Reduce* op with `axes` as an input or an attribute, as the version
+  /// the opset selects takes it.
+  Value reduce(StringRef opType, Value x, const Axes &axes, bool keepdims,
+               bool noopWithEmptyAxes = false) {
+    if (!x)
+      return fail("missing input"), Value();
+    bool axesInput = hasInputNamed(opType, "axes");
+    SmallVector<NamedAttribute> attrs;
+    attrs.push_back(b.getNamedAttr("keepdims", b.getI64IntegerAttr(keepdims)));
+    Value axesValue;
+    if (axesInput) {
+      if (noopWithEmptyAxes)
+        attrs.push_back(
+            b.getNamedAttr("noop_with_empty_axes", b.getI64IntegerAttr(1)));
+      if (axes.value)
+        axesValue = axes.value;
+      else if (axes.constant && !axes.constant->empty())
+        axesValue = i64s(*axes.constant);
+    } else {
+      if (axes.value)
+        return fail(Twine(opType) + " takes no axes input at this opset"),
+               Value();
+      if (noopWithEmptyAxes && axes.constant && axes.constant->empty())
+        return fail("no reduction over no axes at this opset"), Value();
+      if (axes.constant && !axes.constant->empty())
+        attrs.push_back(
+            b.getNamedAttr("axes", b.getDenseI64ArrayAttr(*axes.constant)));
+    }
+    Type resultType =
+        reducedType(x.getType(), axes, keepdims, noopWithEmptyAxes);
+    SmallVector<Value> inputs{x};
+    if (axesInput)
+      inputs.push_back(axesValue);
+    return create1(opType, inputs, resultType, attrs, {1});
+  }
+
+  static Type reducedType(Type in, const Axes &axes, bool keepdims,
+                          bool noopWithEmptyAxes) {
+    auto t = dyn_cast<RankedTensorType>(in);
+    Type et = cast<TensorType>(in).getElementType();
+    if (!t || axes.value)
+      return UnrankedTensorType::get(et);
+    int64_t rank = t.getRank();
+    SmallVector<bool> reduced(rank, false);
+    if (!axes.constant || axes.constant->empty()) {
+      if (noopWithEmptyAxes)
+        return in;
+      reduced.assign(rank, true);
+    } else {
+      for (int64_t a : *axes.constant) {
+        std::optional<int64_t> n = normalizeAxis(a, rank);
+        if (!n)
+          return UnrankedTensorType::get(et);
+        reduced[*n] = true;
+      }
+    }
+    SmallVector<int64_t> shape;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (!reduced[i])
+        shape.push_back(t.getDimSize(i));
+      else if (keepdims)
+        shape.push_back(1);
+    }
+    return RankedTensorType::get(shape, et);
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  int64_t opset;
+  std::string why;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Expansions
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What an expansion sees: the op through its ONNX slots, and the emitter.
+struct Expansion {
+  InferenceContext &ctx;
+  Emitter &e;
+  /// One value per output slot (null for omitted ones), filled in.
+  SmallVector<Value> results;
+
+  Value in(unsigned slot) const { return ctx.getInput(slot); }
+  Type et(unsigned slot = 0) const { return elementTypeOf(in(slot)); }
+  double f(StringRef name, double deflt) const {
+    return ctx.getFloatAttr(name).value_or(deflt);
+  }
+  int64_t i(StringRef name, int64_t deflt) const {
+    return ctx.getIntAttr(name, deflt);
+  }
+  /// A scalar constant of the element type of input 0.
+  Value c(double v) { return e.scalar(et(), v); }
+  OpBuilder &b() { return e.getBuilder(); }
+};
+
+using ExpandFn = std::function<LogicalResult(Expansion &)>;
+} // namespace
+
+/// The failure of an expansion that cannot be done, with why.
+static LogicalResult unsupported(Expansion &x, const Twine &why) {
+  x.e.fail(why);
+  return failure();
+}
+
+static bool isFloat(Type t) { return isa_and_nonnull<FloatType>(t); }
+
+//===--- Activations
+//-------------------------------------------------------===//
+
+/// alpha * (exp(x) - 1) where x < 0, x elsewhere.
+static Value emitElu(Emitter &e, Value x, double alpha) {
+  Type et = elementTypeOf(x);
+  Value zero = e.scalar(et, 0.0), one = e.scalar(et, 1.0);
+  Value neg = e.mul(e.scalar(et, alpha), e.sub(e.unary("Exp", x), one));
+  return e.where(e.compare("Less", x, zero), neg, x);
+}
+
+/// max(0, min(1, alpha * x + beta)).
+static Value emitHardSigmoid(Emitter &e, Value x, double alpha, double beta) {
+  Type et = elementTypeOf(x);
+  Value lin = e.add(e.mul(x, e.scalar(et, alpha)), e.scalar(et, beta));
+  return e.binary("Max", e.binary("Min", lin, e.scalar(et, 1.0)),
+                  e.scalar(et, 0.0));
+}
+
+/// log(exp(x) + 1).
+static Value emitSoftplus(Emitter &e, Value x) {
+  return e.unary("Log",
+                 e.add(e.unary("Exp", x), e.scalar(elementTypeOf(x), 1.0)));
+}
+
+static LogicalResult expandElementwise(Expansion &x, StringRef name) {
+  Emitter &e = x.e;
+  Value v = x.in(0);
+  Value r;
+  if (name == "Softsign") {
+    r = e.div(v, e.add(x.c(1.0), e.unary("Abs", v)));
+  } else if (name == "Softplus") {
+    r = emitSoftplus(e, v);
+  } else if (name == "HardSigmoid") {
+    r = emitHardSigmoid(e, v, x.f("alpha", 0.2), x.f("beta", 0.5));
+  } else if (name == "HardSwish") {
+    r = e.mul(v, emitHardSigmoid(e, v, 1.0 / 6.0, 0.5));
+  } else if (name == "Mish") {
+    r = e.mul(v, e.unary("Tanh", emitSoftplus(e, v)));
+  } else if (name == "Elu") {
+    r = emitElu(e, v, x.f("alpha", 1.0));
+  } else if (name == "Celu") {
+    // alpha * Elu(x / alpha, 1).
+    Value alpha = x.c(x.f("alpha", 1.0));
+    r = e.mul(alpha, emitElu(e, e.div(v, alpha), 1.0));
+  } else if (name == "Selu") {
+    double alpha = x.f("alpha", 1.67326319217681884765625);
+    double gamma = x.f("gamma", 1.05070102214813232421875);
+    Value a = x.c(alpha);
+    Value neg = e.sub(e.mul(a, e.unary("Exp", v)), a);
+    Value sel = e.where(e.compare("Greater", v, x.c(0.0)), v, neg);
+    r = e.mul(x.c(gamma), sel);
+  } else if (name == "LeakyRelu") {
+    r = e.where(e.compare("Less", v, x.c(0.0)),
+                e.mul(x.c(x.f("alpha", 0.01)), v), v);
+  } else if (name == "ThresholdedRelu") {
+    r = e.where(e.compare("Greater", v, x.c(x.f("alpha", 1.0))), v, x.c(0.0));
+  } else if (name == "Shrink") {
+    double lambd = x.f("lambd", 0.5), bias = x.f("bias", 0.0);
+    Type et = x.et();
+    if (!isFloat(et) && !isa_and_nonnull<IntegerType>(et))
+      return unsupported(x, "unknown element type");
+    Value lo = e.compare("Less", v, e.scalar(et, -lambd));
+    Value hi = e.compare("Greater", v, e.scalar(et, lambd));
+    Value inner = e.where(hi, e.sub(v, e.scalar(et, bias)), e.scalar(et, 0.0));
+    r = e.where(lo, e.add(v, e.scalar(et, bias)), inner);
+  } else if (name == "Swish") {
+    r = e.mul(v, e.unary("Sigmoid", e.mul(x.c(x.f("alpha", 1.0)), v)));
+  } else if (name == "PRelu") {
+    Value slope = x.in(1);
+    r = e.where(e.compare("Less", v, x.c(0.0)), e.mul(slope, v), v);
+  } else if (name == "Gelu") {
+    StringRef approx = x.ctx.getStringAttr("approximate", "none");
+    Value half = x.c(0.5), one = x.c(1.0);
+    Value phi;
+    if (approx == "none") {
+      phi = e.add(one, e.unary("Erf", e.div(v, e.unary("Sqrt", x.c(2.0)))));
+    } else if (approx == "tanh") {
+      Value cubed = e.binary("Pow", v, x.c(3.0));
+      Value inner = e.add(v, e.mul(x.c(0.044715), cubed));
+      Value k = e.unary("Sqrt", x.c(2.0 / M_PI));
+      phi = e.add(one, e.unary("Tanh", e.mul(k, inner)));
+    } else {
+      return unsupported(x, "unknown approximation '" + approx + "'");
+    }
+    r = e.mul(e.mul(half, v), phi);
+  } else {
+    return unsupported(x, "no expansion");
+  }
+  x.results = {r};
+  return success(static_cast<bool>(r));
+}
+
+//===--- Softmax, reductions ----------------------------------------------===//
+
+static LogicalResult expandSoftmax(Expansion &x, bool log) {
+  if (x.ctx.getVersion() < 13)
+    return unsupported(x, "Softmax before 13 coerces to 2-D: convert it first");
+  Emitter &e = x.e;
+  Value v = x.in(0);
+  Emitter::Axes axis{SmallVector<int64_t>{x.i("axis", -1)}, {}};
+  Value shifted = e.sub(v, e.reduce("ReduceMax", v, axis, true));
+  Value ex = e.unary("Exp", shifted);
+  Value sum = e.reduce("ReduceSum", ex, axis, true);
+  x.results = {log ? e.sub(shifted, e.unary("Log", sum)) : e.div(ex, sum)};
+  return success(static_cast<bool>(x.results[0]));
+}
+
+/// The axes of a Reduce* op: its `axes` input (newer versions) or attribute.
+static Emitter::Axes getReduceAxes(Expansion &x) {
+  Emitter::Axes axes;
+  int slot = x.ctx.getInputSlot("axes");
+  if (slot >= 0) {
+    if (!x.ctx.hasInput(slot)) {
+      axes.constant = SmallVector<int64_t>();
+      return axes;
+    }
+    if (std::optional<SmallVector<int64_t>> c = x.ctx.getConstantInts(slot))
+      axes.constant = *c;
+    else
+      axes.value = x.in(slot);
+    return axes;
+  }
+  axes.constant = x.ctx.getIntsAttr("axes").value_or(SmallVector<int64_t>());
+  return axes;
+}
+
+static LogicalResult expandReduce(Expansion &x, StringRef name) {
+  Emitter &e = x.e;
+  Value v = x.in(0);
+  Emitter::Axes axes = getReduceAxes(x);
+  bool keep = x.i("keepdims", 1) != 0;
+  bool noop = x.i("noop_with_empty_axes", 0) != 0;
+  // Older versions have no noop_with_empty_axes: empty means all axes.
+  auto sum = [&](Value in) {
+    return e.reduce("ReduceSum", in, axes, keep, noop);
+  };
+  Value r;
+  if (name == "ReduceLogSum") {
+    r = e.unary("Log", sum(v));
+  } else if (name == "ReduceLogSumExp") {
+    // The function body computes in double and casts back.
+    Type et = x.et();
+    Value d = e.castTo(v, Float64Type::get(e.getContext()));
+    r = e.castTo(e.unary("Log", sum(e.unary("Exp", d))), et);
+  } else if (name == "ReduceL1") {
+    r = sum(e.unary("Abs", v));
+  } else if (name == "ReduceL2") {
+    // Integers are summed in their type, the root taken in float.
+    Type et = x.et();
+    Value s = sum(e.mul(v, v));
+    if (isFloat(et))
+      r = e.unary("Sqrt", s);
+    else
+      r = e.castTo(
+          e.unary("Sqrt", e.castTo(s, Float32Type::get(e.getContext()))), et);
+  } else if (name == "ReduceSumSquare") {
+    r = sum(e.mul(v, v));
+  } else {
+    return unsupported(x, "no expansion");
+  }
+  x.results = {r};
+  return success(static_cast<bool>(r));
+}
+
+//===--- Clip, CastLike, Range --------------------------------------------===//
+
+static LogicalResult expandClip(Expansion &x) {
+  Emitter &e = x.e;
+  Value v = x.in(0);
+  Value lo, hi;
+  if (x.ctx.getInputSlot("min") >= 0) {
+    lo = x.in(1);
+    hi = x.in(2);
+  } else {
+    // Clip before 11: the bounds are attributes (default: unbounded).
+    if (std::optional<double> m = x.ctx.getFloatAttr("min"))
+      lo = x.c(*m);
+    if (std::optional<double> m = x.ctx.getFloatAttr("max"))
+      hi = x.c(*m);
+  }
+  Value r = v;
+  if (lo)
+    r = e.binary("Max", r, lo);
+  if (hi)
+    r = e.binary("Min", r, hi);
+  if (r == v)
+    r = e.unary("Identity", v);
+  x.results = {r};
+  return success(static_cast<bool>(r));
+}
+
+static LogicalResult expandCastLike(Expansion &x) {
+  Emitter &e = x.e;
+  Type to = x.et(1);
+  int32_t code = getDataTypeForElementType(to);
+  if (!x.in(0) || !code)
+    return unsupported(x, "the target element type is unknown");
+  SmallVector<NamedAttribute> attrs{
+      x.b().getNamedAttr("to", x.b().getI64IntegerAttr(code))};
+  for (StringRef name : {"saturate", "round_mode"})
+    if (Attribute a = x.ctx.getAttr(name))
+      attrs.push_back(x.b().getNamedAttr(name, a));
+  x.results = {e.create1("Cast", {x.in(0)},
+                         withElementType(x.in(0).getType(), to), attrs)};
+  return success(static_cast<bool>(x.results[0]));
+}
+
+/// start + delta * [0, 1, ..., n - 1], n = max(ceil((limit - start) / delta),
+/// 0): Range without its Loop. The count is computed in the element type for
+/// floats and in double for integers.
+static Value emitRange(Emitter &e, Value start, Value limit, Value delta) {
+  Type et = elementTypeOf(start);
+  if (!et)
+    return e.fail("unknown element type"), Value();
+  Type ct = isFloat(et) ? et : Float64Type::get(e.getContext());
+  Value count =
+      e.unary("Relu", e.unary("Ceil", e.div(e.castTo(e.sub(limit, start), ct),
+                                            e.castTo(delta, ct))));
+  MLIRContext *ctx = e.getContext();
+  Type i64 = IntegerType::get(ctx, 64);
+  Value n = e.create1("Reshape", {e.castTo(count, i64), e.i64s({1})},
+                      RankedTensorType::get({1}, i64));
+  auto one =
+      DenseElementsAttr::get(RankedTensorType::get({1}, et),
+                             isFloat(et) ? Attribute(FloatAttr::get(et, 1.0))
+                                         : Attribute(IntegerAttr::get(et, 1)));
+  auto vec = RankedTensorType::get({ShapedType::kDynamic}, et);
+  Value ones = e.create1("ConstantOfShape", {n}, vec,
+                         {e.getBuilder().getNamedAttr("value", one)});
+  Value idx = e.sub(e.create1("CumSum", {ones, e.scalar(i64, 0)}, vec),
+                    e.scalar(et, 1.0));
+  return e.add(start, e.mul(idx, delta));
+}
+
+static LogicalResult expandRange(Expansion &x) {
+  Value r = emitRange(x.e, x.in(0), x.in(1), x.in(2));
+  x.results = {r};
+  return success(static_cast<bool>(r));
+}
+
+//===--- Normalizations ---------------------------------------------------===//
+
+/// The stash type of an op (its `stash_type` code, default float).
+static Type stashType(Expansion &x) {
+  if (!x.ctx.hasAttr("stash_type"))
+    return Float32Type::get(x.ctx.getContext());
+  return x.ctx.getDataTypeAttr("stash_type");
+}
+
+static LogicalResult expandLayerNorm(Expansion &x, bool rms) {
+  Emitter &e = x.e;
+  Value v = x.in(0);
+  std::optional<int64_t> rank = rankOf(v);
+  if (!rank)
+    return unsupported(x, "the rank of the input is unknown");
+  std::optional<int64_t> axis = normalizeAxis(x.i("axis", -1), *rank);
+  if (!axis)
+    return unsupported(x, "axis out of range");
+  Type u = stashType(x);
+  if (!isFloat(u))
+    return unsupported(x, "stash_type is not a float type");
+  Emitter::Axes axes{SmallVector<int64_t>(), {}};
+  for (int64_t a = *axis; a < *rank; ++a)
+    axes.constant->push_back(a);
+  Value xu = e.castTo(v, u);
+  Value eps = e.scalar(u, x.f("epsilon", 1e-5));
+  if (rms) {
+    Value meanSq = e.reduce("ReduceMean", e.mul(xu, xu), axes, true);
+    Value rmsv = e.unary("Sqrt", e.add(meanSq, eps));
+    Value norm = e.castTo(e.div(xu, rmsv), x.et());
+    x.results = {e.mul(norm, x.in(1))};
+    return success(!e.failed());
+  }
+  Value mean = e.reduce("ReduceMean", xu, axes, true);
+  Value meanOfSq = e.reduce("ReduceMean", e.mul(xu, xu), axes, true);
+  Value var = e.sub(meanOfSq, e.mul(mean, mean));
+  Value stdDev = e.unary("Sqrt", e.add(var, eps));
+  Value norm = e.castTo(e.div(e.sub(xu, mean), stdDev), x.et());
+  Value y = e.mul(norm, x.in(1));
+  if (x.in(2))
+    y = e.add(y, x.in(2));
+  x.results = {y};
+  if (x.ctx.hasOutput(1))
+    x.results.push_back(mean);
+  else if (x.ctx.getNumOutputs() > 1)
+    x.results.push_back({});
+  if (x.ctx.hasOutput(2))
+    x.results.push_back(e.unary("Reciprocal", stdDev));
+  return success(!e.failed());
+}
+
+static LogicalResult expandGroupNorm(Expansion &x) {
+  if (x.ctx.getVersion() < 21)
+    return unsupported(x, "GroupNormalization-18 scales per group");
+  Emitter &e = x.e;
+  Value v = x.in(0);
+  std::optional<int64_t> rank = rankOf(v);
+  if (!rank || *rank < 2)
+    return unsupported(x, "the rank of the input is unknown or below 2");
+  std::optional<int64_t> groups = x.ctx.getIntAttr("num_groups");
+  if (!groups || *groups <= 0)
+    return unsupported(x, "num_groups is missing or not positive");
+  Type u = stashType(x);
+  if (!isFloat(u))
+    return unsupported(x, "stash_type is not a float type");
+  MLIRContext *ctx = e.getContext();
+  Type i64 = IntegerType::get(ctx, 64);
+  Value xu = e.castTo(v, u);
+  Value shape = e.create1("Shape", {xu}, RankedTensorType::get({*rank}, i64));
+  // [N, G, C/G * D1 * ...], normalized over its last axis.
+  int64_t n = cast<RankedTensorType>(v.getType()).getDimSize(0);
+  auto t3 = RankedTensorType::get({n, *groups, ShapedType::kDynamic}, u);
+  Value x3 = e.create1("Reshape", {xu, e.i64s({0, *groups, -1})}, t3);
+  Emitter::Axes last{SmallVector<int64_t>{2}, {}};
+  Value mean = e.reduce("ReduceMean", x3, last, true);
+  Value meanOfSq = e.reduce("ReduceMean", e.mul(x3, x3), last, true);
+  Value var = e.sub(meanOfSq, e.mul(mean, mean));
+  Value stdDev = e.unary("Sqrt", e.add(var, e.scalar(u, x.f("epsilon", 1e-5))));
+  Value norm3 = e.div(e.sub(x3, mean), stdDev);
+  Value norm = e.castTo(
+      e.create1("Reshape", {norm3, shape}, withElementType(v.getType(), u)),
+      x.et());
+  // Scale and bias per channel: [C, 1, ..., 1].
+  SmallVector<int64_t> cshape{-1};
+  cshape.append(*rank - 2, 1);
+  auto perChannel = [&](Value p) {
+    SmallVector<int64_t> dims{ShapedType::kDynamic};
+    dims.append(*rank - 2, 1);
+    return e.create1("Reshape", {e.castTo(p, x.et()), e.i64s(cshape)},
+                     RankedTensorType::get(dims, x.et()));
+  };
+  x.results = {e.add(e.mul(norm, perChannel(x.in(1))), perChannel(x.in(2)))};
+  return success(!e.failed());
+}
+
+static LogicalResult expandMVN(Expansion &x) {
+  Emitter &e = x.e;
+  Value v = x.in(0);
+  Emitter::Axes axes{
+      x.ctx.getIntsAttr("axes").value_or(SmallVector<int64_t>{0, 2, 3}), {}};
+  Value two = x.c(2.0);
+  Value mean = e.reduce("ReduceMean", v, axes, true);
+  Value sqOfMean = e.binary("Pow", mean, two);
+  Value meanOfSq = e.reduce("ReduceMean", e.binary("Pow", v, two), axes, true);
+  Value stdDev = e.unary("Sqrt", e.sub(meanOfSq, sqOfMean));
+  x.results = {e.div(e.sub(v, mean), e.add(stdDev, x.c(1e-9)))};
+  return success(!e.failed());
+}
+
+//===--- Quantization, windows, random, crop ------------------------------===//
+
+static LogicalResult expandDynamicQuantizeLinear(Expansion &x) {
+  Emitter &e = x.e;
+  Value v = x.in(0);
+  Type f32 = Float32Type::get(e.getContext());
+  if (x.et() != f32)
+    return unsupported(x, "the input is not f32");
+  Type ui8 = IntegerType::get(e.getContext(), 8, IntegerType::Unsigned);
+  Value qmin = e.scalar(f32, 0.0), qmax = e.scalar(f32, 255.0);
+  Emitter::Axes all{SmallVector<int64_t>(), {}};
+  Value lo = e.binary("Min", e.reduce("ReduceMin", v, all, false), qmin);
+  Value hi = e.binary("Max", e.reduce("ReduceMax", v, all, false), qmin);
+  Value scale = e.div(e.sub(hi, lo), qmax);
+  Value zpf = e.sub(qmin, e.div(lo, scale));
+  // Clip(zpf, qmin, qmax), itself expanded.
+  Value clipped = e.binary("Min", e.binary("Max", zpf, qmin), qmax);
+  Value zp = e.castTo(e.unary("Round", clipped), ui8);
+  Value y = e.create1("QuantizeLinear", {v, scale, zp},
+                      withElementType(v.getType(), ui8));
+  x.results = {y, scale, zp};
+  return success(!e.failed());
+}
+
+static LogicalResult expandWindow(Expansion &x, StringRef name) {
+  Emitter &e = x.e;
+  double a0, a1, a2;
+  if (name == "HannWindow")
+    a0 = 0.5, a1 = 0.5, a2 = 0.0;
+  else if (name == "HammingWindow")
+    a0 = 25.0 / 46.0, a1 = 1.0 - 25.0 / 46.0, a2 = 0.0;
+  else
+    a0 = 0.42, a1 = 0.5, a2 = 0.08;
+  Type out = x.ctx.hasAttr("output_datatype")
+                 ? x.ctx.getDataTypeAttr("output_datatype")
+                 : Float32Type::get(e.getContext());
+  if (!isFloat(out))
+    return unsupported(x, "output_datatype is not a float type");
+  Type f32 = Float32Type::get(e.getContext());
+  bool periodic = x.i("periodic", 1) != 0;
+  Value size = e.castTo(x.in(0), f32);
+  Value n = periodic ? size : e.sub(size, e.scalar(f32, 1.0));
+  Value step = e.div(e.scalar(f32, 2.0 * M_PI), n);
+  Value angle =
+      e.mul(emitRange(e, e.scalar(f32, 0.0), size, e.scalar(f32, 1.0)), step);
+  Value w =
+      e.sub(e.scalar(f32, a0), e.mul(e.scalar(f32, a1), e.unary("Cos", angle)));
+  if (a2 != 0.0)
+    w = e.add(w, e.mul(e.scalar(f32, a2),
+                       e.unary("Cos", e.mul(angle, e.scalar(f32, 2.0)))));
+  x.results = {e.castTo(w, out)};
+  return success(!e.failed());
+}
+
+/// 1 where a uniform sample in [0, 1) is below p: P(1) = p, as the operator
+/// is documented. (The function body of Bernoulli-15 compares with Greater,
+/// which would draw 1 with probability 1 - p.)
+static LogicalResult expandBernoulli(Expansion &x) {
+  Emitter &e = x.e;
+  Value v = x.in(0);
+  Type out = x.ctx.hasAttr("dtype") ? x.ctx.getDataTypeAttr("dtype") : x.et();
+  if (!out || !x.et())
+    return unsupported(x, "unknown element type");
+  SmallVector<NamedAttribute> attrs{x.b().getNamedAttr(
+      "dtype", x.b().getI64IntegerAttr(getDataTypeForElementType(x.et())))};
+  if (Attribute seed = x.ctx.getAttr("seed"))
+    attrs.push_back(x.b().getNamedAttr("seed", seed));
+  Value rnd = e.create1("RandomUniformLike", {v}, v.getType(), attrs);
+  x.results = {e.castTo(e.compare("Less", rnd, v), out)};
+  return success(!e.failed());
+}
+
+static LogicalResult expandCenterCropPad(Expansion &x) {
+  Emitter &e = x.e;
+  Value v = x.in(0), shape = x.in(1);
+  MLIRContext *ctx = e.getContext();
+  Type i64 = IntegerType::get(ctx, 64);
+  auto vec = RankedTensorType::get({ShapedType::kDynamic}, i64);
+  std::optional<SmallVector<int64_t>> axesAttr = x.ctx.getIntsAttr("axes");
+  Value axes = axesAttr ? e.i64s(*axesAttr) : Value();
+  auto dims = [&](Value t) {
+    Value s = e.create1("Shape", {t}, vec);
+    if (!axes)
+      return s;
+    return e.create1("Gather", {s, axes}, vec);
+  };
+  Value two = e.i64s({2});
+  Value xs = dims(v);
+  Value padAmount = e.sub(e.binary("Max", xs, shape), xs);
+  Value left = e.div(padAmount, two);
+  Value pads =
+      e.create1("Concat", {left, e.sub(padAmount, left)}, vec,
+                {x.b().getNamedAttr("axis", x.b().getI64IntegerAttr(0))});
+  Type et = x.et();
+  Type anyShape = withElementType(UnrankedTensorType::get(et), et);
+  if (auto r = dyn_cast_or_null<RankedTensorType>(v.getType()))
+    anyShape = RankedTensorType::get(
+        SmallVector<int64_t>(r.getRank(), ShapedType::kDynamic), et);
+  Value padded =
+      e.create1("Pad", {v, pads, Value(), axes}, anyShape, {}, {2, 3});
+  Value start = e.div(e.sub(dims(padded), shape), two);
+  x.results = {e.create1("Slice", {padded, start, e.add(start, shape), axes},
+                         anyShape, {}, {3})};
+  return success(!e.failed());
+}
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+/// The expansion of ai.onnx operator `name`, or null.
+static ExpandFn lookupExpansion(StringRef name) {
+  static const StringRef elementwise[] = {
+      "Softsign", "Softplus", "HardSigmoid", "HardSwish", "Mish",
+      "Elu",      "Celu",     "Selu",        "LeakyRelu", "ThresholdedRelu",
+      "Shrink",   "Swish",    "PRelu",       "Gelu"};
+  static const StringRef reductions[] = {"ReduceLogSum", "ReduceLogSumExp",
+                                         "ReduceL1", "ReduceL2",
+                                         "ReduceSumSquare"};
+  std::string n = name.str();
+  if (llvm::is_contained(elementwise, name))
+    return [n](Expansion &x) { return expandElementwise(x, n); };
+  if (llvm::is_contained(reductions, name))
+    return [n](Expansion &x) { return expandReduce(x, n); };
+  if (name == "HannWindow" || name == "HammingWindow" ||
+      name == "BlackmanWindow")
+    return [n](Expansion &x) { return expandWindow(x, n); };
+  return llvm::StringSwitch<ExpandFn>(name)
+      .Case("Softmax", [](Expansion &x) { return expandSoftmax(x, false); })
+      .Case("LogSoftmax", [](Expansion &x) { return expandSoftmax(x, true); })
+      .Case("Clip", expandClip)
+      .Case("CastLike", expandCastLike)
+      .Case("Range", expandRange)
+      .Case("LayerNormalization",
+            [](Expansion &x) { return expandLayerNorm(x, false); })
+      .Case("RMSNormalization",
+            [](Expansion &x) { return expandLayerNorm(x, true); })
+      .Case("GroupNormalization", expandGroupNorm)
+      .Case("MeanVarianceNormalization", expandMVN)
+      .Case("DynamicQuantizeLinear", expandDynamicQuantizeLinear)
+      .Case("Bernoulli", expandBernoulli)
+      .Case("CenterCropPad", expandCenterCropPad)
+      .Default(nullptr);
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+/// The newest opset of ai.onnx: the greatest since_version of its schemas.
+static int64_t newestOpset(MLIRContext *ctx) {
+  int64_t newest = 1;
+  for (RegisteredOperationName name :
+       ctx->getRegisteredOperationsByDialect("onnx")) {
+    auto *iface = name.getInterface<ONNXSchemaOpInterface>();
+    if (!iface)
+      continue;
+    const OpSchema &s = iface->getSchema();
+    if (!*s.domain)
+      newest = std::max<int64_t>(newest, s.sinceVersion);
+  }
+  return newest;
+}
+
+static std::optional<int64_t> aiOnnxOpset(DictionaryAttr opsets) {
+  if (!opsets)
+    return std::nullopt;
+  auto v = opsets.getAs<IntegerAttr>("ai.onnx");
+  if (!v)
+    v = opsets.getAs<IntegerAttr>("");
+  if (!v)
+    return std::nullopt;
+  return v.getInt();
+}
+
+/// The ai.onnx opset that governs `op`: that of its model-local function if
+/// it is in one and the function imports ai.onnx, else the module's, else
+/// the newest.
+static int64_t opsetFor(Operation *op, ModuleOp module, int64_t deflt) {
+  if (auto func = op->getParentOfType<func::FuncOp>())
+    if (auto info = func->getAttrOfType<DictionaryAttr>("onnx.function"))
+      if (std::optional<int64_t> v =
+              aiOnnxOpset(info.getAs<DictionaryAttr>("opset_import")))
+        return *v;
+  if (std::optional<int64_t> v = aiOnnxOpset(
+          module->getAttrOfType<DictionaryAttr>("onnx.opset_import")))
+    return *v;
+  return deflt;
+}
+
+namespace {
+struct DecomposePass
+    : public mlir::onnx::impl::ONNXDecomposeBase<DecomposePass> {
+  using Base::Base;
+  void runOnOperation() override;
+  /// Expands `op`; on failure leaves it alone and says why in `why`.
+  LogicalResult decompose(Operation *op, const ExpandFn &fn, int64_t opset,
+                          std::string &why);
+};
+} // namespace
+
+LogicalResult DecomposePass::decompose(Operation *op, const ExpandFn &fn,
+                                       int64_t opset, std::string &why) {
+  if (op->hasAttr(getAttrRefsAttrName())) {
+    why = "an attribute refers to a function parameter";
+    return failure();
+  }
+  // Every input and output must be a tensor of a known element type.
+  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (!isa<TensorType>(t)) {
+      why = "a value is not a tensor of a known element type";
+      return failure();
+    }
+
+  OpBuilder b(op);
+  CreatedOps created;
+  b.setListener(&created);
+  Emitter e(b, op->getLoc(), opset);
+  InferenceContext ctx(op);
+  Expansion x{ctx, e, {}};
+  LogicalResult result = failure();
+  {
+    // Diagnostics of ops that do not verify say why an expansion failed;
+    // they are not errors of the input.
+    ScopedDiagnosticHandler quiet(op->getContext(),
+                                  [](Diagnostic &) { return success(); });
+    result = fn(x);
+  }
+  if (succeeded(result) && e.failed())
+    result = failure();
+  // The expansion gives every produced output slot a value of its type.
+  SmallVector<std::pair<Value, Value>> replace;
+  if (succeeded(result)) {
+    for (unsigned i = 0, n = ctx.getNumOutputs(); i < n; ++i) {
+      Value old = ctx.getOutput(i);
+      if (!old)
+        continue;
+      Value nv = i < x.results.size() ? x.results[i] : Value();
+      if (!nv) {
+        e.fail("output " + Twine(i) + " has no value");
+        result = failure();
+        break;
+      }
+      if (failed(refineType(old.getType(), nv.getType()))) {
+        e.fail("output " + Twine(i) + " would change its type");
+        result = failure();
+        break;
+      }
+      replace.push_back({old, nv});
+    }
+  }
+  if (failed(result)) {
+    why = e.getWhy().empty() ? "the expansion failed" : e.getWhy().str();
+    for (Operation *c : llvm::reverse(created.ops)) {
+      c->dropAllUses();
+      c->erase();
+    }
+    return failure();
+  }
+  // Keep the declared output types (the signature of the graph must not
+  // change): the op that defines a result takes it, or an Identity.
+  b.setListener(nullptr);
+  for (auto &[old, nv] : replace) {
+    if (nv.getType() != old.getType()) {
+      Operation *def = nv.getDefiningOp();
+      if (def && llvm::is_contained(created.ops, def) &&
+          !def->hasTrait<OpTrait::ConstantLike>() &&
+          cast<ONNXSchemaOpInterface>(def).getSchema().name !=
+              StringRef("Constant")) {
+        nv.setType(old.getType());
+      } else {
+        FailureOr<Operation *> id = createSchemaOp(
+            b, op->getLoc(), "", "Identity", opset, {nv}, {old.getType()}, {});
+        if (succeeded(id))
+          nv = (*id)->getResult(0);
+      }
+    }
+    old.replaceAllUsesWith(nv);
+  }
+  op->erase();
+  return success();
+}
+
+void DecomposePass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = module.getContext();
+  int64_t newest = newestOpset(ctx);
+  llvm::StringSet<> only;
+  for (const std::string &name : ops)
+    only.insert(name);
+
+  SmallVector<std::pair<Operation *, ExpandFn>> work;
+  module.walk([&](Operation *op) {
+    auto iface = dyn_cast<ONNXSchemaOpInterface>(op);
+    if (!iface || *iface.getSchema().domain)
+      return;
+    StringRef name = iface.getSchema().name;
+    if (!only.empty() && !only.contains(name))
+      return;
+    if (ExpandFn fn = lookupExpansion(name))
+      work.push_back({op, std::move(fn)});
+  });
+  for (auto &[op, fn] : work) {
+    std::string why;
+    StringRef name = cast<ONNXSchemaOpInterface>(op).getSchema().name;
+    int64_t opset = opsetFor(op, module, newest);
+    if (failed(decompose(op, fn, opset, why)))
+      op->emitRemark() << "not decomposed: " << name << " at opset " << opset
+                       << ": " << why;
+  }
+}
