@@ -829,8 +829,13 @@ LogicalResult mlir::onnx::foldONNXOp(Operation *op, OpBuilder &builder,
   DenseElementsAttr attr = toAttr(*value);
   if (!fits(attr.getType(), resultType, allowRefinedTypes))
     return failure();
+  // Constant-1 holds only float16, float and double.
+  int64_t opset = opsetOf(op);
+  Type elem = attr.getElementType();
+  if (opset < 9 && !(elem.isF16() || elem.isF32() || elem.isF64()))
+    return failure();
   builder.setInsertionPoint(op);
-  Value constant = createConstant(builder, op->getLoc(), attr, opsetOf(op));
+  Value constant = createConstant(builder, op->getLoc(), attr, opset);
   replacements.push_back(constant);
   return success();
 }
