@@ -89,6 +89,8 @@ def ONNXValidate : Pass<"onnx-validate", "::mlir::ModuleOp"> {
   let options = [
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Make the SHOULD rules (C90 names, ...) errors instead of warnings">,
+  ];
+}
 
 def ONNXDecompose : Pass<"onnx-decompose", "::mlir::ModuleOp"> {
   let summary = "Expand the operators ONNX defines as functions into primitives";
