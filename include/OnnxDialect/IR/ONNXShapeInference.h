@@ -258,6 +258,7 @@ void registerSequenceInference(InferenceRegistry &registry);
 void registerControlFlowInference(InferenceRegistry &registry);
 void registerMLInference(InferenceRegistry &registry);
 void registerQuantizationInference(InferenceRegistry &registry);
+void registerTrainingInference(InferenceRegistry &registry);
 
 } // namespace onnx
 } // namespace mlir

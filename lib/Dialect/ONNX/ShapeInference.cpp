@@ -638,6 +638,7 @@ const InferenceRegistry &InferenceRegistry::get() {
     registerControlFlowInference(r);
     registerMLInference(r);
     registerQuantizationInference(r);
+    registerTrainingInference(r);
     return r;
   }();
   return registry;

@@ -11,6 +11,7 @@
 
 #include "OnnxDialect/Target/ONNX/ImportONNX.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "OnnxDialect/Target/ONNX/ParseTextualSyntax.h"
 #include "OnnxDialect/Target/ONNX/TensorData.h"
 #include "OnnxDialect/Transforms/Passes.h"
@@ -616,6 +617,9 @@ FailureOr<Type> Importer::resultType(const proto::NodeProto &node,
     // Inside a polymorphic function, the call decides.
     if (insideFunction)
       return Type(AnyType::get(context));
+    // The operator's inference function decides once the op exists.
+    if (schema && InferenceRegistry::get().lookup(schema->domain, schema->name))
+      return Type();
     return error("cannot tell the type of '" + name + "', output " +
                  Twine(index) + " of " + describe(node) +
                  ": give it a value_info");
@@ -1000,6 +1004,17 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
 /// gives follow from what their graphs yield.
 LogicalResult Importer::setResultTypesFromGraphs(Operation *op,
                                                  const proto::NodeProto &node) {
+  // Types no value_info or schema rule gives: from the op's inference.
+  if (isa<ONNXSchemaOpInterface>(op) &&
+      llvm::any_of(op->getResultTypes(),
+                   [](Type t) { return isa<NoneType>(t); })) {
+    InferenceContext ctx(op);
+    if (succeeded(inferTypes(ctx)))
+      for (unsigned i = 0, e = ctx.getNumOutputs(); i < e; ++i)
+        if (Value result = ctx.getOutput(i))
+          if (isa<NoneType>(result.getType()) && ctx.getInferredType(i))
+            result.setType(ctx.getInferredType(i));
+  }
   for (auto [i, result] : llvm::enumerate(op->getResults())) {
     if (!isa<NoneType>(result.getType()))
       continue;
