@@ -83,9 +83,21 @@ LogicalResult inferLoop(InferenceContext &ctx) {
   for (unsigned i = 0; i < numCarried; ++i)
     if (Type joined = joinLoopCarried(ctx.getInput(2 + i), (**yields)[1 + i]))
       ctx.setOutputType(i, joined);
-  // Without 'cond' the loop runs exactly M times.
+  // The loop runs exactly M times without 'cond', or when 'cond' is a
+  // constant true that the body passes on unchanged.
   int64_t trips = ShapedType::kDynamic;
-  if (!ctx.hasInput(1))
+  bool condStaysTrue = !ctx.hasInput(1);
+  if (!condStaysTrue) {
+    auto cond = ctx.getConstantInts(1);
+    Region &body = ctx.getOp()->getRegion(0);
+    if (cond && cond->size() == 1 && (*cond)[0] != 0 && !body.empty() &&
+        body.front().getNumArguments() >= 2) {
+      Operation *yield = body.front().getTerminator();
+      condStaysTrue = yield && yield->getNumOperands() >= 1 &&
+                      yield->getOperand(0) == body.front().getArgument(1);
+    }
+  }
+  if (condStaysTrue)
     if (auto m = ctx.getConstantInts(0); m && m->size() == 1 && (*m)[0] >= 0)
       trips = (*m)[0];
   for (unsigned i = numCarried; i < numOutputs; ++i) {

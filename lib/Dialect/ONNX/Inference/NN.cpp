@@ -1257,7 +1257,11 @@ LogicalResult inferLinearAttention(InferenceContext &ctx) {
                 Shape{batch, inputDim(ctx, 0, 1), mapStatic({valueSize}, [&] {
                         return valueSize.size * *qHeads;
                       })});
-  ctx.setOutput(1, {}, Shape{batch, Dim(*kvHeads), keySize, valueSize});
+  // The state's type S is bound by past_state; without one, the state
+  // keeps the activations' type (the spec recommends float32 or T; the
+  // reference implementation and the node tests use T).
+  Type stateType = hasPast ? Type() : ctx.getInputElementType(0);
+  ctx.setOutput(1, stateType, Shape{batch, Dim(*kvHeads), keySize, valueSize});
   return success();
 }
 
