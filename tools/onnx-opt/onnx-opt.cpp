@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "OnnxDialect/InitAllDialects.h"
 #include "OnnxDialect/InitAllPasses.h"
 
@@ -72,16 +73,18 @@ static int printSchemas(DialectRegistry &registry) {
     for (const onnx::TypeVarSchema &tv : schema.typeVars)
       typeVars.push_back(
           llvm::json::Object{{"name", tv.name}, {"allowed", tv.allowed}});
-    ops.push_back(
-        llvm::json::Object{{"op", name.getStringRef()},
-                           {"domain", schema.domain},
-                           {"name", schema.name},
-                           {"version", schema.sinceVersion},
-                           {"deprecated", schema.deprecated},
-                           {"inputs", argsToJSON(schema.inputs)},
-                           {"outputs", argsToJSON(schema.outputs)},
-                           {"attributes", std::move(attrs)},
-                           {"type_constraints", std::move(typeVars)}});
+    ops.push_back(llvm::json::Object{
+        {"op", name.getStringRef()},
+        {"domain", schema.domain},
+        {"name", schema.name},
+        {"version", schema.sinceVersion},
+        {"deprecated", schema.deprecated},
+        {"inference", onnx::InferenceRegistry::get().lookup(
+                          schema.domain, schema.name) != nullptr},
+        {"inputs", argsToJSON(schema.inputs)},
+        {"outputs", argsToJSON(schema.outputs)},
+        {"attributes", std::move(attrs)},
+        {"type_constraints", std::move(typeVars)}});
   }
   llvm::outs() << llvm::formatv("{0:1}", llvm::json::Value(std::move(ops)))
                << "\n";
