@@ -46,6 +46,13 @@ Value createConstant(OpBuilder &builder, Location loc, ElementsAttr value,
 Value createI64Constant(OpBuilder &builder, Location loc,
                         ArrayRef<int64_t> values, int64_t opsetVersion);
 
+/// The newest ai.onnx opset the dialect knows: the greatest since_version
+/// of its schemas.
+int64_t getNewestOpset(MLIRContext *context);
+/// The ai.onnx opset that `op` is bound to: that of the innermost enclosing
+/// op with an `onnx.opset_import` (the module), else the newest.
+int64_t getOpsetOf(Operation *op);
+
 /// The attribute schema of `schema` named `name` (ONNX name), or null.
 const AttrSchema *findAttrSchema(const OpSchema &schema, StringRef name);
 

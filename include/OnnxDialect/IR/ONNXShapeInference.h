@@ -27,6 +27,7 @@
 #include "llvm/ADT/StringMap.h"
 #include <functional>
 #include <optional>
+#include <string>
 
 namespace mlir {
 class SymbolTableCollection;
@@ -244,6 +245,8 @@ RankedTensorType getTensorType(const Shape &shape, Type elementType);
 Shape unknownShape(int64_t rank);
 /// A Shape from static sizes.
 Shape staticShape(ArrayRef<int64_t> sizes);
+/// "[2, N, ?]": a shape for error messages.
+std::string formatShape(const Shape &shape);
 /// The product of the dims if all are static.
 std::optional<int64_t> getNumElements(const Shape &shape);
 

@@ -8,6 +8,7 @@
 #ifndef ONNXDIALECT_TRANSFORMS_OPSETCONVERSION_H
 #define ONNXDIALECT_TRANSFORMS_OPSETCONVERSION_H
 
+#include "OnnxDialect/IR/ONNXBuilder.h"
 #include "mlir/IR/Operation.h"
 
 namespace mlir {
@@ -17,9 +18,6 @@ namespace onnx {
 /// version of its operator that ai.onnx opset `target` selects. On failure
 /// an error naming the op and versions has been emitted.
 LogicalResult convertOpToOpset(Operation *op, int64_t target);
-
-/// The newest ai.onnx opset the dialect knows.
-int64_t getNewestOpset(MLIRContext *context);
 
 } // namespace onnx
 } // namespace mlir

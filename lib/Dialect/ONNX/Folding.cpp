@@ -119,15 +119,6 @@ static DenseElementsAttr toAttr(const Const &c) {
   return DenseElementsAttr::get(type, values);
 }
 
-/// The ai.onnx opset of the module that holds `op` (the newest if unknown).
-static int64_t opsetOf(Operation *op) {
-  for (Operation *p = op; p; p = p->getParentOp())
-    if (auto opsets = p->getAttrOfType<DictionaryAttr>("onnx.opset_import"))
-      if (auto v = opsets.getAs<IntegerAttr>("ai.onnx"))
-        return v.getInt();
-  return 1 << 20;
-}
-
 /// The index into a (broadcast) input of the output element `linear`.
 static int64_t broadcastIndex(int64_t linear, ArrayRef<int64_t> out,
                               ArrayRef<int64_t> in) {
@@ -830,7 +821,7 @@ LogicalResult mlir::onnx::foldONNXOp(Operation *op, OpBuilder &builder,
   if (!fits(attr.getType(), resultType, allowRefinedTypes))
     return failure();
   // Constant-1 holds only float16, float and double.
-  int64_t opset = opsetOf(op);
+  int64_t opset = getOpsetOf(op);
   Type elem = attr.getElementType();
   if (opset < 9 && !(elem.isF16() || elem.isF32() || elem.isF64()))
     return failure();

@@ -143,3 +143,25 @@ Value mlir::onnx::createI64Constant(OpBuilder &builder, Location loc,
   return createConstant(builder, loc, DenseElementsAttr::get(type, values),
                         opsetVersion);
 }
+
+int64_t mlir::onnx::getNewestOpset(MLIRContext *ctx) {
+  int64_t newest = 1;
+  for (RegisteredOperationName name :
+       ctx->getRegisteredOperationsByDialect("onnx")) {
+    auto *iface = name.getInterface<ONNXSchemaOpInterface>();
+    if (!iface)
+      continue;
+    const OpSchema &s = iface->getSchema();
+    if (!*s.domain)
+      newest = std::max<int64_t>(newest, s.sinceVersion);
+  }
+  return newest;
+}
+
+int64_t mlir::onnx::getOpsetOf(Operation *op) {
+  for (Operation *p = op; p; p = p->getParentOp())
+    if (auto opsets = p->getAttrOfType<DictionaryAttr>("onnx.opset_import"))
+      if (auto v = opsets.getAs<IntegerAttr>("ai.onnx"))
+        return v.getInt();
+  return getNewestOpset(op->getContext());
+}

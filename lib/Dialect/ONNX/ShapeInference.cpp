@@ -157,6 +157,22 @@ Shape mlir::onnx::staticShape(ArrayRef<int64_t> sizes) {
   return s;
 }
 
+/// "[2, N, ?]": a shape for error messages.
+std::string mlir::onnx::formatShape(const Shape &shape) {
+  std::string s = "[";
+  for (auto [i, dim] : llvm::enumerate(shape)) {
+    if (i)
+      s += ", ";
+    if (dim.isStatic())
+      s += std::to_string(dim.size);
+    else if (dim.symbol)
+      s += dim.symbol.getValue().str();
+    else
+      s += "?";
+  }
+  return s + "]";
+}
+
 std::optional<int64_t> mlir::onnx::getNumElements(const Shape &shape) {
   int64_t n = 1;
   for (const Dim &d : shape) {

@@ -17,22 +17,6 @@ using namespace mlir::onnx;
 
 namespace {
 
-/// "[2, N, ?]": a shape for error messages.
-std::string formatShape(const Shape &shape) {
-  std::string s = "[";
-  for (auto [i, dim] : llvm::enumerate(shape)) {
-    if (i)
-      s += ", ";
-    if (dim.isStatic())
-      s += std::to_string(dim.size);
-    else if (dim.symbol)
-      s += dim.symbol.getValue().str();
-    else
-      s += "?";
-  }
-  return s + "]";
-}
-
 /// "'A'" or "'data_0' #2": the input of slot `slot` for error messages.
 std::string inputName(const InferenceContext &ctx, unsigned slot) {
   ArrayRef<ArgSchema> args = ctx.getSchema().inputs;

@@ -15,22 +15,6 @@ using namespace mlir::onnx;
 
 namespace {
 
-/// "[2, N, ?]": a shape for error messages.
-std::string formatShape(const Shape &shape) {
-  std::string s = "[";
-  for (auto [i, dim] : llvm::enumerate(shape)) {
-    if (i)
-      s += ", ";
-    if (dim.isStatic())
-      s += std::to_string(dim.size);
-    else if (dim.symbol)
-      s += dim.symbol.getValue().str();
-    else
-      s += "?";
-  }
-  return s + "]";
-}
-
 /// The numpy matmul of inputs `a` and `b` (named `aName`, `bName`) into
 /// output `out`, of the element type `elementType` (null: the schema's).
 LogicalResult inferMatMulShape(InferenceContext &ctx, unsigned a, unsigned b,

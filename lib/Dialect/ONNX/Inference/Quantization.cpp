@@ -14,22 +14,6 @@ using namespace mlir::onnx;
 
 namespace {
 
-/// "[2, N, ?]": a shape for error messages.
-std::string formatShape(const Shape &shape) {
-  std::string s = "[";
-  for (auto [i, dim] : llvm::enumerate(shape)) {
-    if (i)
-      s += ", ";
-    if (dim.isStatic())
-      s += std::to_string(dim.size);
-    else if (dim.symbol)
-      s += dim.symbol.getValue().str();
-    else
-      s += "?";
-  }
-  return s + "]";
-}
-
 /// The scale (slot 1) and zero point (slot 2) fit the input (slot 0): a
 /// scalar (per tensor), a 1-D tensor of the length of the axis (per axis), or
 /// the input's shape with the axis divided into blocks (blocked).

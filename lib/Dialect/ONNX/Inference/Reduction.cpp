@@ -14,22 +14,6 @@ using namespace mlir::onnx;
 
 namespace {
 
-/// "[2, N, ?]": a shape for error messages.
-std::string formatShape(const Shape &shape) {
-  std::string s = "[";
-  for (auto [i, dim] : llvm::enumerate(shape)) {
-    if (i)
-      s += ", ";
-    if (dim.isStatic())
-      s += std::to_string(dim.size);
-    else if (dim.symbol)
-      s += dim.symbol.getValue().str();
-    else
-      s += "?";
-  }
-  return s + "]";
-}
-
 /// Reduce*: the dims of `axes` (all when none are given, none with
 /// noop_with_empty_axes) become 1, or are dropped without keepdims.
 LogicalResult inferReduce(InferenceContext &ctx) {

@@ -790,21 +790,6 @@ LogicalResult mlir::onnx::convertOpToOpset(Operation *op, int64_t target) {
   return Converter(op->getContext(), target).convert(op);
 }
 
-/// The newest opset of ai.onnx: the greatest since_version of its schemas.
-int64_t mlir::onnx::getNewestOpset(MLIRContext *ctx) {
-  int64_t newest = 1;
-  for (RegisteredOperationName name :
-       ctx->getRegisteredOperationsByDialect("onnx")) {
-    auto *iface = name.getInterface<ONNXSchemaOpInterface>();
-    if (!iface)
-      continue;
-    const OpSchema &s = iface->getSchema();
-    if (!*s.domain)
-      newest = std::max<int64_t>(newest, s.sinceVersion);
-  }
-  return newest;
-}
-
 void ConvertOpsetPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = module.getContext();

@@ -902,21 +902,6 @@ static ExpandFn lookupExpansion(StringRef name) {
 // The pass
 //===----------------------------------------------------------------------===//
 
-/// The newest opset of ai.onnx: the greatest since_version of its schemas.
-static int64_t newestOpset(MLIRContext *ctx) {
-  int64_t newest = 1;
-  for (RegisteredOperationName name :
-       ctx->getRegisteredOperationsByDialect("onnx")) {
-    auto *iface = name.getInterface<ONNXSchemaOpInterface>();
-    if (!iface)
-      continue;
-    const OpSchema &s = iface->getSchema();
-    if (!*s.domain)
-      newest = std::max<int64_t>(newest, s.sinceVersion);
-  }
-  return newest;
-}
-
 static std::optional<int64_t> aiOnnxOpset(DictionaryAttr opsets) {
   if (!opsets)
     return std::nullopt;
@@ -1039,7 +1024,7 @@ LogicalResult DecomposePass::decompose(Operation *op, const ExpandFn &fn,
 void DecomposePass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = module.getContext();
-  int64_t newest = newestOpset(ctx);
+  int64_t newest = getNewestOpset(ctx);
   llvm::StringSet<> only;
   for (const std::string &name : ops)
     only.insert(name);

@@ -33,14 +33,6 @@ using namespace mlir::onnx;
 /// malformed module that was not validated).
 static constexpr unsigned kMaxInlineDepth = 64;
 
-static int64_t graphOpset(Operation *op) {
-  for (Operation *p = op; p; p = p->getParentOp())
-    if (auto opsets = p->getAttrOfType<DictionaryAttr>("onnx.opset_import"))
-      if (auto v = opsets.getAs<IntegerAttr>("ai.onnx"))
-        return v.getInt();
-  return getNewestOpset(op->getContext());
-}
-
 /// Gives `op` (and the ops nested in it) the values of the attribute
 /// parameters it refers to.
 static LogicalResult bindAttrRefs(Operation *root, CallOp call,
@@ -127,7 +119,7 @@ LogicalResult InlineFunctionsPass::inlineCall(CallOp call,
   DictionaryAttr defaults =
       info ? info.getAs<DictionaryAttr>("attribute_defaults")
            : DictionaryAttr();
-  int64_t opset = graphOpset(call);
+  int64_t opset = getOpsetOf(call);
 
   std::string prefix;
   if (auto name = call->getAttrOfType<StringAttr>("onnx.name");
