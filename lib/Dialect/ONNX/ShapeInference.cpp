@@ -522,8 +522,7 @@ Type InferenceContext::getDataTypeAttr(StringRef name) const {
 
 std::optional<SmallVector<int64_t>>
 InferenceContext::getIntsInputOrAttr(StringRef name, bool *present) const {
-  if (getInputSlot(name) >= 0) {
-    int slot = getInputSlot(name);
+  if (int slot = getInputSlot(name); slot >= 0) {
     if (present)
       *present = hasInput(slot);
     return getConstantInts(slot);
