@@ -97,3 +97,32 @@ func.func @dynamic_result(%x: tensor<2x3x4xf32>) -> tensor<*xf32> {
   %r = onnx.Reshape(%x, %t) : (tensor<2x3x4xf32>, tensor<*xi64>) -> tensor<*xf32>
   return %r : tensor<*xf32>
 }
+
+// -----
+
+// An If whose condition is known is the branch it takes (the other branch is
+// not inferred: it may not fit the inputs); Split of a constant folds into
+// pieces.
+// INFER-LABEL: func.func @known_branch
+// INFER-NOT: onnx.If
+// INFER-DAG: onnx.Constant() {value = dense<2> : tensor<1xi64>}
+// INFER-DAG: onnx.Constant() {value = dense<12> : tensor<1xi64>}
+// INFER: onnx.Reshape(%arg0, %{{.*}}) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<2x12xf32>
+// INFER: return %{{.*}} : tensor<2x12xf32>
+func.func @known_branch(%x: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %s = onnx.Shape(%x) : (tensor<2x3x4xf32>) -> tensor<*xi64>
+  %n = onnx.Size(%s) : (tensor<*xi64>) -> tensor<*xi64>
+  %three = onnx.Constant() {value = dense<3> : tensor<i64>} : () -> tensor<i64>
+  %c = onnx.Equal(%n, %three) : (tensor<*xi64>, tensor<i64>) -> tensor<*xi1>
+  %r = onnx.If(%c) : (tensor<*xi1>) -> tensor<*xf32> else_branch {
+    %q = onnx.Identity(%x) : (tensor<2x3x4xf32>) -> tensor<*xf32>
+    onnx.yield %q : tensor<*xf32>
+  } then_branch {
+    %p:3 = onnx.Split(%s) {num_outputs = 3 : i64} : (tensor<*xi64>) -> (tensor<*xi64>, tensor<*xi64>, tensor<*xi64>)
+    %m = onnx.Mul(%p#1, %p#2) : (tensor<*xi64>, tensor<*xi64>) -> tensor<*xi64>
+    %shape = onnx.Concat(%p#0, %m) {axis = 0 : i64} : (tensor<*xi64>, tensor<*xi64>) -> tensor<*xi64>
+    %y = onnx.Reshape(%x, %shape) : (tensor<2x3x4xf32>, tensor<*xi64>) -> tensor<*xf32>
+    onnx.yield %y : tensor<*xf32>
+  }
+  return %r : tensor<*xf32>
+}

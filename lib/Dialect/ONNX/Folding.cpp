@@ -793,11 +793,64 @@ static bool fits(Type have, Type want, bool allowRefined) {
   return succeeded(merged) && *merged == have;
 }
 
+/// Splits a constant along the axis into the static sizes of the results
+/// (which inference has set).
+static LogicalResult foldSplit(InferenceContext &ctx, OpBuilder &builder,
+                               SmallVectorImpl<Value> &replacements) {
+  Operation *op = ctx.getOp();
+  std::optional<Const> in = readConst(ctx, 0);
+  if (!in || in->shape.empty())
+    return failure();
+  int64_t rank = in->shape.size();
+  std::optional<int64_t> axis = normalizeAxis(ctx.getIntAttr("axis", 0), rank);
+  if (!axis)
+    return failure();
+  int64_t outer = product(ArrayRef<int64_t>(in->shape).take_front(*axis));
+  int64_t inner = product(ArrayRef<int64_t>(in->shape).drop_front(*axis + 1));
+  int64_t axisSize = in->shape[*axis], offset = 0;
+  SmallVector<Const> pieces;
+  for (Value result : op->getResults()) {
+    auto t = dyn_cast<RankedTensorType>(result.getType());
+    if (!t || !t.hasStaticShape() || t.getRank() != rank ||
+        t.getElementType() != in->elementType)
+      return failure();
+    int64_t size = t.getDimSize(*axis);
+    if (offset + size > axisSize)
+      return failure();
+    Const piece;
+    piece.elementType = in->elementType;
+    piece.isFloat = in->isFloat;
+    piece.shape.assign(t.getShape().begin(), t.getShape().end());
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t k = (o * axisSize + offset) * inner,
+                   e = (o * axisSize + offset + size) * inner;
+           k < e; ++k) {
+        if (piece.isFloat)
+          piece.floats.push_back(in->floats[k]);
+        else
+          piece.ints.push_back(in->ints[k]);
+      }
+    offset += size;
+    pieces.push_back(std::move(piece));
+  }
+  if (offset != axisSize)
+    return failure();
+  int64_t opset = getOpsetOf(op);
+  Type elem = in->elementType;
+  if (opset < 9 && !(elem.isF16() || elem.isF32() || elem.isF64()))
+    return failure();
+  builder.setInsertionPoint(op);
+  for (const Const &piece : pieces)
+    replacements.push_back(
+        createConstant(builder, op->getLoc(), toAttr(piece), opset));
+  return success();
+}
+
 LogicalResult mlir::onnx::foldONNXOp(Operation *op, OpBuilder &builder,
                                      SmallVectorImpl<Value> &replacements,
                                      bool allowRefinedTypes,
                                      SymbolTableCollection *symbolTables) {
-  if (!isa<ONNXSchemaOpInterface>(op) || op->getNumResults() != 1)
+  if (!isa<ONNXSchemaOpInterface>(op) || op->getNumResults() < 1)
     return failure();
   // Attributes that refer to function parameters have no value yet.
   if (op->getDiscardableAttr(getAttrRefsAttrName()))
@@ -805,6 +858,11 @@ LogicalResult mlir::onnx::foldONNXOp(Operation *op, OpBuilder &builder,
   InferenceContext ctx(op, /*symbols=*/nullptr, symbolTables);
   if (ctx.getSchema().deprecated || *ctx.getSchema().domain ||
       StringRef(ctx.getSchema().name) == "Constant")
+    return failure();
+  // Split of a constant into static pieces: each piece a constant.
+  if (StringRef(ctx.getSchema().name) == "Split")
+    return foldSplit(ctx, builder, replacements);
+  if (op->getNumResults() != 1)
     return failure();
   Evaluator eval(ctx);
   Type resultType = op->getResult(0).getType();

@@ -54,6 +54,39 @@ static ArrayAttr namesAttr(MLIRContext *ctx, ArrayRef<StringAttr> symbols) {
   return ArrayAttr::get(ctx, names);
 }
 
+/// An If whose condition is a constant is the branch it takes: moves that
+/// branch's ops before the If and gives what it yields as `replacements`.
+/// The ops were inferred (and folded) inside the branch already.
+static LogicalResult inlineKnownBranch(Operation *op,
+                                       SmallVectorImpl<Value> &replacements,
+                                       SmallVectorImpl<Operation *> &moved,
+                                       SymbolTableCollection *symbolTables) {
+  auto iface = dyn_cast<ONNXSchemaOpInterface>(op);
+  if (!iface || *iface.getSchema().domain ||
+      StringRef(iface.getSchema().name) != "If" || op->getNumRegions() != 2)
+    return failure();
+  InferenceContext ctx(op, /*symbols=*/nullptr, symbolTables);
+  std::optional<SmallVector<int64_t>> cond = ctx.getConstantInts(0);
+  if (!cond || cond->size() != 1)
+    return failure();
+  // The regions follow the schema's attribute order: else_branch, then_branch.
+  Region &taken = op->getRegion((*cond)[0] != 0 ? 1 : 0);
+  if (!taken.hasOneBlock() || taken.front().getNumArguments() != 0)
+    return failure();
+  Block &block = taken.front();
+  Operation *yield = block.getTerminator();
+  if (!yield || yield->getNumOperands() != op->getNumResults())
+    return failure();
+  replacements.assign(yield->operand_begin(), yield->operand_end());
+  for (Operation &inner : block.without_terminator())
+    moved.push_back(&inner);
+  op->getBlock()->getOperations().splice(Block::iterator(op),
+                                         block.getOperations(), block.begin(),
+                                         Block::iterator(yield));
+  yield->erase();
+  return success();
+}
+
 namespace {
 struct InferShapesPass
     : public mlir::onnx::impl::ONNXInferShapesBase<InferShapesPass> {
@@ -61,6 +94,11 @@ struct InferShapesPass
   void runOnOperation() override;
 
   LogicalResult inferOp(Operation *op);
+  /// Infers (and folds) the ops of `region` in order, nested graphs before
+  /// the op that owns them.
+  LogicalResult processRegion(Region &region);
+  LogicalResult processOp(Operation *op);
+  void replaceResults(Operation *op, ArrayRef<Value> replacements);
   void seedSymbols(Operation *op);
   void writeSymbols(Operation *op);
 
@@ -135,6 +173,59 @@ LogicalResult InferShapesPass::inferOp(Operation *op) {
   return success();
 }
 
+void InferShapesPass::replaceResults(Operation *op,
+                                     ArrayRef<Value> replacements) {
+  for (auto [result, replacement] : llvm::zip(op->getResults(), replacements)) {
+    auto it = symbols.find(result);
+    if (it != symbols.end() && !symbols.count(replacement)) {
+      SmallVector<StringAttr, 4> names = it->second;
+      symbols[replacement] = names;
+    }
+    result.replaceAllUsesWith(replacement);
+  }
+}
+
+LogicalResult InferShapesPass::processRegion(Region &region) {
+  for (Block &block : region)
+    for (Operation &op : llvm::make_early_inc_range(block))
+      if (failed(processOp(&op)))
+        return failure();
+  return success();
+}
+
+LogicalResult InferShapesPass::processOp(Operation *op) {
+  SmallVector<Value> replacements;
+  // An If with a known condition is the branch it takes; the other branch,
+  // which may not even fit the inputs, is never looked at.
+  if (fold) {
+    SmallVector<Operation *> moved;
+    if (succeeded(inlineKnownBranch(op, replacements, moved, symbolTables))) {
+      replaceResults(op, replacements);
+      op->erase();
+      for (Operation *inner : moved)
+        if (failed(processOp(inner)))
+          return failure();
+      return success();
+    }
+  }
+  for (Region &region : op->getRegions())
+    if (failed(processRegion(region)))
+      return failure();
+  if (!isa<ONNXSchemaOpInterface>(op))
+    return success();
+  if (failed(inferOp(op)))
+    return failure();
+  // Fold what is now known, so that the ops after it see constants.
+  OpBuilder builder(op->getContext());
+  if (fold && succeeded(foldONNXOp(op, builder, replacements,
+                                   /*allowRefinedTypes=*/true, symbolTables))) {
+    replaceResults(op, replacements);
+    if (isOpTriviallyDead(op))
+      op->erase();
+  }
+  return success();
+}
+
 void InferShapesPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = module.getContext();
@@ -152,32 +243,7 @@ void InferShapesPass::runOnOperation() {
       if (!s.empty())
         symbols[arg] = s;
     }
-    OpBuilder builder(ctx);
-    WalkResult walk = func.walk<WalkOrder::PostOrder>([&](Operation *op) {
-      if (!isa<ONNXSchemaOpInterface>(op))
-        return WalkResult::advance();
-      if (failed(inferOp(op)))
-        return WalkResult::interrupt();
-      // Fold what is now known, so that the ops after it see constants.
-      SmallVector<Value> replacements;
-      if (fold &&
-          succeeded(foldONNXOp(op, builder, replacements,
-                               /*allowRefinedTypes=*/true, symbolTables))) {
-        for (auto [result, replacement] :
-             llvm::zip(op->getResults(), replacements)) {
-          auto it = symbols.find(result);
-          if (it != symbols.end() && !symbols.count(replacement)) {
-            SmallVector<StringAttr, 4> moved = it->second;
-            symbols[replacement] = moved;
-          }
-          result.replaceAllUsesWith(replacement);
-        }
-        if (isOpTriviallyDead(op))
-          op->erase();
-      }
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
+    if (failed(processRegion(func.getBody())))
       return signalPassFailure();
 
     // The graph's signature follows what it returns.
