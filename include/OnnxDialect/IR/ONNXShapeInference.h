@@ -75,6 +75,13 @@ FailureOr<Shape> broadcastShapes(ArrayRef<Shape> shapes);
 /// element type, other rank, other static size). A null type knows nothing.
 FailureOr<Type> refineType(Type declared, Type inferred);
 
+/// The ONNX slots of one side of `op`: per slot the operand (or result)
+/// index, -1 for an omitted optional one, and the schema argument it belongs
+/// to. Trailing omitted slots are included; a deprecated schema has none.
+void getSlots(Operation *op, const OpSchema &schema, bool inputs,
+              SmallVectorImpl<int> &slots,
+              SmallVectorImpl<const ArgSchema *> &slotArgs);
+
 /// What an inference function sees of an op, and where it puts the result.
 ///
 /// Inputs and outputs are addressed by ONNX slot, as in the NodeProto: slot i

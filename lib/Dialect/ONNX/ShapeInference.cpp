@@ -276,10 +276,9 @@ static const OpSchema *getSchemaOf(Operation *op) {
   return iface ? &iface.getSchema() : nullptr;
 }
 
-/// Fills `slots` (operand/result index or -1) and `slotArgs` for one side.
-static void mapSlots(Operation *op, const OpSchema &schema, bool inputs,
-                     SmallVectorImpl<int> &slots,
-                     SmallVectorImpl<const ArgSchema *> &slotArgs) {
+void mlir::onnx::getSlots(Operation *op, const OpSchema &schema, bool inputs,
+                          SmallVectorImpl<int> &slots,
+                          SmallVectorImpl<const ArgSchema *> &slotArgs) {
   if (schema.deprecated)
     return;
   ArrayRef<ArgSchema> args = inputs ? schema.inputs : schema.outputs;
@@ -304,8 +303,8 @@ InferenceContext::InferenceContext(Operation *op, const DimSymbols *symbols,
     : op(op), schema(getSchemaOf(op)), symbols(symbols),
       symbolTables(symbolTables) {
   assert(schema && "inference needs an op with an ONNX schema");
-  mapSlots(op, *schema, /*inputs=*/true, inputs, inputArgs);
-  mapSlots(op, *schema, /*inputs=*/false, outputs, outputArgs);
+  getSlots(op, *schema, /*inputs=*/true, inputs, inputArgs);
+  getSlots(op, *schema, /*inputs=*/false, outputs, outputArgs);
   while (!inputs.empty() && inputs.back() < 0) {
     inputs.pop_back();
     inputArgs.pop_back();

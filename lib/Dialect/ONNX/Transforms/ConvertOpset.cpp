@@ -12,6 +12,7 @@
 #include "OnnxDialect/IR/ONNXBuilder.h"
 #include "OnnxDialect/IR/ONNXDataTypes.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "OnnxDialect/Transforms/OpsetConversion.h"
 #include "OnnxDialect/Transforms/Passes.h"
 
@@ -42,26 +43,17 @@ static bool isDroppableAttr(StringRef name) {
          name == "output_sequence";
 }
 
-/// The value of each input slot (null when omitted) and the schema argument
-/// it belongs to.
-static void getSlots(Operation *op, const OpSchema &schema, bool inputs,
-                     SmallVectorImpl<Value> &values,
-                     SmallVectorImpl<const ArgSchema *> &args) {
-  ArrayRef<ArgSchema> schemaArgs = inputs ? schema.inputs : schema.outputs;
-  SmallVector<int32_t> sizes = getGroupSizes(op, schema, inputs);
-  unsigned total = inputs ? op->getNumOperands() : op->getNumResults();
-  unsigned next = 0;
-  for (auto [arg, size] : llvm::zip(schemaArgs, sizes)) {
-    if (arg.kind == ArgKind::Optional && size == 0) {
-      values.push_back({});
-      args.push_back(&arg);
-      continue;
-    }
-    for (int32_t i = 0; i < size && next < total; ++i, ++next) {
-      values.push_back(inputs ? op->getOperand(next) : op->getResult(next));
-      args.push_back(&arg);
-    }
-  }
+/// The value of each slot of one side (null when omitted) and the schema
+/// argument it belongs to.
+static void getSlotValues(Operation *op, const OpSchema &schema, bool inputs,
+                          SmallVectorImpl<Value> &values,
+                          SmallVectorImpl<const ArgSchema *> &args) {
+  SmallVector<int> slots;
+  getSlots(op, schema, inputs, slots, args);
+  for (int index : slots)
+    values.push_back(index < 0 ? Value()
+                     : inputs  ? op->getOperand(index)
+                               : Value(op->getResult(index)));
 }
 
 namespace {
@@ -233,8 +225,8 @@ FailureOr<Operation *> Converter::rename(Operation *op, OperationName to,
   // Inputs: by name, else by position when both lists are equally long.
   SmallVector<Value> oldIn, oldOut;
   SmallVector<const ArgSchema *> oldInArgs, oldOutArgs;
-  getSlots(op, a, /*inputs=*/true, oldIn, oldInArgs);
-  getSlots(op, a, /*inputs=*/false, oldOut, oldOutArgs);
+  getSlotValues(op, a, /*inputs=*/true, oldIn, oldInArgs);
+  getSlotValues(op, a, /*inputs=*/false, oldOut, oldOutArgs);
   auto matchArg = [&](ArrayRef<ArgSchema> oldArgs, ArrayRef<ArgSchema> newArgs,
                       unsigned j) -> const ArgSchema * {
     for (const ArgSchema &o : oldArgs)
@@ -440,7 +432,7 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
   auto input = [&](unsigned slot) -> Value {
     SmallVector<Value> values;
     SmallVector<const ArgSchema *> args;
-    getSlots(op, from, /*inputs=*/true, values, args);
+    getSlotValues(op, from, /*inputs=*/true, values, args);
     return slot < values.size() ? values[slot] : Value();
   };
   // An integer-list attribute that became an input of the same name.
