@@ -33,6 +33,13 @@ struct Const {
 
   int64_t size() const { return isFloat ? floats.size() : ints.size(); }
   double at(int64_t i) const { return isFloat ? floats[i] : ints[i]; }
+  /// Appends element `i` of `src`, which has this constant's element type.
+  void append(const Const &src, int64_t i) {
+    if (isFloat)
+      floats.push_back(src.floats[i]);
+    else
+      ints.push_back(src.ints[i]);
+  }
 };
 } // namespace
 
@@ -566,10 +573,7 @@ std::optional<Const> Evaluator::gather() {
         idx += axisSize;
       for (int64_t k = 0; k < inner; ++k) {
         int64_t src = (o * axisSize + idx) * inner + k;
-        if (out.isFloat)
-          out.floats.push_back(data->floats[src]);
-        else
-          out.ints.push_back(data->ints[src]);
+        out.append(*data, src);
       }
     }
   return out;
@@ -633,10 +637,7 @@ std::optional<Const> Evaluator::slice() {
       rest /= count[d];
       src += (begin[d] + c * step[d]) * strides[d];
     }
-    if (out.isFloat)
-      out.floats.push_back(data->floats[src]);
-    else
-      out.ints.push_back(data->ints[src]);
+    out.append(*data, src);
   }
   return out;
 }
@@ -676,10 +677,7 @@ std::optional<Const> Evaluator::concat() {
     for (const Const &c : ins) {
       int64_t chunk = product(ArrayRef<int64_t>(c.shape).drop_front(*axis));
       for (int64_t k = 0; k < chunk; ++k) {
-        if (out.isFloat)
-          out.floats.push_back(c.floats[o * chunk + k]);
-        else
-          out.ints.push_back(c.ints[o * chunk + k]);
+        out.append(c, o * chunk + k);
       }
     }
   return out;
@@ -719,10 +717,7 @@ std::optional<Const> Evaluator::transpose() {
       rest /= out.shape[d];
       src += c * strides[perm[d]];
     }
-    if (out.isFloat)
-      out.floats.push_back(in->floats[src]);
-    else
-      out.ints.push_back(in->ints[src]);
+    out.append(*in, src);
   }
   return out;
 }
@@ -771,10 +766,7 @@ std::optional<Const> Evaluator::where() {
     bool pick = c->ints[broadcastIndex(i, *shape, c->shape)] != 0;
     const Const &src = pick ? *x : *y;
     int64_t k = broadcastIndex(i, *shape, src.shape);
-    if (out.isFloat)
-      out.floats.push_back(src.floats[k]);
-    else
-      out.ints.push_back(src.ints[k]);
+    out.append(src, k);
   }
   return out;
 }
@@ -825,10 +817,7 @@ static LogicalResult foldSplit(InferenceContext &ctx, OpBuilder &builder,
       for (int64_t k = (o * axisSize + offset) * inner,
                    e = (o * axisSize + offset + size) * inner;
            k < e; ++k) {
-        if (piece.isFloat)
-          piece.floats.push_back(in->floats[k]);
-        else
-          piece.ints.push_back(in->ints[k]);
+        piece.append(*in, k);
       }
     offset += size;
     pieces.push_back(std::move(piece));
