@@ -6,7 +6,7 @@
 // CHECK-LABEL: func.func @scan_state
 // CHECK: ^bb0(%{{.*}}: tensor<2x3xf32>, %{{.*}}: tensor<3xf32>):
 // CHECK: onnx.Add{{.*}} -> tensor<2x3xf32>
-// CHECK: -> (tensor<2x3xf32>, tensor<4x2x3xf32>)
+// CHECK: return %{{.*}} : tensor<2x3xf32>, tensor<4x2x3xf32>
 func.func @scan_state(%init: tensor<2x3xf32>, %xs: tensor<4x3xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
   %0:2 = onnx.Scan(%init, %xs) {num_scan_inputs = 1 : i64} : (tensor<2x3xf32>, tensor<4x3xf32>) -> (tensor<*xf32>, tensor<*xf32>) body {
   ^bb0(%s: tensor<*xf32>, %x: tensor<*xf32>):
@@ -23,7 +23,7 @@ func.func @scan_state(%init: tensor<2x3xf32>, %xs: tensor<4x3xf32>) -> (tensor<*
 // CHECK-LABEL: func.func @loop_grows
 // CHECK: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %{{.*}}: tensor<?xf32>):
 // CHECK: onnx.Concat{{.*}} -> tensor<?xf32>
-// CHECK: -> tensor<?xf32>
+// CHECK: return %{{.*}} : tensor<?xf32>
 func.func @loop_grows(%m: tensor<i64>, %c: tensor<i1>, %v: tensor<1xf32>) -> tensor<*xf32> {
   %0 = onnx.Loop(%m, %c, %v) : (tensor<i64>, tensor<i1>, tensor<1xf32>) -> tensor<*xf32> body {
   ^bb0(%i: tensor<*xi64>, %cond: tensor<*xi1>, %acc: tensor<*xf32>):
