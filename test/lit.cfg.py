@@ -26,6 +26,17 @@ config.substitutions.append(("%spec_dir", config.onnx_spec_dir))
 config.substitutions.append(("%protoc", config.protoc))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 config.substitutions.append(("%cmake", config.cmake_command))
+# mlir-runner's support libraries (printMemref*), for tests that run lowered
+# code without the project's runtime.
+config.substitutions.append(
+    (
+        "%mlir_runner_utils",
+        ",".join(
+            os.path.join(config.llvm_lib_dir, lib)
+            for lib in ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so"]
+        ),
+    )
+)
 
 tool_dirs = [config.onnx_dialect_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(

@@ -1,13 +1,16 @@
 //===- InitAllPasses.h - Every pass the project's tools know ----*- C++ -*-===//
 //
 // The one place that registers passes for onnx-opt: every upstream pass and
-// pipeline (the lowerings are built from them) and the project's own.
+// pipeline (the lowerings are built from them) and the project's own
+// passes, conversions and named pipelines.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ONNXDIALECT_INITALLPASSES_H
 #define ONNXDIALECT_INITALLPASSES_H
 
+#include "OnnxDialect/Conversion/Passes.h"
+#include "OnnxDialect/Pipelines/Pipelines.h"
 #include "OnnxDialect/Transforms/Passes.h"
 
 #include "mlir/InitAllPasses.h"
@@ -18,6 +21,8 @@ namespace onnx {
 inline void registerAllPasses() {
   mlir::registerAllPasses();
   registerONNXTransformsPasses();
+  registerONNXConversionPasses();
+  registerPipelines();
 }
 
 } // namespace onnx

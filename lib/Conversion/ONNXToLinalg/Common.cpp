@@ -1,0 +1,332 @@
+//===- Common.cpp - Helpers shared by the onnx-to-linalg patterns ---------===//
+//
+// Type conversion, messages and run-time checks, constant operands, and the
+// numpy broadcasting of elementwise generics (ONNXToLinalg.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::onnx;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+Type mlir::onnx::convertElementType(Type type) {
+  if (auto i = dyn_cast<IntegerType>(type))
+    if (!i.isSignless())
+      return IntegerType::get(type.getContext(), i.getWidth());
+  return type;
+}
+
+ONNXToLinalgTypeConverter::ONNXToLinalgTypeConverter() {
+  addConversion([](Type type) { return type; });
+  addConversion([](RankedTensorType type) -> Type {
+    return type.clone(convertElementType(type.getElementType()));
+  });
+  addConversion([](UnrankedTensorType type) -> Type {
+    return UnrankedTensorType::get(convertElementType(type.getElementType()));
+  });
+}
+
+Type mlir::onnx::getElementTypeOf(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.getElementType();
+  return type;
+}
+
+bool mlir::onnx::isUnsignedElement(Type type) {
+  auto i = dyn_cast<IntegerType>(getElementTypeOf(type));
+  return i && i.isUnsigned();
+}
+
+//===----------------------------------------------------------------------===//
+// Messages and run-time checks
+//===----------------------------------------------------------------------===//
+
+std::string mlir::onnx::describeNode(Operation *op) {
+  std::string text = op->getName().getStringRef().str();
+  if (auto name = op->getAttrOfType<StringAttr>("onnx.name"))
+    if (!name.getValue().empty())
+      text += " '" + name.getValue().str() + "'";
+  return text;
+}
+
+LogicalResult mlir::onnx::emitLoweringError(Operation *op,
+                                            const Twine &message) {
+  return op->emitError() << describeNode(op) << ": cannot lower: " << message;
+}
+
+void mlir::onnx::emitRuntimeCheck(OpBuilder &b, Location loc, Value cond,
+                                  Operation *node, const Twine &message) {
+  cf::AssertOp::create(b, loc, cond,
+                       (describeNode(node) + ": " + message).str());
+}
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+Value mlir::onnx::createScalarConstant(OpBuilder &b, Location loc, Type type,
+                                       double value) {
+  if (isa<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
+  if (type.isIndex())
+    return arith::ConstantIndexOp::create(b, loc, static_cast<int64_t>(value));
+  return arith::ConstantOp::create(
+      b, loc, type, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+}
+
+/// The elements of a constant tensor as APInt / APFloat through `fn`, for
+/// dense attributes and resource blobs of ints and floats.
+template <typename Fn> static bool forEachConstantElement(Value value, Fn fn) {
+  Attribute attr;
+  if (!value || !matchPattern(value, m_Constant(&attr)))
+    return false;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    Type elementType = dense.getElementType();
+    if (isa<IntegerType, IndexType>(elementType)) {
+      for (const APInt &v : dense.getValues<APInt>())
+        fn(v.getSExtValue(), static_cast<double>(v.getSExtValue()));
+      return true;
+    }
+    if (isa<FloatType>(elementType)) {
+      for (const APFloat &v : dense.getValues<APFloat>()) {
+        double d = v.convertToDouble();
+        fn(static_cast<int64_t>(d), d);
+      }
+      return true;
+    }
+    return false;
+  }
+  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+  if (!resource)
+    return false;
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  if (!blob)
+    return false;
+  ArrayRef<char> data = blob->getData();
+  Type elementType = resource.getType().getElementType();
+  int64_t count = resource.getType().getNumElements();
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  if (width % 8 != 0 || data.size() < static_cast<size_t>(count) * width / 8)
+    return false;
+  for (int64_t i = 0; i < count; ++i) {
+    const char *p = data.data() + i * (width / 8);
+    if (elementType.isF32()) {
+      float f;
+      std::memcpy(&f, p, 4);
+      fn(static_cast<int64_t>(f), f);
+    } else if (elementType.isF64()) {
+      double d;
+      std::memcpy(&d, p, 8);
+      fn(static_cast<int64_t>(d), d);
+    } else if (auto it = dyn_cast<IntegerType>(elementType)) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, p, width / 8);
+      APInt v(width, bits);
+      int64_t s = it.isUnsigned() ? static_cast<int64_t>(v.getZExtValue())
+                                  : v.getSExtValue();
+      fn(s, static_cast<double>(s));
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::onnx::getConstantIntValues(Value value) {
+  SmallVector<int64_t> out;
+  if (!forEachConstantElement(value,
+                              [&](int64_t i, double) { out.push_back(i); }))
+    return std::nullopt;
+  return out;
+}
+
+std::optional<SmallVector<double>>
+mlir::onnx::getConstantFloatValues(Value value) {
+  SmallVector<double> out;
+  if (!forEachConstantElement(value,
+                              [&](int64_t, double d) { out.push_back(d); }))
+    return std::nullopt;
+  return out;
+}
+
+SmallVector<OpFoldResult> mlir::onnx::getDims(OpBuilder &b, Location loc,
+                                              Value tensor) {
+  return tensor::getMixedSizes(b, loc, tensor);
+}
+
+Value mlir::onnx::castToIndex(OpBuilder &b, Location loc, Value value,
+                              bool isUnsigned) {
+  if (value.getType().isIndex())
+    return value;
+  if (isUnsigned)
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), value);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+}
+
+//===----------------------------------------------------------------------===//
+// Broadcasting
+//===----------------------------------------------------------------------===//
+
+SmallVector<OpFoldResult>
+mlir::onnx::computeBroadcastDims(OpBuilder &b, Location loc, ValueRange inputs,
+                                 RankedTensorType resultType, Operation *node) {
+  int64_t rank = resultType.getRank();
+  SmallVector<OpFoldResult> dims;
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t o = 0; o < rank; ++o) {
+    // The dims of the inputs aligned with result dim `o`.
+    SmallVector<Value> dynamic;
+    std::optional<int64_t> staticSize;
+    if (!resultType.isDynamicDim(o))
+      staticSize = resultType.getDimSize(o);
+    for (Value input : inputs) {
+      auto type = cast<RankedTensorType>(input.getType());
+      int64_t j = o - (rank - type.getRank());
+      if (j < 0)
+        continue;
+      if (type.isDynamicDim(j))
+        dynamic.push_back(tensor::DimOp::create(b, loc, input, j));
+      else if (type.getDimSize(j) != 1 && !staticSize)
+        staticSize = type.getDimSize(j);
+    }
+    Value size;
+    if (staticSize) {
+      dims.push_back(b.getIndexAttr(*staticSize));
+      if (dynamic.empty())
+        continue;
+      size = arith::ConstantIndexOp::create(b, loc, *staticSize);
+    } else if (dynamic.empty()) {
+      dims.push_back(b.getIndexAttr(1));
+      continue;
+    } else {
+      // The first dim that is not 1, or 1.
+      size = dynamic.back();
+      for (Value d : llvm::reverse(ArrayRef(dynamic).drop_back())) {
+        Value isOne =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, one);
+        size = arith::SelectOp::create(b, loc, isOne, size, d);
+      }
+      dims.push_back(size);
+    }
+    // A single dynamic dim with nothing static to agree with is the size.
+    if (dynamic.size() == 1 && !staticSize)
+      continue;
+    for (Value d : dynamic) {
+      Value isOne =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, one);
+      Value same =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, size);
+      emitRuntimeCheck(b, loc, arith::OrIOp::create(b, loc, isOne, same), node,
+                       "input dims do not broadcast (dim " + Twine(o) +
+                           " of the result)");
+    }
+  }
+  return dims;
+}
+
+Value mlir::onnx::buildElementwise(
+    OpBuilder &b, Location loc, ValueRange inputs, RankedTensorType resultType,
+    Operation *node,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  int64_t rank = resultType.getRank();
+  SmallVector<OpFoldResult> dims =
+      computeBroadcastDims(b, loc, inputs, resultType, node);
+  Value init =
+      tensor::EmptyOp::create(b, loc, dims, resultType.getElementType());
+
+  // An input goes into the generic with an indexing map when each of its
+  // dims is either the result's dim or a static 1; an input with a dynamic
+  // dim that other inputs may broadcast against is read in the body.
+  SmallVector<Value> mapped;
+  SmallVector<AffineMap> maps;
+  SmallVector<int> slotOf(inputs.size(), -1);
+  MLIRContext *ctx = b.getContext();
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t offset = rank - type.getRank();
+    SmallVector<AffineExpr> exprs;
+    bool direct = true;
+    for (int64_t j = 0; j < type.getRank(); ++j) {
+      int64_t o = offset + j;
+      if (!type.isDynamicDim(j)) {
+        exprs.push_back(type.getDimSize(j) == 1 && resultType.getDimSize(o) != 1
+                            ? getAffineConstantExpr(0, ctx)
+                            : getAffineDimExpr(o, ctx));
+        continue;
+      }
+      // A dynamic dim is the result's dim when every other input has no
+      // such dim or a static 1 there.
+      bool alone = true;
+      for (auto [k, other] : llvm::enumerate(inputs)) {
+        if (k == i)
+          continue;
+        auto otherType = cast<RankedTensorType>(other.getType());
+        int64_t jk = o - (rank - otherType.getRank());
+        if (jk >= 0 && otherType.getDimSize(jk) != 1)
+          alone = false;
+      }
+      if (!alone) {
+        direct = false;
+        break;
+      }
+      exprs.push_back(getAffineDimExpr(o, ctx));
+    }
+    if (!direct)
+      continue;
+    slotOf[i] = mapped.size();
+    mapped.push_back(input);
+    maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, mapped, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        SmallVector<Value> scalars;
+        for (auto [i, input] : llvm::enumerate(inputs)) {
+          if (slotOf[i] >= 0) {
+            scalars.push_back(args[slotOf[i]]);
+            continue;
+          }
+          auto type = cast<RankedTensorType>(input.getType());
+          int64_t offset = rank - type.getRank();
+          Value zero = arith::ConstantIndexOp::create(nb, nloc, 0);
+          Value oneIdx = arith::ConstantIndexOp::create(nb, nloc, 1);
+          SmallVector<Value> indices;
+          for (int64_t j = 0; j < type.getRank(); ++j) {
+            if (!type.isDynamicDim(j) && type.getDimSize(j) == 1) {
+              indices.push_back(zero);
+              continue;
+            }
+            Value idx = linalg::IndexOp::create(nb, nloc, offset + j);
+            if (type.isDynamicDim(j)) {
+              Value dim = tensor::DimOp::create(nb, nloc, input, j);
+              Value isOne = arith::CmpIOp::create(
+                  nb, nloc, arith::CmpIPredicate::eq, dim, oneIdx);
+              idx = arith::SelectOp::create(nb, nloc, isOne, zero, idx);
+            }
+            indices.push_back(idx);
+          }
+          scalars.push_back(
+              tensor::ExtractOp::create(nb, nloc, input, indices));
+        }
+        linalg::YieldOp::create(nb, nloc, body(nb, nloc, scalars));
+      });
+  return generic.getResult(0);
+}

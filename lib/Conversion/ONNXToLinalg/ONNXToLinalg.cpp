@@ -1,0 +1,111 @@
+//===- ONNXToLinalg.cpp - The convert-onnx-to-linalg pass
+//------------------===//
+//
+// Collects the patterns of every op family, converts the function
+// signatures (unsigned integers become signless) and runs a partial
+// conversion in which the onnx dialect is illegal. Ops without a lowering
+// and results of unknown rank are reported first, each naming the node; a
+// pattern that cannot handle what it matched (an attribute value, a type)
+// says why with emitLoweringError.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "OnnxDialect/Conversion/Passes.h"
+#include "OnnxDialect/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_CONVERTONNXTOLINALG
+#include "OnnxDialect/Conversion/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::onnx;
+
+namespace {
+
+struct ConvertONNXToLinalgPass
+    : public onnx::impl::ConvertONNXToLinalgBase<ConvertONNXToLinalgPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    ONNXToLinalgTypeConverter converter;
+
+    RewritePatternSet patterns(ctx);
+    populateConstantToLinalgPatterns(converter, patterns);
+    populateElementwiseToLinalgPatterns(converter, patterns);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+
+    // Ops that no pattern handles are reported all at once, by name.
+    llvm::StringSet<> lowered;
+    for (const std::unique_ptr<RewritePattern> &p :
+         patterns.getNativePatterns())
+      if (std::optional<OperationName> root = p->getRootKind())
+        lowered.insert(root->getStringRef());
+    bool missing = false;
+    llvm::StringSet<> reported;
+    module.walk([&](Operation *op) {
+      if (!isa<ONNXDialect>(op->getDialect()))
+        return;
+      for (OpResult result : op->getResults())
+        if (isa<UnrankedTensorType>(result.getType())) {
+          op->emitError() << describeNode(op) << ": result #"
+                          << result.getResultNumber()
+                          << " has an unknown rank (run onnx-infer-shapes)";
+          missing = true;
+          return;
+        }
+      if (lowered.contains(op->getName().getStringRef()))
+        return;
+      if (!reported.insert(op->getName().getStringRef()).second)
+        return;
+      op->emitError() << describeNode(op)
+                      << ": no lowering to linalg for this op"
+                      << (op->getName().getStringRef().contains("_v")
+                              ? " (an old version: run onnx-convert-opset)"
+                              : "");
+      missing = true;
+    });
+    if (missing)
+      return signalPassFailure();
+
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<
+        arith::ArithDialect, bufferization::BufferizationDialect,
+        cf::ControlFlowDialect, complex::ComplexDialect, linalg::LinalgDialect,
+        math::MathDialect, scf::SCFDialect, tensor::TensorDialect>();
+    target.addIllegalDialect<ONNXDialect>();
+    target.addLegalOp<ml_program::GlobalOp>();
+    target.addIllegalOp<ml_program::GlobalLoadConstOp>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+      return converter.isSignatureLegal(op.getFunctionType()) &&
+             converter.isLegal(&op.getBody());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
+
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+
+    // Initializers are constants now; drop the globals nothing refers to.
+    SymbolTableCollection symbols;
+    SymbolUserMap users(symbols, module);
+    for (auto global :
+         llvm::make_early_inc_range(module.getOps<ml_program::GlobalOp>()))
+      if (users.useEmpty(global))
+        global.erase();
+  }
+};
+
+} // namespace

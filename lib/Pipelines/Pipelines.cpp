@@ -1,0 +1,55 @@
+//===- Pipelines.cpp - Named pass pipelines of OnnxDialect ----------------===//
+//
+// The stages of onnx-lower-to-llvm (Pipelines.h), written as upstream pass
+// pipeline text so that each step reads as what `onnx-opt` would run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/Pipelines/Pipelines.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::onnx;
+
+/// Adds the passes of a textual pipeline (no anchor) to `pm`; the texts
+/// below are fixed, so a parse error is a bug of this file.
+static void addPipeline(OpPassManager &pm, StringRef text) {
+  std::string error;
+  llvm::raw_string_ostream os(error);
+  if (failed(parsePassPipeline(text, pm, os)))
+    llvm::report_fatal_error(llvm::Twine("bad pipeline text: ") + error);
+}
+
+void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                          const LowerToLLVMOptions &options) {
+  // 1. onnx level.
+  if (options.onnxLevel)
+    addPipeline(pm, "onnx-inline-functions,onnx-convert-opset,onnx-decompose,"
+                    "onnx-infer-shapes");
+  // 2. linalg on tensors.
+  addPipeline(pm, "convert-onnx-to-linalg,canonicalize,cse,"
+                  "func.func(linalg-fuse-elementwise-ops),canonicalize");
+  // 3. buffers.
+  addPipeline(pm, "eliminate-empty-tensors,"
+                  "one-shot-bufferize{bufferize-function-boundaries "
+                  "function-boundary-type-conversion=identity-layout-map},"
+                  "canonicalize,buffer-deallocation-pipeline,"
+                  "convert-bufferization-to-memref,canonicalize");
+  // 4. loops and LLVM.
+  addPipeline(pm, "func.func(convert-linalg-to-loops),lower-affine,"
+                  "convert-scf-to-cf,math-extend-to-supported-types,"
+                  "convert-math-to-funcs,expand-strided-metadata,lower-affine,"
+                  "finalize-memref-to-llvm,func.func(convert-math-to-llvm),"
+                  "convert-math-to-libm,convert-to-llvm,"
+                  "reconcile-unrealized-casts");
+}
+
+void mlir::onnx::registerPipelines() {
+  PassPipelineRegistration<LowerToLLVMOptions>(
+      "onnx-lower-to-llvm",
+      "Lower an onnx module through linalg and buffers to the LLVM dialect",
+      buildLowerToLLVMPipeline);
+}
