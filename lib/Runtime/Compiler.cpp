@@ -12,12 +12,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Compiler.h"
-#include "Passes.h"
 
 #include "OnnxDialect/IR/ONNXDataTypes.h"
 #include "OnnxDialect/IR/ONNXDialect.h"
 #include "OnnxDialect/InitAllDialects.h"
 #include "OnnxDialect/InitAllPasses.h"
+#include "OnnxDialect/Pipelines/Pipelines.h"
 #include "OnnxDialect/Target/ONNX/ImportONNX.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -308,36 +308,11 @@ static bool hasONNXOps(ModuleOp module) {
 static Error lower(Compilation &c, const onnxd_options &options) {
   registerPassesOnce();
   PassManager pm(&c.context);
-  std::string front =
-      hasONNXOps(*c.module)
-          ? "onnx-inline-functions,onnx-convert-opset,onnx-decompose,"
-            "onnx-infer-shapes,"
-          : "";
-  std::string pipeline =
-      "builtin.module(" + front +
-      "canonicalize,linalg-fuse-elementwise-ops,"
-      "one-shot-bufferize{bufferize-function-boundaries "
-      "function-boundary-type-conversion=identity-layout-map},"
-      "canonicalize,buffer-deallocation-pipeline,"
-      "convert-bufferization-to-memref)";
-  if (failed(parsePassPipeline(pipeline, pm)))
-    return makeError(ONNXD_COMPILE_ERROR, "bad pipeline: " + pipeline);
-  pm.addPass(createLowerAssertsPass());
-  std::string loops = options.num_threads > 1
-                          ? "func.func(convert-linalg-to-parallel-loops)"
-                          : "func.func(convert-linalg-to-loops)";
-  if (failed(parsePassPipeline("builtin.module(" + loops + ")", pm)))
-    return makeError(ONNXD_COMPILE_ERROR, "bad pipeline");
-  if (options.num_threads > 1) {
-    pm.addPass(createSequentializeFailingLoopsPass());
-    if (failed(parsePassPipeline("builtin.module(convert-scf-to-openmp)", pm)))
-      return makeError(ONNXD_COMPILE_ERROR, "bad pipeline");
-  }
-  if (failed(parsePassPipeline(
-          "builtin.module(expand-strided-metadata,lower-affine,"
-          "convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)",
-          pm)))
-    return makeError(ONNXD_COMPILE_ERROR, "bad pipeline");
+  onnx::LowerToLLVMOptions pipeline;
+  pipeline.onnxLevel = hasONNXOps(*c.module);
+  pipeline.numThreads = options.num_threads;
+  pipeline.runtimeChecks = true;
+  onnx::buildLowerToLLVMPipeline(pm, pipeline);
   if (failed(pm.run(*c.module)))
     return makeError(ONNXD_COMPILE_ERROR,
                      c.diagnostics.take("the lowering failed"));

@@ -81,7 +81,7 @@ static void exercise_add(onnxd_model *m) {
   onnxd_tensor rank[2] = {{"a", ONNXD_FLOAT, 1, shape, a},
                           {"b", ONNXD_FLOAT, 2, shape, b}};
   run_add(m, rank, 2);
-  int64_t wide[2] = {1, 8};
+  int64_t wide[2] = {2, 8};
   onnxd_tensor dim[2] = {{"a", ONNXD_FLOAT, 2, shape, a},
                          {"b", ONNXD_FLOAT, 2, wide, b}};
   run_add(m, dim, 2);
@@ -90,8 +90,8 @@ static void exercise_add(onnxd_model *m) {
                            {"b", ONNXD_FLOAT, 2, one, b}};
   run_add(m, param, 2);
   onnxd_tensor *out[1];
-  printf("status %d: %s\n", (int)onnxd_run(m, in, 2, out, 1),
-         onnxd_last_error());
+  onnxd_status s = onnxd_run(m, in, 2, out, 1);
+  printf("status %d: %s\n", (int)s, onnxd_last_error());
 }
 
 int main(int argc, char **argv) {
@@ -146,9 +146,9 @@ int main(int argc, char **argv) {
   onnxd_model_free(m);
 
   printf("== errors\n");
-  printf("status %d: %s\n", (int)onnxd_compile("no-such.onnx", NULL, &m),
-         onnxd_last_error());
-  printf("status %d: %s\n", (int)onnxd_load("no-such.so", &m),
-         onnxd_last_error());
+  s = onnxd_compile("no-such.onnx", NULL, &m);
+  printf("status %d: %s\n", (int)s, onnxd_last_error());
+  s = onnxd_load("no-such.so", &m);
+  printf("status %d: %s\n", (int)s, onnxd_last_error());
   return 0;
 }

@@ -1,4 +1,8 @@
-//===- LowerAsserts.cpp - cf.assert to a call into the runtime ------------===//
+//===- RuntimeABI.cpp - What the runtime needs of the lowered code --------===//
+//
+// The entry function gets MLIR's C interface (`_mlir_ciface_<entry>`, the
+// runtime's calling convention; docs/runtime.md), and failed run-time checks
+// return to the runtime.
 //
 // The conversions check what only a run can tell (dynamic dims that must
 // broadcast, indices in range) with `cf.assert %ok, "message"`. Upstream
@@ -12,12 +16,12 @@
 // after the check never sees the bad values.
 //
 // A parallel loop that contains such a check is kept sequential when loops
-// become OpenMP (sequentializeFailingParallelLoops): the failure unwinds to
+// become OpenMP (onnx-sequentialize-failing-loops): the failure unwinds to
 // the thread that called onnxd_run, which a worker thread cannot do.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Passes.h"
+#include "OnnxDialect/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -33,6 +37,40 @@ using namespace mlir;
 static constexpr llvm::StringLiteral kFailFunction = "onnxd_rt_fail";
 
 namespace {
+struct MarkEntryPass
+    : public PassWrapper<MarkEntryPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MarkEntryPass)
+
+  StringRef getArgument() const override {
+    return "onnx-mark-entry-c-interface";
+  }
+  StringRef getDescription() const override {
+    return "Put llvm.emit_c_interface on the module's entry function";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<LLVM::LLVMDialect>();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    func::FuncOp entry;
+    if (auto name = module->getAttrOfType<FlatSymbolRefAttr>("onnx.entry")) {
+      entry = module.lookupSymbol<func::FuncOp>(name.getValue());
+    } else {
+      for (auto func : module.getOps<func::FuncOp>()) {
+        if (func.isPrivate() || func.isExternal())
+          continue;
+        if (entry)
+          return; // several public functions: no entry
+        entry = func;
+      }
+    }
+    if (entry && !entry.isExternal())
+      entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                     UnitAttr::get(module.getContext()));
+  }
+};
+
 struct LowerAssertsPass
     : public PassWrapper<LowerAssertsPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerAssertsPass)
@@ -139,11 +177,14 @@ struct SequentializePass
 };
 } // namespace
 
-std::unique_ptr<Pass> mlir::onnx::runtime::createLowerAssertsPass() {
+std::unique_ptr<Pass> mlir::onnx::createMarkEntryCInterfacePass() {
+  return std::make_unique<MarkEntryPass>();
+}
+
+std::unique_ptr<Pass> mlir::onnx::createLowerAssertsToRuntimePass() {
   return std::make_unique<LowerAssertsPass>();
 }
 
-std::unique_ptr<Pass>
-mlir::onnx::runtime::createSequentializeFailingLoopsPass() {
+std::unique_ptr<Pass> mlir::onnx::createSequentializeFailingLoopsPass() {
   return std::make_unique<SequentializePass>();
 }
