@@ -8,7 +8,11 @@
 // on it. Ops whose expansion needs facts that are unknown (a rank, an element
 // type, the value of an attribute that refers to a function parameter) are
 // left alone with a remark, as are ops whose primitives do not exist, or do
-// not take the element type, at the opset the module imports.
+// not take the element type, at the opset the module imports. At opsets
+// before multidirectional broadcasting (Add-7, Max-8) the one-element
+// constants of a body are splats of the other operand's static shape.
+// Conditions that a body tests with If on facts known at compile time (the
+// rank of an input, an attribute) are taken at compile time.
 //
 //===----------------------------------------------------------------------===//
 
