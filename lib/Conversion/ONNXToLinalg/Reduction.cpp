@@ -602,49 +602,53 @@ struct HardmaxLowering : OpConversionPattern<HardmaxOp> {
 // CumSum
 //===----------------------------------------------------------------------===//
 
-/// The running sum of `input` along `axis`: a loop over the axis that adds
-/// each slice to an accumulator slice and writes the accumulator before
-/// (exclusive) or after the addition.
+/// The running sum of `input` along `axis`: loops over the other dims and,
+/// innermost, a loop along the axis carrying the sum, which is written
+/// before (exclusive) or after adding each element. Scalar loads and stores
+/// only, so that nothing is copied.
 Value buildCumSum(OpBuilder &b, Location loc, Value input, int64_t axis,
                   bool exclusive, bool reverse) {
   auto type = cast<RankedTensorType>(input.getType());
   Type t = type.getElementType();
   int64_t rank = type.getRank();
   SmallVector<OpFoldResult> dims = getDims(b, loc, input);
-  SmallVector<OpFoldResult> sliceSizes = dims;
-  sliceSizes[axis] = b.getIndexAttr(1);
-  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  Value zero = cstIndex(b, loc, 0), one = cstIndex(b, loc, 1);
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis) {
+      lbs.push_back(zero);
+      ubs.push_back(getValueOrCreateConstantIndexOp(b, loc, dims[d]));
+      steps.push_back(one);
+    }
   Value n = getValueOrCreateConstantIndexOp(b, loc, dims[axis]);
-  Value acc = linalg::FillOp::create(
-                  b, loc, cst(b, loc, t, 0),
-                  tensor::EmptyOp::create(b, loc, sliceSizes, t).getResult())
-                  .getResult(0);
   Value out = tensor::EmptyOp::create(b, loc, dims, t);
-  Value one = cstIndex(b, loc, 1);
-  auto loop = scf::ForOp::create(
-      b, loc, cstIndex(b, loc, 0), n, one, ValueRange{out, acc},
-      [&](OpBuilder &nb, Location nloc, Value k, ValueRange iter) {
-        Value index =
-            reverse ? (Value)arith::SubIOp::create(
-                          nb, nloc, arith::SubIOp::create(nb, nloc, n, one), k)
-                    : k;
-        SmallVector<OpFoldResult> offsets(rank, nb.getIndexAttr(0));
-        offsets[axis] = index;
-        Value slice = tensor::ExtractSliceOp::create(nb, nloc, input, offsets,
-                                                     sliceSizes, strides);
-        Value result = iter[0], sum = iter[1];
-        if (exclusive)
-          result = tensor::InsertSliceOp::create(nb, nloc, sum, result, offsets,
-                                                 sliceSizes, strides);
-        sum = linalg::AddOp::create(nb, nloc, ValueRange{sum, slice},
-                                    ValueRange{sum})
-                  .getResult(0);
-        if (!exclusive)
-          result = tensor::InsertSliceOp::create(nb, nloc, sum, result, offsets,
-                                                 sliceSizes, strides);
-        scf::YieldOp::create(nb, nloc, ValueRange{result, sum});
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, ValueRange{out},
+      [&](OpBuilder &ob, Location oloc, ValueRange ivs,
+          ValueRange iter) -> scf::ValueVector {
+        auto inner = scf::ForOp::create(
+            ob, oloc, zero, n, one, ValueRange{iter[0], cst(ob, oloc, t, 0)},
+            [&](OpBuilder &nb, Location nloc, Value k, ValueRange args) {
+              Value index =
+                  reverse ? (Value)arith::SubIOp::create(
+                                nb, nloc,
+                                arith::SubIOp::create(nb, nloc, n, one), k)
+                          : k;
+              SmallVector<Value> indices;
+              for (int64_t d = 0, o = 0; d < rank; ++d)
+                indices.push_back(d == axis ? index : ivs[o++]);
+              Value x = tensor::ExtractOp::create(nb, nloc, input, indices);
+              Value sum =
+                  isa<FloatType>(t)
+                      ? (Value)arith::AddFOp::create(nb, nloc, args[1], x)
+                      : (Value)arith::AddIOp::create(nb, nloc, args[1], x);
+              Value result = tensor::InsertOp::create(
+                  nb, nloc, exclusive ? args[1] : sum, args[0], indices);
+              scf::YieldOp::create(nb, nloc, ValueRange{result, sum});
+            });
+        return {inner.getResult(0)};
       });
-  return loop.getResult(0);
+  return nest.results.empty() ? out : nest.results[0];
 }
 
 struct CumSumLowering : OpConversionPattern<CumSumOp> {

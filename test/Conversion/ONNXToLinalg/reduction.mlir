@@ -102,12 +102,14 @@ func.func @argmin_last(%x: tensor<3x4xui8>) -> tensor<4xi64> {
 
 // -----
 
-// CumSum with a constant axis: a loop over the axis adding slices.
+// CumSum with a constant axis: loops over the other dims, and innermost
+// one along the axis carrying the sum.
 // CHECK-LABEL: func.func @cumsum
-// CHECK: scf.for
-// CHECK: tensor.extract_slice %arg0
-// CHECK: linalg.add
-// CHECK: tensor.insert_slice
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}}
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[SUM:.*]] = %{{.*}}) -> (tensor<3x?xi64>, i64)
+// CHECK: %[[X:.*]] = tensor.extract %arg0[%[[I]], %[[K]]]
+// CHECK: %[[NEW:.*]] = arith.addi %[[SUM]], %[[X]]
+// CHECK: tensor.insert %[[NEW]]
 func.func @cumsum(%x: tensor<3x?xi64>) -> tensor<3x?xi64> {
   %a = onnx.Constant() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
   %0 = onnx.CumSum(%x, %a) : (tensor<3x?xi64>, tensor<i32>) -> tensor<3x?xi64>
