@@ -42,6 +42,8 @@ struct ConvertONNXToLinalgPass
     RewritePatternSet patterns(ctx);
     populateConstantToLinalgPatterns(converter, patterns);
     populateElementwiseToLinalgPatterns(converter, patterns);
+    populateReductionToLinalgPatterns(converter, patterns);
+    populateCastToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

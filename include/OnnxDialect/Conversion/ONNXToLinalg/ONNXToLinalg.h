@@ -131,6 +131,14 @@ void populateConstantToLinalgPatterns(const TypeConverter &converter,
 void populateElementwiseToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns);
 
+/// ReduceSum/Mean/Max/Min/Prod, ArgMax/ArgMin, Hardmax, CumSum, TopK.
+void populateReductionToLinalgPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns);
+
+/// Cast between numeric types (float8, 4- and 2-bit types included).
+void populateCastToLinalgPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
 } // namespace onnx
 } // namespace mlir
 
