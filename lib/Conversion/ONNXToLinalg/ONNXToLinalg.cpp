@@ -42,6 +42,10 @@ struct ConvertONNXToLinalgPass
     RewritePatternSet patterns(ctx);
     populateConstantToLinalgPatterns(converter, patterns);
     populateElementwiseToLinalgPatterns(converter, patterns);
+    populateMatMulToLinalgPatterns(converter, patterns);
+    populateConvToLinalgPatterns(converter, patterns);
+    populatePoolingToLinalgPatterns(converter, patterns);
+    populateNormalizationToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -131,6 +131,22 @@ void populateConstantToLinalgPatterns(const TypeConverter &converter,
 void populateElementwiseToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns);
 
+/// MatMul, Gemm, Einsum.
+void populateMatMulToLinalgPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
+/// Conv, ConvTranspose.
+void populateConvToLinalgPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
+/// MaxPool, AveragePool, LpPool and their Global forms.
+void populatePoolingToLinalgPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns);
+
+/// BatchNormalization, InstanceNormalization, LpNormalization, LRN.
+void populateNormalizationToLinalgPatterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns);
+
 } // namespace onnx
 } // namespace mlir
 
