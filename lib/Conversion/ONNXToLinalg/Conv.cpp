@@ -3,9 +3,9 @@
 // Conv pads its input (tensor.pad with zeros, for explicit pads or
 // auto_pad), starts from the bias broadcast over the output (or zeros) and
 // accumulates one linalg convolution: conv_{1,2,3}d_nc..._fc... for one
-// group, conv_2d_ngchw_gfchw for groups (depthwise included) of 2-D
-// images, and a linalg.generic over grouped views ([N, G, C/G, ...]) for
-// other ranks.
+// group, depthwise_conv_{1,2,3}d_nc..._c... for one channel per group,
+// conv_2d_ngchw_gfchw for other groups of 2-D images, and a linalg.generic
+// over grouped views ([N, G, C/G, ...]) for other ranks.
 //
 // ConvTranspose is the same convolution of a rewritten problem: the input
 // spread out by the strides (inserted with strides into a zero tensor
@@ -103,6 +103,31 @@ Value buildConvolution(OpBuilder &b, Location loc, Value x, Value w, Value init,
                b, loc, TypeRange{initType}, ValueRange{x, w}, ValueRange{init},
                attr(strides), attr(dilations))
         .getResult(0);
+
+  // Depthwise (one input and one output channel per group): the filter
+  // loses its dim of 1.
+  auto wType = cast<RankedTensorType>(w.getType());
+  if (wType.getDimSize(0) == group && wType.getDimSize(1) == 1) {
+    SmallVector<ReassociationIndices> groups = {{0, 1}};
+    for (int64_t i = 0; i < r; ++i)
+      groups.push_back({2 + i});
+    Value filter = tensor::CollapseShapeOp::create(b, loc, w, groups);
+    if (r == 1)
+      return linalg::DepthwiseConv1DNcwCwOp::create(
+                 b, loc, TypeRange{initType}, ValueRange{x, filter},
+                 ValueRange{init}, attr(strides), attr(dilations))
+          .getResult(0);
+    if (r == 2)
+      return linalg::DepthwiseConv2DNchwChwOp::create(
+                 b, loc, TypeRange{initType}, ValueRange{x, filter},
+                 ValueRange{init}, attr(strides), attr(dilations))
+          .getResult(0);
+    if (r == 3)
+      return linalg::DepthwiseConv3DNcdhwCdhwOp::create(
+                 b, loc, TypeRange{initType}, ValueRange{x, filter},
+                 ValueRange{init}, attr(strides), attr(dilations))
+          .getResult(0);
+  }
 
   // Grouped views: x [N, G, C/G, S...], w [G, M/G, C/G, K...],
   // out [N, G, M/G, O...].
