@@ -44,6 +44,10 @@ struct ConvertONNXToLinalgPass
     populateElementwiseToLinalgPatterns(converter, patterns);
     populateReductionToLinalgPatterns(converter, patterns);
     populateCastToLinalgPatterns(converter, patterns);
+    populateMatMulToLinalgPatterns(converter, patterns);
+    populateConvToLinalgPatterns(converter, patterns);
+    populatePoolingToLinalgPatterns(converter, patterns);
+    populateNormalizationToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

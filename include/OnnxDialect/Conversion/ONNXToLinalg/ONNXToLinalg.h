@@ -139,6 +139,22 @@ void populateReductionToLinalgPatterns(const TypeConverter &converter,
 void populateCastToLinalgPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 
+/// MatMul, Gemm, Einsum.
+void populateMatMulToLinalgPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
+/// Conv, ConvTranspose.
+void populateConvToLinalgPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
+/// MaxPool, AveragePool, LpPool and their Global forms.
+void populatePoolingToLinalgPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns);
+
+/// BatchNormalization, InstanceNormalization, LpNormalization, LRN.
+void populateNormalizationToLinalgPatterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns);
+
 } // namespace onnx
 } // namespace mlir
 
