@@ -42,6 +42,10 @@ struct ConvertONNXToLinalgPass
     RewritePatternSet patterns(ctx);
     populateConstantToLinalgPatterns(converter, patterns);
     populateElementwiseToLinalgPatterns(converter, patterns);
+    populateShapeToLinalgPatterns(converter, patterns);
+    populateDataMovementToLinalgPatterns(converter, patterns);
+    populateGatherScatterToLinalgPatterns(converter, patterns);
+    populateResizeToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

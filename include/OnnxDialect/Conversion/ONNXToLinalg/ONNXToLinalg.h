@@ -131,6 +131,25 @@ void populateConstantToLinalgPatterns(const TypeConverter &converter,
 void populateElementwiseToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns);
 
+/// Shape-level ops: Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze,
+/// Expand, ConstantOfShape, Range.
+void populateShapeToLinalgPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns);
+
+/// Data movement: Transpose, Concat, Split, Slice, Pad, Tile,
+/// DepthToSpace, SpaceToDepth, EyeLike, Trilu, ReverseSequence, Compress.
+void populateDataMovementToLinalgPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns);
+
+/// Indexed reads and writes: Gather, GatherElements, GatherND, OneHot,
+/// NonZero, ScatterElements, ScatterND, Unique.
+void populateGatherScatterToLinalgPatterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns);
+
+/// Resize.
+void populateResizeToLinalgPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
 } // namespace onnx
 } // namespace mlir
 
