@@ -10,6 +10,8 @@
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "OnnxDialect/Transforms/Passes.h"
 
+#include "../Inference/JoinTypes.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -87,6 +89,69 @@ static LogicalResult inlineKnownBranch(Operation *op,
   return success();
 }
 
+/// A body argument of a Loop or Scan, the type the op's inputs give it, and
+/// for a loop-carried value the body output that feeds the next iteration.
+struct BodySeed {
+  BlockArgument arg;
+  Type type;
+  int yieldIndex;
+};
+
+/// The types that a Loop's (or Scan's, version 9 on) inputs give the
+/// arguments of its body: the iteration number and condition, the initial
+/// values of carried values, the slices of scan inputs. Empty for other ops.
+static SmallVector<BodySeed> bodySeeds(InferenceContext &ctx) {
+  SmallVector<BodySeed> seeds;
+  const OpSchema &schema = ctx.getSchema();
+  Operation *op = ctx.getOp();
+  if (*schema.domain || op->getNumRegions() != 1 || op->getRegion(0).empty())
+    return seeds;
+  Block &body = op->getRegion(0).front();
+  StringRef name = schema.name;
+  MLIRContext *mctx = op->getContext();
+  auto seed = [&](unsigned argIndex, Type type, int yieldIndex) {
+    if (argIndex < body.getNumArguments() && isa_and_nonnull<TensorType>(type))
+      seeds.push_back({body.getArgument(argIndex), type, yieldIndex});
+  };
+  if (name == "Loop") {
+    seed(0, RankedTensorType::get({}, IntegerType::get(mctx, 64)), -1);
+    seed(1, RankedTensorType::get({}, IntegerType::get(mctx, 1)), -1);
+    for (unsigned i = 2, e = ctx.getNumInputs(); i < e; ++i)
+      if (ctx.hasInput(i))
+        seed(i, ctx.getInput(i).getType(), i - 1);
+    return seeds;
+  }
+  if (name != "Scan" || ctx.getVersion() < 9)
+    return seeds;
+  std::optional<int64_t> numScan = ctx.getIntAttr("num_scan_inputs");
+  unsigned numInputs = ctx.getNumInputs();
+  if (!numScan || *numScan < 1 || *numScan > numInputs)
+    return seeds;
+  unsigned numStates = numInputs - *numScan;
+  for (unsigned i = 0; i < numStates; ++i)
+    if (ctx.hasInput(i))
+      seed(i, ctx.getInput(i).getType(), i);
+  std::optional<SmallVector<int64_t>> axes = ctx.getIntsAttr("scan_input_axes");
+  for (unsigned j = 0; j < *numScan; ++j) {
+    auto type = dyn_cast_or_null<RankedTensorType>(
+        ctx.hasInput(numStates + j) ? ctx.getInput(numStates + j).getType()
+                                    : Type());
+    if (!type || (axes && axes->size() != *numScan))
+      continue;
+    int64_t rank = type.getRank();
+    int64_t axis = axes ? (*axes)[j] : 0;
+    if (axis < 0)
+      axis += rank;
+    if (axis < 0 || axis >= rank)
+      continue;
+    SmallVector<int64_t> shape(type.getShape());
+    shape.erase(shape.begin() + axis);
+    seed(numStates + j, RankedTensorType::get(shape, type.getElementType()),
+         -1);
+  }
+  return seeds;
+}
+
 namespace {
 struct InferShapesPass
     : public mlir::onnx::impl::ONNXInferShapesBase<InferShapesPass> {
@@ -98,6 +163,8 @@ struct InferShapesPass
   /// the op that owns them.
   LogicalResult processRegion(Region &region);
   LogicalResult processOp(Operation *op);
+  LogicalResult processLoopBody(Operation *op);
+  void forgetSymbols(Region &region);
   void replaceResults(Operation *op, ArrayRef<Value> replacements);
   void seedSymbols(Operation *op);
   void writeSymbols(Operation *op);
@@ -208,9 +275,8 @@ LogicalResult InferShapesPass::processOp(Operation *op) {
       return success();
     }
   }
-  for (Region &region : op->getRegions())
-    if (failed(processRegion(region)))
-      return failure();
+  if (failed(processLoopBody(op)))
+    return failure();
   if (!isa<ONNXSchemaOpInterface>(op))
     return success();
   if (failed(inferOp(op)))
@@ -222,6 +288,99 @@ LogicalResult InferShapesPass::processOp(Operation *op) {
     replaceResults(op, replacements);
     if (isOpTriviallyDead(op))
       op->erase();
+  }
+  return success();
+}
+
+void InferShapesPass::forgetSymbols(Region &region) {
+  region.walk([&](Block *block) {
+    for (BlockArgument arg : block->getArguments())
+      symbols.erase(arg);
+    for (Operation &op : *block)
+      for (Value result : op.getResults())
+        symbols.erase(result);
+  });
+}
+
+/// The regions of `op`; for a Loop or Scan body, first with the types its
+/// inputs give the body's arguments. Carried values may change type from one
+/// iteration to the next, so a seeded type is kept only when the body gives
+/// the next iteration that same type back (then every iteration has it); the
+/// second try seeds the join of the two, and failing that the body is
+/// inferred as declared.
+LogicalResult InferShapesPass::processLoopBody(Operation *op) {
+  SmallVector<BodySeed> seeds;
+  if (isa<ONNXSchemaOpInterface>(op)) {
+    InferenceContext ctx(op, &symbols, symbolTables);
+    seeds = bodySeeds(ctx);
+  }
+  // Only seeds that say more than the declared types matter.
+  SmallVector<Type> declared, trial;
+  bool refines = false;
+  for (BodySeed &seed : seeds) {
+    Type type = seed.arg.getType();
+    declared.push_back(type);
+    FailureOr<Type> refined = refineType(type, seed.type);
+    trial.push_back(succeeded(refined) ? *refined : type);
+    refines |= trial.back() != type;
+  }
+  if (!refines) {
+    for (Region &region : op->getRegions())
+      if (failed(processRegion(region)))
+        return failure();
+    return success();
+  }
+
+  Region &body = op->getRegion(0);
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    bool last = attempt == 2;
+    // Each try starts from the body as written.
+    Operation *pristine = last ? nullptr : op->clone();
+    ArrayRef<Type> types = last ? ArrayRef<Type>(declared) : trial;
+    for (auto [seed, type] : llvm::zip(seeds, types))
+      seed.arg.setType(type);
+    if (failed(processRegion(body))) {
+      if (pristine)
+        pristine->erase();
+      return failure();
+    }
+    bool stable = true;
+    Operation *yield = body.front().getTerminator();
+    SmallVector<Type> next(types);
+    for (auto [i, seed] : llvm::enumerate(seeds)) {
+      if (seed.yieldIndex < 0)
+        continue;
+      Type yielded = yield && static_cast<unsigned>(seed.yieldIndex) <
+                                  yield->getNumOperands()
+                         ? yield->getOperand(seed.yieldIndex).getType()
+                         : Type();
+      if (yielded == types[i])
+        continue;
+      stable = false;
+      Type joined = joinTypes(types[i], yielded);
+      next[i] = joined ? joined : declared[i];
+    }
+    if (last)
+      return success();
+    if (stable) {
+      pristine->erase();
+      return success();
+    }
+    // Back to the body as written, and try again with what was learnt.
+    forgetSymbols(body);
+    body.dropAllReferences();
+    body.getBlocks().clear();
+    body.takeBody(pristine->getRegion(0));
+    pristine->erase();
+    seeds = [&] {
+      InferenceContext ctx(op, &symbols, symbolTables);
+      return bodySeeds(ctx);
+    }();
+    if (seeds.size() != declared.size())
+      return op->emitOpError("internal error: the body changed shape");
+    trial = next;
+    if (attempt == 0 && trial == declared)
+      attempt = 1;
   }
   return success();
 }
