@@ -40,6 +40,7 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
                   "convert-bufferization-to-memref,canonicalize");
   // 4. loops (parallel ones on OpenMP threads) and LLVM.
   pm.addPass(createMarkEntryCInterfacePass());
+  pm.addPass(createStridedCopiesToLinalgPass());
   if (options.runtimeChecks)
     pm.addPass(createLowerAssertsToRuntimePass());
   if (options.numThreads > 1) {
@@ -61,6 +62,7 @@ void mlir::onnx::registerPipelines() {
   registerPass(createMarkEntryCInterfacePass);
   registerPass(createLowerAssertsToRuntimePass);
   registerPass(createSequentializeFailingLoopsPass);
+  registerPass(createStridedCopiesToLinalgPass);
   PassPipelineRegistration<LowerToLLVMOptions>(
       "onnx-lower-to-llvm",
       "Lower an onnx module through linalg and buffers to the LLVM dialect",

@@ -54,6 +54,9 @@ std::unique_ptr<Pass> createLowerAssertsToRuntimePass();
 /// scf.parallel loops that may call onnxd_rt_fail -> scf.for nests (a failure
 /// cannot unwind from an OpenMP worker thread).
 std::unique_ptr<Pass> createSequentializeFailingLoopsPass();
+/// memref.copy with a strided (non-identity) layout -> linalg.copy, so that
+/// it becomes loops instead of a call of the runner library's memrefCopy.
+std::unique_ptr<Pass> createStridedCopiesToLinalgPass();
 
 /// Registers the named pipelines with the pass registry (onnx-opt).
 void registerPipelines();
