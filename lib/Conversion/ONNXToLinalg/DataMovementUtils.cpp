@@ -170,6 +170,19 @@ Value dm::reshapeTo(OpBuilder &b, Location loc, Value input,
              llvm::count(outShape, ShapedType::kDynamic) <= 1) {
     return castTo(b, loc, input, resultType);
   }
+  // Several dynamic dims in one group: tensor.reshape with the sizes as a
+  // tensor (expand_shape of such groups does not lower to LLVM).
+  if (llvm::count(outShape, ShapedType::kDynamic) > 1) {
+    SmallVector<Value> sizes;
+    for (OpFoldResult d : dims)
+      sizes.push_back(toValue(b, loc, d));
+    Value shape = tensor::FromElementsOp::create(
+        b, loc,
+        RankedTensorType::get({(int64_t)sizes.size()}, b.getIndexType()),
+        sizes);
+    Value r = tensor::ReshapeOp::create(b, loc, staticOut, input, shape);
+    return castTo(b, loc, r, resultType);
+  }
   // Through one dim.
   Value flat = input;
   if (inType.getRank() == 0) {
