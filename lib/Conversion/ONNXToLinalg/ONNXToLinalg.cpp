@@ -48,6 +48,10 @@ struct ConvertONNXToLinalgPass
     populateConvToLinalgPatterns(converter, patterns);
     populatePoolingToLinalgPatterns(converter, patterns);
     populateNormalizationToLinalgPatterns(converter, patterns);
+    populateShapeToLinalgPatterns(converter, patterns);
+    populateDataMovementToLinalgPatterns(converter, patterns);
+    populateGatherScatterToLinalgPatterns(converter, patterns);
+    populateResizeToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

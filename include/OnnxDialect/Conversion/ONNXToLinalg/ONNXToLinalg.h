@@ -155,6 +155,25 @@ void populatePoolingToLinalgPatterns(const TypeConverter &converter,
 void populateNormalizationToLinalgPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns);
 
+/// Shape-level ops: Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze,
+/// Expand, ConstantOfShape, Range.
+void populateShapeToLinalgPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns);
+
+/// Data movement: Transpose, Concat, Split, Slice, Pad, Tile,
+/// DepthToSpace, SpaceToDepth, EyeLike, Trilu, ReverseSequence, Compress.
+void populateDataMovementToLinalgPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns);
+
+/// Indexed reads and writes: Gather, GatherElements, GatherND, OneHot,
+/// NonZero, ScatterElements, ScatterND, Unique.
+void populateGatherScatterToLinalgPatterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns);
+
+/// Resize.
+void populateResizeToLinalgPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
 } // namespace onnx
 } // namespace mlir
 
