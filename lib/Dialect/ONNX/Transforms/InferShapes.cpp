@@ -267,6 +267,16 @@ LogicalResult InferShapesPass::processOp(Operation *op) {
   if (fold) {
     SmallVector<Operation *> moved;
     if (succeeded(inlineKnownBranch(op, replacements, moved, symbolTables))) {
+      // What the If declared of its results still holds of the branch's
+      // values (inference of the moved ops refines from there).
+      for (auto [result, value] : llvm::zip(op->getResults(), replacements)) {
+        Operation *def = value.getDefiningOp();
+        if (!def || !llvm::is_contained(moved, def))
+          continue;
+        FailureOr<Type> refined = refineType(value.getType(), result.getType());
+        if (succeeded(refined))
+          value.setType(*refined);
+      }
       replaceResults(op, replacements);
       op->erase();
       for (Operation *inner : moved)
