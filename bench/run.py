@@ -224,6 +224,8 @@ def bench_model(name, args, onnx_run):
 
         ours_ms, note, thread_notes = {}, "", {}
         try:
+            if args.no_ours:
+                raise Failure("not run (--no-ours)")
             if not onnx_run:
                 raise Failure("no onnx-run in %s/bin" % args.build)
             log("bench: %s, onnx-run: compile" % name)
