@@ -39,4 +39,5 @@ config.substitutions.append(
 )
 
 tool_dirs = [config.onnx_dialect_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["onnx-opt", "onnx-translate"], tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["onnx-opt", "onnx-translate", "onnx-run", "onnxd-api-test"], tool_dirs)

@@ -38,16 +38,29 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
                   "function-boundary-type-conversion=identity-layout-map},"
                   "canonicalize,buffer-deallocation-pipeline,"
                   "convert-bufferization-to-memref,canonicalize");
-  // 4. loops and LLVM.
-  addPipeline(pm, "func.func(convert-linalg-to-loops),lower-affine,"
-                  "convert-scf-to-cf,math-extend-to-supported-types,"
-                  "convert-math-to-funcs,expand-strided-metadata,lower-affine,"
-                  "finalize-memref-to-llvm,func.func(convert-math-to-llvm),"
-                  "convert-math-to-libm,convert-to-llvm,"
-                  "reconcile-unrealized-casts");
+  // 4. loops (parallel ones on OpenMP threads) and LLVM.
+  pm.addPass(createMarkEntryCInterfacePass());
+  if (options.runtimeChecks)
+    pm.addPass(createLowerAssertsToRuntimePass());
+  if (options.numThreads > 1) {
+    addPipeline(pm, "func.func(convert-linalg-to-parallel-loops)");
+    pm.addPass(createSequentializeFailingLoopsPass());
+    addPipeline(pm, "convert-scf-to-openmp");
+  } else {
+    addPipeline(pm, "func.func(convert-linalg-to-loops)");
+  }
+  addPipeline(pm,
+              "lower-affine,convert-scf-to-cf,math-extend-to-supported-types,"
+              "convert-math-to-funcs,expand-strided-metadata,lower-affine,"
+              "finalize-memref-to-llvm,func.func(convert-math-to-llvm),"
+              "convert-math-to-libm,convert-to-llvm,"
+              "reconcile-unrealized-casts");
 }
 
 void mlir::onnx::registerPipelines() {
+  registerPass(createMarkEntryCInterfacePass);
+  registerPass(createLowerAssertsToRuntimePass);
+  registerPass(createSequentializeFailingLoopsPass);
   PassPipelineRegistration<LowerToLLVMOptions>(
       "onnx-lower-to-llvm",
       "Lower an onnx module through linalg and buffers to the LLVM dialect",

@@ -16,6 +16,7 @@
 #ifndef ONNXDIALECT_PIPELINES_PIPELINES_H
 #define ONNXDIALECT_PIPELINES_PIPELINES_H
 
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -28,11 +29,31 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Run the onnx-level passes (opset conversion, "
                      "decomposition, shape inference) first"),
       llvm::cl::init(true)};
+  PassOptions::Option<unsigned> numThreads{
+      *this, "num-threads",
+      llvm::cl::desc("More than 1: the outermost parallel loops become "
+                     "OpenMP parallel loops (libomp)"),
+      llvm::cl::init(1)};
+  PassOptions::Option<bool> runtimeChecks{
+      *this, "runtime-checks",
+      llvm::cl::desc("cf.assert calls onnxd_rt_fail (the runtime's error "
+                     "path) instead of aborting"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the stages of onnx-lower-to-llvm to `pm` (anchored on a module).
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LowerToLLVMOptions &options);
+
+/// Puts `llvm.emit_c_interface` on the function the module's `onnx.entry`
+/// names (or its only public function): the runtime calls
+/// `_mlir_ciface_<entry>`.
+std::unique_ptr<Pass> createMarkEntryCInterfacePass();
+/// cf.assert -> scf.if + call @onnxd_rt_fail(message) (docs/runtime.md).
+std::unique_ptr<Pass> createLowerAssertsToRuntimePass();
+/// scf.parallel loops that may call onnxd_rt_fail -> scf.for nests (a failure
+/// cannot unwind from an OpenMP worker thread).
+std::unique_ptr<Pass> createSequentializeFailingLoopsPass();
 
 /// Registers the named pipelines with the pass registry (onnx-opt).
 void registerPipelines();

@@ -1,0 +1,203 @@
+/*===- OnnxRuntime.h - Compile, load and run ONNX models (C API) -*- C -*-===//
+ *
+ * The runtime of OnnxDialect as a plain C API (docs/runtime.md has examples).
+ *
+ *   onnxd_model *m;
+ *   if (onnxd_compile("model.onnx", NULL, &m) != ONNXD_OK)   // or onnxd_load
+ *     fprintf(stderr, "%s\n", onnxd_last_error());
+ *   onnxd_tensor in = {"x", ONNXD_FLOAT, 2, shape, data};
+ *   onnxd_tensor *out[1];
+ *   if (onnxd_run(m, &in, 1, out, 1) == ONNXD_OK) {
+ *     ... out[0]->data ...
+ *     onnxd_tensor_free(out[0]);
+ *   }
+ *   onnxd_model_free(m);
+ *
+ * Errors. Every function that can fail returns an onnxd_status; on failure
+ * onnxd_last_error() returns a message that says what went wrong (naming the
+ * file, the input and what was expected). The message lives in thread-local
+ * storage: it stays valid until the next failing call on the same thread.
+ *
+ * Ownership. Nothing is shared implicitly:
+ *  - an onnxd_model belongs to the caller of onnxd_compile/onnxd_load and is
+ *    released with onnxd_model_free; the onnxd_value_info it describes its
+ *    inputs and outputs with (names, dims, dim_params) point into it;
+ *  - inputs of onnxd_run are borrowed for the duration of the call (the
+ *    compiled code never writes to them and keeps no pointer to them);
+ *  - every output tensor is allocated by the runtime and owned by the caller,
+ *    who frees it (shape, name and data together) with onnxd_tensor_free.
+ *
+ * Threads. A model may be run from several threads at once. Compiled code
+ * with num_threads > 1 runs its outermost parallel loops on an OpenMP team
+ * of that many threads.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef ONNXDIALECT_RUNTIME_ONNXRUNTIME_H
+#define ONNXDIALECT_RUNTIME_ONNXRUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The result of every call that can fail. */
+typedef enum onnxd_status {
+  ONNXD_OK = 0,
+  /** A bad argument: a missing or unknown input, a wrong element type, rank
+   *  or dimension, a NULL pointer, an option out of range. */
+  ONNXD_INVALID_ARGUMENT = 1,
+  /** The model could not be read, imported, lowered or compiled. */
+  ONNXD_COMPILE_ERROR = 2,
+  /** A file could not be read or written (the model, a .so, an output). */
+  ONNXD_IO_ERROR = 3,
+  /** A check inside the compiled code failed during a run (for example, a
+   *  broadcast of two dynamic dims that differ, an index out of range). */
+  ONNXD_RUNTIME_ERROR = 4,
+  /** The model uses something the compiler does not support yet (an element
+   *  type, a sequence or map input, ...). */
+  ONNXD_UNSUPPORTED = 5,
+} onnxd_status;
+
+/** Element types: the codes of ONNX's TensorProto.DataType. */
+enum {
+  ONNXD_UNDEFINED = 0,
+  ONNXD_FLOAT = 1,
+  ONNXD_UINT8 = 2,
+  ONNXD_INT8 = 3,
+  ONNXD_UINT16 = 4,
+  ONNXD_INT16 = 5,
+  ONNXD_INT32 = 6,
+  ONNXD_INT64 = 7,
+  ONNXD_STRING = 8,
+  ONNXD_BOOL = 9, /* one byte per element, 0 or 1 */
+  ONNXD_FLOAT16 = 10,
+  ONNXD_DOUBLE = 11,
+  ONNXD_UINT32 = 12,
+  ONNXD_UINT64 = 13,
+  ONNXD_COMPLEX64 = 14,
+  ONNXD_COMPLEX128 = 15,
+  ONNXD_BFLOAT16 = 16,
+};
+
+/** A dense tensor in row-major (C) order.
+ *  As an input: `name` selects the graph input (or NULL for all inputs, which
+ *  then go in the order of the signature); `shape` and `data` are borrowed.
+ *  As an output: everything is owned by the caller (onnxd_tensor_free). */
+typedef struct onnxd_tensor {
+  const char *name;
+  int32_t dtype; /* ONNX TensorProto.DataType */
+  int32_t rank;
+  const int64_t *shape; /* `rank` sizes */
+  void *data;           /* product(shape) elements of dtype */
+} onnxd_tensor;
+
+/** A graph input or output as the model declares it. */
+typedef struct onnxd_value_info {
+  const char *name;
+  int32_t dtype;
+  int32_t rank;
+  /** `rank` sizes; -1 for a dynamic dimension. */
+  const int64_t *dims;
+  /** `rank` names: the dim_param of each dimension, "" where it has none. */
+  const char *const *dim_params;
+} onnxd_value_info;
+
+/** What onnxd_emit writes. */
+typedef enum onnxd_emit_kind {
+  ONNXD_EMIT_MLIR = 0,   /* the module lowered to the LLVM dialect (text) */
+  ONNXD_EMIT_LLVM = 1,   /* optimized LLVM IR (text) */
+  ONNXD_EMIT_OBJECT = 2, /* a relocatable object for the host */
+  ONNXD_EMIT_SHARED = 3, /* a shared library + a C header beside it (.h) */
+} onnxd_emit_kind;
+
+/** Compilation options; initialize with onnxd_options_init. */
+typedef struct onnxd_options {
+  /** LLVM optimization level 0-3 (default 3). */
+  int opt_level;
+  /** Threads for the compiled code: 1 (default) compiles sequential code;
+   *  more compiles the outermost parallel loops to OpenMP and runs them on
+   *  that many threads (onnxd_model_set_num_threads changes it later). */
+  int num_threads;
+  /** The input format: NULL or "" guesses it from the file name (.onnx,
+   *  .onnxtxt/.txt/.textproto: ONNX; .mlir/.mlirbc: MLIR at the onnx level
+   *  or lower, with one public function, named by the module attribute
+   *  `onnx.entry` when there are several). */
+  const char *format;
+} onnxd_options;
+
+typedef struct onnxd_model onnxd_model;
+
+/** Sets the defaults (opt_level 3, one thread). */
+void onnxd_options_init(onnxd_options *options);
+
+/** The message of the last failed call on this thread ("" if none). */
+const char *onnxd_last_error(void);
+
+/** Compiles a model file in process (JIT) for the host CPU. `options` may be
+ *  NULL. On success *model owns the compiled code. */
+onnxd_status onnxd_compile(const char *path, const onnxd_options *options,
+                           onnxd_model **model);
+
+/** Compiles a model file ahead of time and writes `out_path` (see
+ *  onnxd_emit_kind). ONNXD_EMIT_SHARED also writes the header next to the
+ *  library (model.so -> model.h) declaring the C entry point. */
+onnxd_status onnxd_emit(const char *path, const onnxd_options *options,
+                        onnxd_emit_kind kind, const char *out_path);
+
+/** Loads a shared library written by onnxd_emit(..., ONNXD_EMIT_SHARED, ...)
+ *  (or `onnx-run -o`); its signature is embedded in it. */
+onnxd_status onnxd_load(const char *path, onnxd_model **model);
+
+/** Releases a model (NULL is fine). Tensors it returned stay valid. */
+void onnxd_model_free(onnxd_model *model);
+
+/** The number of graph inputs / outputs. */
+size_t onnxd_model_num_inputs(const onnxd_model *model);
+size_t onnxd_model_num_outputs(const onnxd_model *model);
+
+/** Describes input / output `index`; the strings and arrays stay valid while
+ *  the model lives. */
+onnxd_status onnxd_model_input(const onnxd_model *model, size_t index,
+                               onnxd_value_info *info);
+onnxd_status onnxd_model_output(const onnxd_model *model, size_t index,
+                                onnxd_value_info *info);
+
+/** Sets the number of threads of later runs (>= 1). Has no effect on a model
+ *  compiled with num_threads = 1 (its code is sequential). */
+onnxd_status onnxd_model_set_num_threads(onnxd_model *model, int num_threads);
+
+/** Runs the model. `inputs` holds `num_inputs` tensors: all of the graph's
+ *  inputs, by name (or all unnamed, in signature order). Each is checked
+ *  against the signature (element type, rank, static dims, one size per
+ *  dim_param across the inputs) before anything runs. On success
+ *  outputs[0..num_outputs) receive new tensors owned by the caller;
+ *  `num_outputs` must equal onnxd_model_num_outputs. On failure no output is
+ *  returned (the slots are set to NULL). */
+onnxd_status onnxd_run(onnxd_model *model, const onnxd_tensor *inputs,
+                       size_t num_inputs, onnxd_tensor **outputs,
+                       size_t num_outputs);
+
+/** Frees an output tensor (its shape, name and data). NULL is fine. */
+void onnxd_tensor_free(onnxd_tensor *tensor);
+
+/** Bytes per element of `dtype` (bool: 1); 0 for types without a fixed size
+ *  (strings, packed 4-bit types) or unknown codes. */
+size_t onnxd_dtype_size(int32_t dtype);
+
+/** The lowercase name numpy and ONNX's specification use: "float32",
+ *  "int64", "bool", ...; "undefined" for unknown codes. */
+const char *onnxd_dtype_name(int32_t dtype);
+
+/** Called by compiled code when a run-time check fails (the lowering of
+ *  cf.assert). Ends the current onnxd_run with ONNXD_RUNTIME_ERROR and the
+ *  message. Not for use by callers. */
+void onnxd_rt_fail(const char *message);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONNXDIALECT_RUNTIME_ONNXRUNTIME_H */

@@ -1,0 +1,729 @@
+//===- Compiler.cpp - From a model file to native code --------------------===//
+//
+// import (.onnx/.onnxtxt or .mlir/.mlirbc) -> the entry's signature ->
+// the lowering to the LLVM dialect -> LLVM IR with the host's triple, CPU and
+// features, O3 -> the JIT (mlir::ExecutionEngine), an object, or a shared
+// library linked with `cc -shared` plus a C header.
+//
+// Every compiled module gets two symbols besides the entry function:
+//   onnxd_entry(void **args)  calls _mlir_ciface_<entry>(args[0], args[1], ...)
+//   onnxd_signature           the signature as a NUL-terminated JSON string
+//
+//===----------------------------------------------------------------------===//
+
+#include "Compiler.h"
+
+#include "OnnxDialect/IR/ONNXDataTypes.h"
+#include "OnnxDialect/IR/ONNXDialect.h"
+#include "OnnxDialect/InitAllDialects.h"
+#include "OnnxDialect/InitAllPasses.h"
+#include "OnnxDialect/Pipelines/Pipelines.h"
+#include "OnnxDialect/Target/ONNX/ImportONNX.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+
+#include <cctype>
+#include <dlfcn.h>
+#include <mutex>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::onnx::runtime;
+
+static constexpr const char *kOpenMPLibrary = "libomp.so.5";
+
+JITModel::JITModel() = default;
+JITModel::~JITModel() = default;
+
+static Error makeError(onnxd_status status, std::string message) {
+  return Error{status, std::move(message)};
+}
+
+//===----------------------------------------------------------------------===//
+// Import
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Collects the diagnostics of one compilation as text.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext *context)
+      : handler(context, [this](Diagnostic &diag) {
+          if (diag.getSeverity() != DiagnosticSeverity::Error)
+            return success();
+          if (!text.empty())
+            text += "\n";
+          llvm::raw_string_ostream os(text);
+          if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
+            os << loc.getFilename() << ":" << loc.getLine() << ":"
+               << loc.getColumn() << ": ";
+          os << diag;
+          for (Diagnostic &note : diag.getNotes())
+            os << "\n  note: " << note;
+          return success();
+        }) {}
+  std::string take(llvm::StringRef fallback) {
+    std::string out = text.empty() ? fallback.str() : text;
+    text.clear();
+    return out;
+  }
+
+private:
+  std::string text;
+  ScopedDiagnosticHandler handler;
+};
+
+/// One compilation: the context, the module and its signature.
+struct Compilation {
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  Signature signature;
+  DiagnosticCollector diagnostics{&context};
+
+  static DialectRegistry makeRegistry() {
+    DialectRegistry registry;
+    onnx::registerAllDialects(registry);
+    registerAllToLLVMIRTranslations(registry);
+    return registry;
+  }
+  Compilation() : context(makeRegistry()) { context.disableMultithreading(); }
+};
+} // namespace
+
+static bool isMLIRFile(llvm::StringRef path, const onnxd_options &options) {
+  llvm::StringRef format = options.format ? options.format : "";
+  if (!format.empty())
+    return format == "mlir" || format == "mlirbc";
+  return path.ends_with(".mlir") || path.ends_with(".mlirbc");
+}
+
+static Error load(llvm::StringRef path, const onnxd_options &options,
+                  Compilation &c) {
+  if (!llvm::sys::fs::exists(path))
+    return makeError(ONNXD_IO_ERROR, path.str() + ": no such file");
+  if (isMLIRFile(path, options)) {
+    c.module = parseSourceFile<ModuleOp>(path, &c.context);
+  } else {
+    c.module = onnx::importONNXModelFromFile(path, &c.context);
+  }
+  if (!c.module)
+    return makeError(ONNXD_COMPILE_ERROR,
+                     path.str() + ": " + c.diagnostics.take("cannot import"));
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// The signature
+//===----------------------------------------------------------------------===//
+
+static func::FuncOp findEntry(ModuleOp module) {
+  if (auto entry = module->getAttrOfType<FlatSymbolRefAttr>("onnx.entry"))
+    return module.lookupSymbol<func::FuncOp>(entry.getValue());
+  func::FuncOp found;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isPrivate() || func.isExternal())
+      continue;
+    if (found)
+      return nullptr;
+    found = func;
+  }
+  return found;
+}
+
+static bool isSupportedDType(int32_t dtype) {
+  switch (dtype) {
+  case 1:
+  case 2:
+  case 3:
+  case 4:
+  case 5:
+  case 6:
+  case 7:
+  case 9:
+  case 10:
+  case 11:
+  case 12:
+  case 13:
+  case 16:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static Error describeValue(Type type, DictionaryAttr attrs, std::string what,
+                           ValueSignature &value) {
+  if (auto name = attrs ? attrs.getAs<StringAttr>("onnx.name") : nullptr)
+    value.name = name.str();
+  else
+    value.name = what;
+  auto shaped = dyn_cast<TensorType>(type);
+  if (!shaped)
+    return makeError(
+        ONNXD_UNSUPPORTED, "'" + value.name + "' is not a tensor (" + [&] {
+          std::string s;
+          llvm::raw_string_ostream(s) << type;
+          return s;
+        }() + "); only tensors are supported yet");
+  Type element = shaped.getElementType();
+  value.dtype = onnx::getDataTypeForElementType(element);
+  if (element.isSignlessInteger(1))
+    value.dtype = 9;
+  if (!isSupportedDType(value.dtype)) {
+    std::string s;
+    llvm::raw_string_ostream(s) << element;
+    return makeError(ONNXD_UNSUPPORTED,
+                     "'" + value.name + "' has element type " + s + " (" +
+                         dtypeName(value.dtype) +
+                         "), which the compiler does not support yet");
+  }
+  if (auto ranked = dyn_cast<RankedTensorType>(type)) {
+    for (int64_t d : ranked.getShape())
+      value.dims.push_back(ShapedType::isDynamic(d) ? -1 : d);
+  } else {
+    value.dims.clear(); // rank known after lowering (outputs only)
+  }
+  value.dimParams.assign(value.dims.size(), "");
+  if (auto params = attrs ? attrs.getAs<ArrayAttr>("onnx.dim_params") : nullptr)
+    for (auto [i, p] : llvm::enumerate(params))
+      if (auto s = dyn_cast<StringAttr>(p); s && i < value.dimParams.size())
+        value.dimParams[i] = s.str();
+  return {};
+}
+
+static Error extractSignature(ModuleOp module, Signature &sig) {
+  func::FuncOp func = findEntry(module);
+  if (!func)
+    return makeError(ONNXD_COMPILE_ERROR,
+                     "no entry function: the module needs one public "
+                     "func.func or an `onnx.entry` attribute naming it");
+  sig.entry = func.getSymName().str();
+  FunctionType type = func.getFunctionType();
+  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+    ValueSignature value;
+    if (Error e = describeValue(type.getInput(i), func.getArgAttrDict(i),
+                                "arg" + std::to_string(i), value))
+      return makeError(e.status, "input " + e.message);
+    if (!isa<RankedTensorType>(type.getInput(i)))
+      return makeError(ONNXD_UNSUPPORTED, "input '" + value.name +
+                                              "' has no rank; the compiled "
+                                              "code needs ranked inputs");
+    sig.inputs.push_back(std::move(value));
+  }
+  if (type.getNumResults() == 0)
+    return makeError(ONNXD_COMPILE_ERROR, "the entry function has no results");
+  for (unsigned i = 0; i < type.getNumResults(); ++i) {
+    ValueSignature value;
+    if (Error e = describeValue(type.getResult(i), func.getResultAttrDict(i),
+                                "result" + std::to_string(i), value))
+      return makeError(e.status, "output " + e.message);
+    sig.outputs.push_back(std::move(value));
+  }
+  // The C interface of the entry: _mlir_ciface_<entry>(results*, args*...).
+  func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                UnitAttr::get(module.getContext()));
+  return {};
+}
+
+/// The rank of each result of the lowered entry (an llvm.func returning a
+/// descriptor or a struct of descriptors).
+static Error fixOutputRanks(ModuleOp module, Signature &sig) {
+  auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(sig.entry);
+  if (!func)
+    return makeError(ONNXD_COMPILE_ERROR,
+                     "the lowered module has no function '" + sig.entry + "'");
+  Type result = func.getFunctionType().getReturnType();
+  SmallVector<Type> descriptors;
+  auto st = dyn_cast<LLVM::LLVMStructType>(result);
+  if (sig.outputs.size() == 1)
+    descriptors.push_back(result);
+  else if (st)
+    llvm::append_range(descriptors, st.getBody());
+  if (descriptors.size() != sig.outputs.size())
+    return makeError(ONNXD_COMPILE_ERROR,
+                     "the lowered entry does not return one memref per output");
+  for (auto [i, d] : llvm::enumerate(descriptors)) {
+    auto desc = dyn_cast<LLVM::LLVMStructType>(d);
+    if (!desc || (desc.getBody().size() != 3 && desc.getBody().size() != 5))
+      return makeError(ONNXD_COMPILE_ERROR,
+                       "output '" + sig.outputs[i].name +
+                           "' is not a memref in the lowered entry");
+    size_t rank = 0;
+    if (desc.getBody().size() == 5)
+      rank = cast<LLVM::LLVMArrayType>(desc.getBody()[3]).getNumElements();
+    ValueSignature &out = sig.outputs[i];
+    if (out.dims.size() != rank) {
+      out.dims.assign(rank, -1);
+      out.dimParams.assign(rank, "");
+    }
+  }
+  sig.finalize();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering
+//===----------------------------------------------------------------------===//
+
+static void registerPassesOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { onnx::registerAllPasses(); });
+}
+
+static bool hasONNXOps(ModuleOp module) {
+  return module
+      ->walk([](Operation *op) {
+        return isa<onnx::ONNXDialect>(op->getDialect())
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+static Error lower(Compilation &c, const onnxd_options &options) {
+  registerPassesOnce();
+  PassManager pm(&c.context);
+  onnx::LowerToLLVMOptions pipeline;
+  pipeline.onnxLevel = hasONNXOps(*c.module);
+  pipeline.numThreads = options.num_threads;
+  pipeline.runtimeChecks = true;
+  onnx::buildLowerToLLVMPipeline(pm, pipeline);
+  if (failed(pm.run(*c.module)))
+    return makeError(ONNXD_COMPILE_ERROR,
+                     c.diagnostics.take("the lowering failed"));
+  c.signature.openmp = options.num_threads > 1;
+  return fixOutputRanks(*c.module, c.signature);
+}
+
+static Error frontEnd(llvm::StringRef path, const onnxd_options &options,
+                      Compilation &c) {
+  if (Error e = load(path, options, c))
+    return e;
+  if (Error e = extractSignature(*c.module, c.signature))
+    return makeError(e.status, path.str() + ": " + e.message);
+  if (Error e = lower(c, options))
+    return makeError(e.status, path.str() + ": " + e.message);
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// LLVM
+//===----------------------------------------------------------------------===//
+
+static llvm::CodeGenOptLevel codeGenLevel(int level) {
+  switch (level) {
+  case 0:
+    return llvm::CodeGenOptLevel::None;
+  case 1:
+    return llvm::CodeGenOptLevel::Less;
+  case 2:
+    return llvm::CodeGenOptLevel::Default;
+  default:
+    return llvm::CodeGenOptLevel::Aggressive;
+  }
+}
+
+/// A target machine for the host: its triple, CPU name and features.
+static std::unique_ptr<llvm::TargetMachine>
+createHostTargetMachine(int optLevel, std::string &error) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  llvm::SubtargetFeatures features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    features.AddFeature(feature.first(), feature.second);
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, llvm::sys::getHostCPUName(), features.getString(),
+      llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
+      codeGenLevel(optLevel)));
+  if (!tm)
+    error = "cannot create a target machine for " + triple.str();
+  return tm;
+}
+
+/// Adds onnxd_entry, onnxd_signature (and, for a library, a weak fallback of
+/// onnxd_rt_fail for callers without the runtime).
+static void addRuntimeSymbols(llvm::Module &module, const Signature &sig,
+                              bool library) {
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type *voidTy = llvm::Type::getVoidTy(ctx);
+
+  // onnxd_entry(void **args)
+  size_t numArgs = 1 + sig.inputs.size();
+  llvm::SmallVector<llvm::Type *> params(numArgs, ptr);
+  llvm::FunctionCallee ciface = module.getOrInsertFunction(
+      "_mlir_ciface_" + sig.entry,
+      llvm::FunctionType::get(voidTy, params, false));
+  auto *entry = llvm::Function::Create(
+      llvm::FunctionType::get(voidTy, {ptr}, false),
+      llvm::GlobalValue::ExternalLinkage, kEntrySymbol, module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
+  llvm::SmallVector<llvm::Value *> args;
+  for (size_t i = 0; i < numArgs; ++i)
+    args.push_back(
+        b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, entry->getArg(0), i)));
+  b.CreateCall(ciface, args);
+  b.CreateRetVoid();
+
+  // onnxd_signature
+  llvm::Constant *json =
+      llvm::ConstantDataArray::getString(ctx, sig.toJSON(), true);
+  auto *global = new llvm::GlobalVariable(module, json->getType(), true,
+                                          llvm::GlobalValue::ExternalLinkage,
+                                          json, kSignatureSymbol);
+  global->setAlignment(llvm::Align(1));
+
+  if (!library)
+    return;
+  // onnxd_rt_fail(msg) { write(2, msg, strlen(msg)); abort(); } as a weak
+  // definition: the runtime's own definition wins where it is loaded.
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Function *fail = module.getFunction("onnxd_rt_fail");
+  if (!fail)
+    return;
+  fail->setLinkage(llvm::GlobalValue::WeakAnyLinkage);
+  llvm::IRBuilder<> fb(llvm::BasicBlock::Create(ctx, "entry", fail));
+  llvm::FunctionCallee strlenFn = module.getOrInsertFunction(
+      "strlen", llvm::FunctionType::get(i64, {ptr}, false));
+  llvm::FunctionCallee writeFn = module.getOrInsertFunction(
+      "write", llvm::FunctionType::get(i64, {i32, ptr, i64}, false));
+  llvm::FunctionCallee abortFn = module.getOrInsertFunction(
+      "abort", llvm::FunctionType::get(voidTy, {}, false));
+  llvm::Value *len = fb.CreateCall(strlenFn, {fail->getArg(0)});
+  fb.CreateCall(writeFn, {fb.getInt32(2), fail->getArg(0), len});
+  fb.CreateCall(abortFn, {});
+  fb.CreateUnreachable();
+}
+
+/// The LLVM IR of a lowered module, for the host, optimized.
+static std::unique_ptr<llvm::Module>
+translate(ModuleOp module, llvm::LLVMContext &ctx, const Signature &sig,
+          llvm::TargetMachine &tm, int optLevel, bool library, bool optimize,
+          std::string &error) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, ctx, "onnxd_model");
+  if (!llvmModule) {
+    error = "cannot translate to LLVM IR";
+    return nullptr;
+  }
+  llvmModule->setTargetTriple(tm.getTargetTriple());
+  llvmModule->setDataLayout(tm.createDataLayout());
+  addRuntimeSymbols(*llvmModule, sig, library);
+  if (optimize) {
+    auto transformer = makeOptimizingTransformer(optLevel, 0, &tm);
+    if (llvm::Error e = transformer(llvmModule.get())) {
+      error = llvm::toString(std::move(e));
+      return nullptr;
+    }
+  }
+  return llvmModule;
+}
+
+void (*mlir::onnx::runtime::loadOpenMP(std::string &error))(int) {
+  void *handle = dlopen(kOpenMPLibrary, RTLD_NOW | RTLD_GLOBAL);
+  if (!handle) {
+    const char *msg = dlerror();
+    error = std::string("cannot load ") + kOpenMPLibrary + ": " +
+            (msg ? msg : "unknown error");
+    return nullptr;
+  }
+  return reinterpret_cast<void (*)(int)>(dlsym(handle, "omp_set_num_threads"));
+}
+
+static onnxd_options normalize(const onnxd_options &in) {
+  onnxd_options out = in;
+  if (out.opt_level < 0)
+    out.opt_level = 0;
+  if (out.opt_level > 3)
+    out.opt_level = 3;
+  if (out.num_threads < 1)
+    out.num_threads = 1;
+  return out;
+}
+
+Error mlir::onnx::runtime::compileJIT(llvm::StringRef path,
+                                      const onnxd_options &rawOptions,
+                                      JITModel &model) {
+  onnxd_options options = normalize(rawOptions);
+  Compilation c;
+  if (Error e = frontEnd(path, options, c))
+    return e;
+  if (c.signature.openmp) {
+    std::string error;
+    if (!loadOpenMP(error))
+      return makeError(ONNXD_COMPILE_ERROR, error);
+  }
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> tm =
+      createHostTargetMachine(options.opt_level, error);
+  if (!tm)
+    return makeError(ONNXD_COMPILE_ERROR, error);
+  Signature &sig = c.signature;
+  auto builder = [&](Operation *op,
+                     llvm::LLVMContext &ctx) -> std::unique_ptr<llvm::Module> {
+    return translate(cast<ModuleOp>(op), ctx, sig, *tm, options.opt_level,
+                     /*library=*/false, /*optimize=*/true, error);
+  };
+  ExecutionEngineOptions engineOptions;
+  engineOptions.llvmModuleBuilder = builder;
+  engineOptions.jitCodeGenOptLevel = codeGenLevel(options.opt_level);
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+  auto engine = ExecutionEngine::create(
+      *c.module, engineOptions,
+      std::unique_ptr<llvm::TargetMachine>(
+          createHostTargetMachine(options.opt_level, error)));
+  if (!engine)
+    return makeError(ONNXD_COMPILE_ERROR,
+                     path.str() +
+                         ": JIT: " + llvm::toString(engine.takeError()) +
+                         (error.empty() ? "" : ": " + error));
+  auto entry = (*engine)->lookup(kEntrySymbol);
+  if (!entry)
+    return makeError(ONNXD_COMPILE_ERROR,
+                     path.str() +
+                         ": JIT: " + llvm::toString(entry.takeError()));
+  model.entry = reinterpret_cast<PackedEntry>(*entry);
+  model.engine = std::move(*engine);
+  model.signature = std::move(sig);
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Ahead of time
+//===----------------------------------------------------------------------===//
+
+static Error writeObject(llvm::Module &module, llvm::TargetMachine &tm,
+                         llvm::StringRef outPath) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(outPath, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return makeError(ONNXD_IO_ERROR, outPath.str() + ": " + ec.message());
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, out.os(), nullptr,
+                             llvm::CodeGenFileType::ObjectFile))
+    return makeError(ONNXD_COMPILE_ERROR, "the target cannot emit objects");
+  pm.run(module);
+  out.keep();
+  return {};
+}
+
+static std::string cTypeOf(int32_t dtype) {
+  switch (dtype) {
+  case 1:
+    return "float";
+  case 11:
+    return "double";
+  case 2:
+  case 9:
+    return "uint8_t";
+  case 3:
+    return "int8_t";
+  case 4:
+  case 10:
+  case 16:
+    return "uint16_t";
+  case 5:
+    return "int16_t";
+  case 6:
+    return "int32_t";
+  case 7:
+    return "int64_t";
+  case 12:
+    return "uint32_t";
+  case 13:
+    return "uint64_t";
+  default:
+    return "void";
+  }
+}
+
+static std::string identifier(llvm::StringRef s) {
+  std::string out;
+  for (char ch : s)
+    out += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])))
+    out = "_" + out;
+  return out;
+}
+
+static std::string makeHeader(const Signature &sig, llvm::StringRef library) {
+  std::string e = identifier(sig.entry);
+  std::string guard = "ONNXD_MODEL_" + llvm::StringRef(e).upper() + "_H";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "/* " << llvm::sys::path::filename(library)
+     << ": a model compiled by OnnxDialect (onnx-run -o). Generated. */\n"
+     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << "#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+     << "/* Easiest: onnxd_load(\"" << llvm::sys::path::filename(library)
+     << "\") with OnnxDialect/Runtime/OnnxRuntime.h,\n"
+     << " * which checks the inputs and owns nothing of yours. Or call the "
+        "entry directly:\n"
+     << " *  - each input is a memref descriptor: allocated = aligned = the "
+        "data, offset 0,\n"
+     << " *    sizes = the shape, strides = row-major strides (in elements);\n"
+     << " *  - each result comes back as a descriptor whose `allocated` "
+        "pointer was\n"
+     << " *    malloc'ed by the model: free(allocated) when done; the data is "
+        "at\n"
+     << " *    aligned + offset with the strides given. A result that is a "
+        "constant has\n"
+     << " *    allocated == (void *)0xdeadbeef and must not be freed.\n"
+     << " *  - a failed run-time check calls onnxd_rt_fail(message): the "
+        "default prints\n"
+     << " *    the message and aborts; define your own to handle it (it must "
+        "not return).\n"
+     << " *\n * Inputs:\n";
+  for (const ValueSignature &v : sig.inputs)
+    os << " *   " << v.name << ": " << describe(v) << "\n";
+  os << " * Outputs:\n";
+  for (const ValueSignature &v : sig.outputs)
+    os << " *   " << v.name << ": " << describe(v) << "\n";
+  os << " */\n\n";
+  auto descriptor = [&](const ValueSignature &v, const std::string &name) {
+    size_t rank = v.dims.size();
+    os << "typedef struct " << name << " {\n  " << cTypeOf(v.dtype)
+       << " *allocated;\n  " << cTypeOf(v.dtype)
+       << " *aligned;\n  int64_t offset;\n";
+    if (rank)
+      os << "  int64_t sizes[" << rank << "];\n  int64_t strides[" << rank
+         << "];\n";
+    os << "} " << name << ";\n\n";
+  };
+  for (auto [i, v] : llvm::enumerate(sig.inputs))
+    descriptor(v, e + "_input" + std::to_string(i));
+  for (auto [i, v] : llvm::enumerate(sig.outputs))
+    descriptor(v, e + "_output" + std::to_string(i));
+  os << "typedef struct " << e << "_results {\n";
+  for (auto [i, v] : llvm::enumerate(sig.outputs))
+    os << "  " << e << "_output" << i << " " << identifier(v.name) << ";\n";
+  os << "} " << e << "_results;\n\n";
+  os << "void _mlir_ciface_" << sig.entry << "(" << e << "_results *results";
+  for (auto [i, v] : llvm::enumerate(sig.inputs))
+    os << ",\n    " << e << "_input" << i << " *" << identifier(v.name);
+  os << ");\n\n"
+     << "/* args[0] = results, args[1 + i] = input i. */\n"
+     << "void onnxd_entry(void **args);\n"
+     << "/* The signature as JSON (names, ONNX dtypes, dims, dim_params). */\n"
+     << "extern const char onnxd_signature[];\n\n"
+     << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
+  return s;
+}
+
+static Error linkShared(llvm::StringRef object, llvm::StringRef outPath,
+                        bool openmp) {
+  llvm::ErrorOr<std::string> cc = llvm::sys::findProgramByName("cc");
+  if (!cc)
+    return makeError(ONNXD_COMPILE_ERROR,
+                     "cannot find `cc` to link " + outPath.str());
+  std::string out = outPath.str(), obj = object.str();
+  llvm::SmallVector<llvm::StringRef> args = {*cc, "-shared", "-o", out, obj};
+  std::string omp = std::string("-l:") + kOpenMPLibrary;
+  if (openmp)
+    args.push_back(omp);
+  std::string message;
+  int rc =
+      llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message);
+  if (rc != 0)
+    return makeError(ONNXD_COMPILE_ERROR,
+                     "linking " + outPath.str() + " with cc failed" +
+                         (message.empty() ? "" : ": " + message));
+  return {};
+}
+
+Error mlir::onnx::runtime::emit(llvm::StringRef path,
+                                const onnxd_options &rawOptions,
+                                onnxd_emit_kind kind, llvm::StringRef outPath) {
+  onnxd_options options = normalize(rawOptions);
+  Compilation c;
+  if (Error e = frontEnd(path, options, c))
+    return e;
+  if (kind == ONNXD_EMIT_MLIR) {
+    std::error_code ec;
+    llvm::ToolOutputFile out(outPath, ec, llvm::sys::fs::OF_Text);
+    if (ec)
+      return makeError(ONNXD_IO_ERROR, outPath.str() + ": " + ec.message());
+    c.module->print(out.os());
+    out.keep();
+    return {};
+  }
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> tm =
+      createHostTargetMachine(options.opt_level, error);
+  if (!tm)
+    return makeError(ONNXD_COMPILE_ERROR, error);
+  llvm::LLVMContext ctx;
+  std::unique_ptr<llvm::Module> module = translate(
+      *c.module, ctx, c.signature, *tm, options.opt_level,
+      /*library=*/kind == ONNXD_EMIT_SHARED, /*optimize=*/true, error);
+  if (!module)
+    return makeError(ONNXD_COMPILE_ERROR, path.str() + ": " + error);
+  if (kind == ONNXD_EMIT_LLVM) {
+    std::error_code ec;
+    llvm::ToolOutputFile out(outPath, ec, llvm::sys::fs::OF_Text);
+    if (ec)
+      return makeError(ONNXD_IO_ERROR, outPath.str() + ": " + ec.message());
+    module->print(out.os(), nullptr);
+    out.keep();
+    return {};
+  }
+  if (kind == ONNXD_EMIT_OBJECT)
+    return writeObject(*module, *tm, outPath);
+
+  // A shared library: an object in a temporary file, linked by cc.
+  llvm::SmallString<128> object;
+  int fd;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("onnxd-model", "o", fd, object))
+    return makeError(ONNXD_IO_ERROR, "temporary object: " + ec.message());
+  ::close(fd);
+  llvm::FileRemover removeObject(object);
+  if (Error e = writeObject(*module, *tm, object))
+    return e;
+  if (Error e = linkShared(object, outPath, c.signature.openmp))
+    return e;
+  llvm::SmallString<128> header(outPath);
+  llvm::sys::path::replace_extension(header, "h");
+  std::error_code ec;
+  llvm::ToolOutputFile out(header, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return makeError(ONNXD_IO_ERROR, header.str().str() + ": " + ec.message());
+  out.os() << makeHeader(c.signature, outPath);
+  out.keep();
+  return {};
+}

@@ -1,0 +1,99 @@
+//===- Compiler.h - The compiler behind the runtime's C API -----*- C++ -*-===//
+//
+// Internal to lib/Runtime: the model signature (what the C API describes and
+// checks, embedded in ahead-of-time libraries as JSON), and the steps from a
+// model file to native code (import, lowering, LLVM IR for the host CPU, the
+// JIT and the shared library).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXDIALECT_LIB_RUNTIME_COMPILER_H
+#define ONNXDIALECT_LIB_RUNTIME_COMPILER_H
+
+#include "OnnxDialect/Runtime/OnnxRuntime.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+namespace onnx {
+namespace runtime {
+
+/// One graph input or output.
+struct ValueSignature {
+  std::string name;
+  int32_t dtype = 0;
+  std::vector<int64_t> dims; // -1: dynamic
+  std::vector<std::string> dimParams;
+  // Views for onnxd_value_info (built by finalize()).
+  std::vector<const char *> dimParamPtrs;
+};
+
+/// The entry function of a compiled model, as the C API sees it.
+struct Signature {
+  std::string entry;
+  std::vector<ValueSignature> inputs, outputs;
+  /// The compiled code uses OpenMP (compiled with num_threads > 1).
+  bool openmp = false;
+
+  void finalize();
+  std::string toJSON() const;
+  /// Parses toJSON's output; false (with `error`) when malformed.
+  bool fromJSON(llvm::StringRef json, std::string &error);
+};
+
+/// The packed entry point every compiled model exports:
+/// args[0] points to the results (a struct of memref descriptors),
+/// args[1 + i] to the descriptor of input i.
+using PackedEntry = void (*)(void **);
+
+/// The name of the embedded signature (a NUL-terminated JSON string) and of
+/// the packed entry point in compiled code.
+constexpr const char *kSignatureSymbol = "onnxd_signature";
+constexpr const char *kEntrySymbol = "onnxd_entry";
+
+/// An error from one of the steps below: a status and its message.
+struct Error {
+  onnxd_status status = ONNXD_OK;
+  std::string message;
+  explicit operator bool() const { return status != ONNXD_OK; }
+};
+
+/// A model compiled in process.
+struct JITModel {
+  Signature signature;
+  std::unique_ptr<ExecutionEngine> engine;
+  PackedEntry entry = nullptr;
+  JITModel();
+  ~JITModel();
+};
+
+/// Compiles `path` to native code in process.
+Error compileJIT(llvm::StringRef path, const onnxd_options &options,
+                 JITModel &model);
+
+/// Compiles `path` and writes what `kind` says to `outPath`.
+Error emit(llvm::StringRef path, const onnxd_options &options,
+           onnxd_emit_kind kind, llvm::StringRef outPath);
+
+/// Makes libomp's symbols global in the process (the JIT and the loaded
+/// libraries resolve against it); returns its omp_set_num_threads, or null.
+void (*loadOpenMP(std::string &error))(int);
+
+/// The bytes of one element of `dtype` (bool: 1); 0 when not fixed.
+size_t dtypeSize(int32_t dtype);
+/// "float32", "int64", ...
+const char *dtypeName(int32_t dtype);
+/// "float32[N,4]" or "float32[?,4]".
+std::string describe(const ValueSignature &value);
+
+} // namespace runtime
+} // namespace onnx
+} // namespace mlir
+
+#endif // ONNXDIALECT_LIB_RUNTIME_COMPILER_H

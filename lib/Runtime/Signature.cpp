@@ -1,0 +1,166 @@
+//===- Signature.cpp - Model signatures and element types -----------------===//
+//
+// The signature is stored in compiled libraries as JSON:
+//   {"version":1,"entry":"f","openmp":false,
+//    "inputs":[{"name":"x","dtype":1,"dims":[-1,4],"dim_params":["N",""]}],
+//    "outputs":[...]}
+//
+//===----------------------------------------------------------------------===//
+
+#include "Compiler.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir::onnx::runtime;
+
+namespace {
+struct DTypeFacts {
+  int32_t code;
+  const char *name;
+  size_t size;
+};
+} // namespace
+
+static const DTypeFacts kDTypes[] = {
+    {1, "float32", 4},     {2, "uint8", 1},           {3, "int8", 1},
+    {4, "uint16", 2},      {5, "int16", 2},           {6, "int32", 4},
+    {7, "int64", 8},       {8, "string", 0},          {9, "bool", 1},
+    {10, "float16", 2},    {11, "float64", 8},        {12, "uint32", 4},
+    {13, "uint64", 8},     {14, "complex64", 8},      {15, "complex128", 16},
+    {16, "bfloat16", 2},   {17, "float8e4m3fn", 1},   {18, "float8e4m3fnuz", 1},
+    {19, "float8e5m2", 1}, {20, "float8e5m2fnuz", 1}, {21, "uint4", 0},
+    {22, "int4", 0},       {23, "float4e2m1", 0},     {24, "float8e8m0", 1},
+    {25, "uint2", 0},      {26, "int2", 0},
+};
+
+static const DTypeFacts *findDType(int32_t code) {
+  for (const DTypeFacts &f : kDTypes)
+    if (f.code == code)
+      return &f;
+  return nullptr;
+}
+
+size_t mlir::onnx::runtime::dtypeSize(int32_t dtype) {
+  const DTypeFacts *f = findDType(dtype);
+  return f ? f->size : 0;
+}
+
+const char *mlir::onnx::runtime::dtypeName(int32_t dtype) {
+  const DTypeFacts *f = findDType(dtype);
+  return f ? f->name : "undefined";
+}
+
+std::string mlir::onnx::runtime::describe(const ValueSignature &value) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << dtypeName(value.dtype) << "[";
+  for (size_t i = 0; i < value.dims.size(); ++i) {
+    if (i)
+      os << ",";
+    if (!value.dimParams[i].empty())
+      os << value.dimParams[i];
+    else if (value.dims[i] < 0)
+      os << "?";
+    else
+      os << value.dims[i];
+  }
+  os << "]";
+  return s;
+}
+
+void Signature::finalize() {
+  for (auto *list : {&inputs, &outputs})
+    for (ValueSignature &v : *list) {
+      v.dimParams.resize(v.dims.size());
+      v.dimParamPtrs.clear();
+      for (const std::string &p : v.dimParams)
+        v.dimParamPtrs.push_back(p.c_str());
+    }
+}
+
+static llvm::json::Array valuesToJSON(const std::vector<ValueSignature> &vs) {
+  llvm::json::Array out;
+  for (const ValueSignature &v : vs) {
+    llvm::json::Array dims, params;
+    for (int64_t d : v.dims)
+      dims.push_back(d);
+    for (const std::string &p : v.dimParams)
+      params.push_back(p);
+    out.push_back(llvm::json::Object{{"name", v.name},
+                                     {"dtype", v.dtype},
+                                     {"dims", std::move(dims)},
+                                     {"dim_params", std::move(params)}});
+  }
+  return out;
+}
+
+std::string Signature::toJSON() const {
+  llvm::json::Object obj{{"version", 1},
+                         {"entry", entry},
+                         {"openmp", openmp},
+                         {"inputs", valuesToJSON(inputs)},
+                         {"outputs", valuesToJSON(outputs)}};
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::json::Value(std::move(obj));
+  return s;
+}
+
+static bool valuesFromJSON(const llvm::json::Array *array,
+                           std::vector<ValueSignature> &out) {
+  if (!array)
+    return false;
+  for (const llvm::json::Value &value : *array) {
+    const llvm::json::Object *obj = value.getAsObject();
+    if (!obj)
+      return false;
+    ValueSignature v;
+    auto name = obj->getString("name");
+    auto dtype = obj->getInteger("dtype");
+    const llvm::json::Array *dims = obj->getArray("dims");
+    const llvm::json::Array *params = obj->getArray("dim_params");
+    if (!name || !dtype || !dims || !params || dims->size() != params->size())
+      return false;
+    v.name = name->str();
+    v.dtype = static_cast<int32_t>(*dtype);
+    for (const llvm::json::Value &d : *dims) {
+      auto i = d.getAsInteger();
+      if (!i)
+        return false;
+      v.dims.push_back(*i);
+    }
+    for (const llvm::json::Value &p : *params) {
+      auto s = p.getAsString();
+      if (!s)
+        return false;
+      v.dimParams.push_back(s->str());
+    }
+    out.push_back(std::move(v));
+  }
+  return true;
+}
+
+bool Signature::fromJSON(llvm::StringRef json, std::string &error) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  if (!parsed) {
+    error = llvm::toString(parsed.takeError());
+    return false;
+  }
+  const llvm::json::Object *obj = parsed->getAsObject();
+  if (!obj || obj->getInteger("version") != 1 || !obj->getString("entry")) {
+    error = "not a version 1 signature";
+    return false;
+  }
+  entry = obj->getString("entry")->str();
+  openmp = obj->getBoolean("openmp").value_or(false);
+  inputs.clear();
+  outputs.clear();
+  if (!valuesFromJSON(obj->getArray("inputs"), inputs) ||
+      !valuesFromJSON(obj->getArray("outputs"), outputs)) {
+    error = "malformed inputs or outputs";
+    return false;
+  }
+  finalize();
+  return true;
+}

@@ -1,0 +1,301 @@
+//===- TensorFiles.cpp - Tensors in .npy and TensorProto files ------------===//
+
+#include "OnnxDialect/Runtime/TensorFiles.h"
+
+#include "Compiler.h"
+
+#include "onnx.pb.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+#include <fstream>
+
+using namespace mlir::onnx::runtime;
+
+int64_t HostTensor::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+onnxd_tensor HostTensor::view() const {
+  onnxd_tensor t;
+  t.name = name.c_str();
+  t.dtype = dtype;
+  t.rank = static_cast<int32_t>(shape.size());
+  t.shape = shape.data();
+  t.data = const_cast<char *>(data.data());
+  return t;
+}
+
+HostTensor HostTensor::fromTensor(const onnxd_tensor &t) {
+  HostTensor h;
+  h.name = t.name ? t.name : "";
+  h.dtype = t.dtype;
+  h.shape.assign(t.shape, t.shape + t.rank);
+  size_t bytes = h.numElements() * dtypeSize(t.dtype);
+  const char *p = static_cast<const char *>(t.data);
+  h.data.assign(p, p + bytes);
+  return h;
+}
+
+//===----------------------------------------------------------------------===//
+// .npy
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct NpyType {
+  const char *descr; // without the byte-order character
+  int32_t dtype;
+};
+} // namespace
+
+static const NpyType kNpyTypes[] = {
+    {"f4", ONNXD_FLOAT},     {"f8", ONNXD_DOUBLE},      {"f2", ONNXD_FLOAT16},
+    {"i1", ONNXD_INT8},      {"u1", ONNXD_UINT8},       {"i2", ONNXD_INT16},
+    {"u2", ONNXD_UINT16},    {"i4", ONNXD_INT32},       {"u4", ONNXD_UINT32},
+    {"i8", ONNXD_INT64},     {"u8", ONNXD_UINT64},      {"b1", ONNXD_BOOL},
+    {"c8", ONNXD_COMPLEX64}, {"c16", ONNXD_COMPLEX128},
+};
+
+/// The value of `key` in the header dict: the text after "'key':".
+static llvm::StringRef headerValue(llvm::StringRef header,
+                                   llvm::StringRef key) {
+  size_t pos = header.find(("'" + key + "'").str());
+  if (pos == llvm::StringRef::npos)
+    return {};
+  llvm::StringRef rest = header.drop_front(pos + key.size() + 2).ltrim();
+  if (!rest.consume_front(":"))
+    return {};
+  return rest.ltrim();
+}
+
+bool mlir::onnx::runtime::readNpy(const std::string &path, HostTensor &out,
+                                  std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    error = path + ": " + buffer.getError().message();
+    return false;
+  }
+  llvm::StringRef bytes = (*buffer)->getBuffer();
+  if (bytes.size() < 10 || !bytes.starts_with("\x93NUMPY")) {
+    error = path + ": not a .npy file";
+    return false;
+  }
+  unsigned major = static_cast<unsigned char>(bytes[6]);
+  size_t headerLen, start;
+  auto byte = [&](size_t i) -> size_t {
+    return static_cast<unsigned char>(bytes[i]);
+  };
+  if (major == 1) {
+    headerLen = byte(8) | byte(9) << 8;
+    start = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12) {
+      error = path + ": truncated .npy header";
+      return false;
+    }
+    headerLen = byte(8) | byte(9) << 8 | byte(10) << 16 | byte(11) << 24;
+    start = 12;
+  } else {
+    error = path + ": unknown .npy version " + std::to_string(major);
+    return false;
+  }
+  if (start + headerLen > bytes.size()) {
+    error = path + ": truncated .npy header";
+    return false;
+  }
+  llvm::StringRef header = bytes.substr(start, headerLen);
+  llvm::StringRef descr = headerValue(header, "descr");
+  if (!descr.consume_front("'")) {
+    error = path + ": no 'descr' in the .npy header";
+    return false;
+  }
+  descr = descr.take_until([](char c) { return c == '\''; });
+  char order = descr.empty() ? 0 : descr[0];
+  llvm::StringRef code = descr.drop_front();
+  out.dtype = 0;
+  for (const NpyType &t : kNpyTypes)
+    if (code == t.descr)
+      out.dtype = t.dtype;
+  if (!out.dtype || (order == '>' && dtypeSize(out.dtype) > 1) ||
+      (order != '<' && order != '|' && order != '=' && order != '>')) {
+    error = path + ": unsupported .npy dtype '" + descr.str() +
+            "' (little-endian numeric types and bool only)";
+    return false;
+  }
+  if (headerValue(header, "fortran_order").starts_with("True")) {
+    error = path + ": Fortran-order .npy arrays are not supported";
+    return false;
+  }
+  llvm::StringRef shape = headerValue(header, "shape");
+  if (!shape.consume_front("(")) {
+    error = path + ": no 'shape' in the .npy header";
+    return false;
+  }
+  shape = shape.take_until([](char c) { return c == ')'; });
+  out.shape.clear();
+  llvm::SmallVector<llvm::StringRef> parts;
+  shape.split(parts, ',');
+  for (llvm::StringRef p : parts) {
+    p = p.trim();
+    if (p.empty())
+      continue;
+    int64_t d;
+    if (p.getAsInteger(10, d) || d < 0) {
+      error = path + ": bad .npy shape";
+      return false;
+    }
+    out.shape.push_back(d);
+  }
+  size_t size = out.numElements() * dtypeSize(out.dtype);
+  llvm::StringRef payload = bytes.drop_front(start + headerLen);
+  if (payload.size() < size) {
+    error = path + ": the data is shorter than the shape says";
+    return false;
+  }
+  out.data.assign(payload.begin(), payload.begin() + size);
+  return true;
+}
+
+bool mlir::onnx::runtime::writeNpy(const std::string &path, const HostTensor &t,
+                                   std::string &error) {
+  const char *descr = nullptr;
+  for (const NpyType &n : kNpyTypes)
+    if (n.dtype == t.dtype)
+      descr = n.descr;
+  if (!descr) {
+    error = path + ": no .npy dtype for " + dtypeName(t.dtype);
+    return false;
+  }
+  std::string shape = "(";
+  for (int64_t d : t.shape)
+    shape += std::to_string(d) + ", ";
+  if (t.shape.size() > 1)
+    shape.resize(shape.size() - 2);
+  else if (t.shape.size() == 1)
+    shape.resize(shape.size() - 1);
+  shape += ")";
+  char order = dtypeSize(t.dtype) == 1 ? '|' : '<';
+  std::string header = std::string("{'descr': '") + order + descr +
+                       "', 'fortran_order': False, 'shape': " + shape + ", }";
+  size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::ofstream os(path, std::ios::binary);
+  if (!os) {
+    error = path + ": cannot write";
+    return false;
+  }
+  os.write("\x93NUMPY\x01\x00", 8);
+  char len[2] = {static_cast<char>(header.size() & 0xff),
+                 static_cast<char>(header.size() >> 8)};
+  os.write(len, 2);
+  os << header;
+  os.write(t.data.data(), t.data.size());
+  if (!os) {
+    error = path + ": write failed";
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// TensorProto
+//===----------------------------------------------------------------------===//
+
+template <typename T, typename Field>
+static void copyField(const Field &field, std::vector<char> &data) {
+  data.resize(field.size() * sizeof(T));
+  for (int i = 0; i < field.size(); ++i) {
+    T v = static_cast<T>(field.Get(i));
+    std::memcpy(data.data() + i * sizeof(T), &v, sizeof(T));
+  }
+}
+
+bool mlir::onnx::runtime::readTensorProto(const std::string &path,
+                                          HostTensor &out, std::string &error) {
+  std::ifstream is(path, std::ios::binary);
+  if (!is) {
+    error = path + ": cannot open";
+    return false;
+  }
+  onnx_dialect::proto::TensorProto proto;
+  if (!proto.ParseFromIstream(&is)) {
+    error = path + ": not a TensorProto";
+    return false;
+  }
+  out.name = proto.name();
+  out.dtype = proto.data_type();
+  out.shape.assign(proto.dims().begin(), proto.dims().end());
+  size_t elemSize = dtypeSize(out.dtype);
+  if (!elemSize || (proto.has_data_location() && proto.data_location() != 0)) {
+    error = path + ": tensors of type " + dtypeName(out.dtype) +
+            (elemSize ? " with external data" : "") + " are not supported";
+    return false;
+  }
+  size_t size = out.numElements() * elemSize;
+  if (proto.has_raw_data()) {
+    const std::string &raw = proto.raw_data();
+    out.data.assign(raw.begin(), raw.end());
+  } else {
+    switch (out.dtype) {
+    case ONNXD_FLOAT:
+    case ONNXD_COMPLEX64:
+      copyField<float>(proto.float_data(), out.data);
+      break;
+    case ONNXD_DOUBLE:
+    case ONNXD_COMPLEX128:
+      copyField<double>(proto.double_data(), out.data);
+      break;
+    case ONNXD_INT64:
+      copyField<int64_t>(proto.int64_data(), out.data);
+      break;
+    case ONNXD_UINT32:
+      copyField<uint32_t>(proto.uint64_data(), out.data);
+      break;
+    case ONNXD_UINT64:
+      copyField<uint64_t>(proto.uint64_data(), out.data);
+      break;
+    case ONNXD_INT32:
+      copyField<int32_t>(proto.int32_data(), out.data);
+      break;
+    case ONNXD_INT16:
+      copyField<int16_t>(proto.int32_data(), out.data);
+      break;
+    case ONNXD_UINT16:
+    case ONNXD_FLOAT16:
+    case ONNXD_BFLOAT16:
+      copyField<uint16_t>(proto.int32_data(), out.data);
+      break;
+    case ONNXD_INT8:
+      copyField<int8_t>(proto.int32_data(), out.data);
+      break;
+    case ONNXD_UINT8:
+    case ONNXD_BOOL:
+      copyField<uint8_t>(proto.int32_data(), out.data);
+      break;
+    default:
+      error = path + ": cannot read " + dtypeName(out.dtype) + " data";
+      return false;
+    }
+  }
+  if (out.data.size() != size) {
+    error = path + ": " + std::to_string(out.data.size()) +
+            " bytes of data for " + std::to_string(out.numElements()) +
+            " elements of " + dtypeName(out.dtype);
+    return false;
+  }
+  return true;
+}
+
+bool mlir::onnx::runtime::readTensorFile(const std::string &path,
+                                         HostTensor &out, std::string &error) {
+  if (llvm::StringRef(path).ends_with(".npy"))
+    return readNpy(path, out, error);
+  return readTensorProto(path, out, error);
+}

@@ -1,0 +1,620 @@
+//===- onnx-run.cpp - Compile and run an ONNX model -----------------------===//
+//
+//   onnx-run model.onnx --input x=x.npy [--output-dir DIR]
+//   onnx-run --test-dir CASE [--rtol R --atol A]
+//   onnx-run model.onnx --bench N [--threads T]
+//   onnx-run model.onnx --emit mlir|llvm|obj [-o FILE]
+//   onnx-run model.onnx -o model.so        (ahead of time, + model.h)
+//   onnx-run model.so --input ...          (a library written by -o)
+//
+// A thin driver over the C API (OnnxDialect/Runtime/OnnxRuntime.h). Exit
+// status: 0 ok, 1 a mismatch or a run-time error, 2 a usage or compile error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/Runtime/OnnxRuntime.h"
+#include "OnnxDialect/Runtime/TensorFiles.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <type_traits>
+
+using namespace mlir::onnx::runtime;
+
+namespace {
+/// The command line (parsed by hand: LLVM's own options, e.g. `threads`,
+/// live in the same global registry as llvm::cl's).
+struct Options {
+  std::string modelPath, outputDir, testDir, emitKind, outputFile;
+  std::vector<std::string> inputFiles;
+  double rtol = 1e-3, atol = 1e-7;
+  unsigned benchRuns = 0;
+  int threads = 1, optLevel = 3;
+};
+} // namespace
+
+static Options opts;
+
+static const char *const kUsageText =
+    "usage: onnx-run MODEL [options]\n"
+    "  MODEL                 .onnx (binary or text), .mlir/.mlirbc, or a .so "
+    "from -o\n"
+    "  --input NAME=FILE     an input (.npy or TensorProto .pb); repeat\n"
+    "  --output-dir DIR      write each output as DIR/<name>.npy\n"
+    "  --test-dir CASE       run a conformance case (CASE/model.onnx, "
+    "test_data_set_*)\n"
+    "  --rtol R, --atol A    tolerances of --test-dir (1e-3, 1e-7)\n"
+    "  --bench N             print the median latency over N runs\n"
+    "  --threads T           threads for the compiled code (1)\n"
+    "  -O0 .. -O3            LLVM optimization level (3)\n"
+    "  --emit mlir|llvm|obj  write the lowered module / LLVM IR / object and "
+    "stop\n"
+    "  -o FILE               with --emit: the file (stdout); alone: a shared "
+    "library + .h\n";
+
+/// Parses argv into `opts`; false (after a message) on a usage error.
+static bool parseArgs(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg == "-h" || arg == "--help" || arg == "-help") {
+      llvm::outs() << kUsageText;
+      std::exit(0);
+    }
+    // --name=value or --name value.
+    auto value = [&](llvm::StringRef name, std::string &out) {
+      if (arg == name) {
+        if (i + 1 >= argc) {
+          llvm::errs() << "onnx-run: " << name << " needs a value\n";
+          std::exit(2);
+        }
+        out = argv[++i];
+        return true;
+      }
+      if (arg.starts_with((name + "=").str())) {
+        out = arg.drop_front(name.size() + 1).str();
+        return true;
+      }
+      return false;
+    };
+    auto number = [&](llvm::StringRef name, const std::string &text,
+                      auto &out) {
+      char *end = nullptr;
+      double v = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end) {
+        llvm::errs() << "onnx-run: " << name << " takes a number, got '" << text
+                     << "'\n";
+        return false;
+      }
+      out = static_cast<std::remove_reference_t<decltype(out)>>(v);
+      return true;
+    };
+    std::string v;
+    if (value("--input", v) || value("-input", v))
+      opts.inputFiles.push_back(v);
+    else if (value("--output-dir", v))
+      opts.outputDir = v;
+    else if (value("--test-dir", v))
+      opts.testDir = v;
+    else if (value("--emit", v))
+      opts.emitKind = v;
+    else if (value("-o", v))
+      opts.outputFile = v;
+    else if (value("--rtol", v)) {
+      if (!number("--rtol", v, opts.rtol))
+        return false;
+    } else if (value("--atol", v)) {
+      if (!number("--atol", v, opts.atol))
+        return false;
+    } else if (value("--bench", v)) {
+      if (!number("--bench", v, opts.benchRuns))
+        return false;
+    } else if (value("--threads", v)) {
+      if (!number("--threads", v, opts.threads))
+        return false;
+    } else if (arg.size() == 3 && arg.starts_with("-O") && arg[2] >= '0' &&
+               arg[2] <= '3')
+      opts.optLevel = arg[2] - '0';
+    else if (arg.starts_with("-") && arg != "-") {
+      llvm::errs() << "onnx-run: unknown option '" << arg << "'\n" << kUsageText;
+      return false;
+    } else if (opts.modelPath.empty())
+      opts.modelPath = arg.str();
+    else {
+      llvm::errs() << "onnx-run: more than one model ('" << opts.modelPath
+                   << "', '" << arg << "')\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+enum Exit { kOk = 0, kMismatch = 1, kUsage = 2 };
+} // namespace
+
+static int report(onnxd_status status) {
+  llvm::errs() << "onnx-run: " << onnxd_last_error() << "\n";
+  return status == ONNXD_COMPILE_ERROR || status == ONNXD_IO_ERROR ||
+                 status == ONNXD_UNSUPPORTED
+             ? kUsage
+             : kMismatch;
+}
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+static float halfToFloat(uint16_t h) {
+  uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ff,
+           bits;
+  if (exp == 0) {
+    if (mant == 0) {
+      bits = sign;
+    } else {
+      exp = 127 - 15 + 1;
+      while (!(mant & 0x400)) {
+        mant <<= 1;
+        --exp;
+      }
+      bits = sign | exp << 23 | (mant & 0x3ff) << 13;
+    }
+  } else if (exp == 31) {
+    bits = sign | 0x7f800000u | mant << 13;
+  } else {
+    bits = sign | (exp + 127 - 15) << 23 | mant << 13;
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+static bool isFloat(int32_t dtype) {
+  return dtype == ONNXD_FLOAT || dtype == ONNXD_DOUBLE ||
+         dtype == ONNXD_FLOAT16 || dtype == ONNXD_BFLOAT16;
+}
+
+/// Element `i` as a double (exact for every integer up to 2^53).
+static double valueAt(const HostTensor &t, int64_t i) {
+  const char *p = t.data.data();
+  auto load = [&](auto v) {
+    std::memcpy(&v, p + i * sizeof(v), sizeof(v));
+    return v;
+  };
+  switch (t.dtype) {
+  case ONNXD_FLOAT:
+    return load(float());
+  case ONNXD_DOUBLE:
+    return load(double());
+  case ONNXD_FLOAT16:
+    return halfToFloat(load(uint16_t()));
+  case ONNXD_BFLOAT16: {
+    uint32_t bits = uint32_t(load(uint16_t())) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
+  case ONNXD_INT8:
+    return load(int8_t());
+  case ONNXD_UINT8:
+    return load(uint8_t());
+  case ONNXD_BOOL:
+    return load(uint8_t()) != 0;
+  case ONNXD_INT16:
+    return load(int16_t());
+  case ONNXD_UINT16:
+    return load(uint16_t());
+  case ONNXD_INT32:
+    return load(int32_t());
+  case ONNXD_UINT32:
+    return load(uint32_t());
+  case ONNXD_INT64:
+    return static_cast<double>(load(int64_t()));
+  case ONNXD_UINT64:
+    return static_cast<double>(load(uint64_t()));
+  default:
+    return 0;
+  }
+}
+
+/// Exact comparison of integer elements (64-bit values beyond 2^53 too).
+static bool sameBits(const HostTensor &a, const HostTensor &b, int64_t i) {
+  size_t n = onnxd_dtype_size(a.dtype);
+  if (a.dtype == ONNXD_BOOL)
+    return (a.data[i] != 0) == (b.data[i] != 0);
+  return std::memcmp(a.data.data() + i * n, b.data.data() + i * n, n) == 0;
+}
+
+static std::string formatValue(const HostTensor &t, int64_t i) {
+  if (t.dtype == ONNXD_BOOL)
+    return valueAt(t, i) ? "True" : "False";
+  char buf[64];
+  if (t.dtype == ONNXD_INT64 || t.dtype == ONNXD_UINT64) {
+    int64_t v;
+    std::memcpy(&v, t.data.data() + i * 8, 8);
+    if (t.dtype == ONNXD_INT64)
+      std::snprintf(buf, sizeof(buf), "%lld", static_cast<long long>(v));
+    else
+      std::snprintf(buf, sizeof(buf), "%llu",
+                    static_cast<unsigned long long>(v));
+    return buf;
+  }
+  double v = valueAt(t, i);
+  if (!isFloat(t.dtype)) {
+    std::snprintf(buf, sizeof(buf), "%.0f", v);
+    return buf;
+  }
+  if (std::isnan(v))
+    return "nan";
+  if (std::isinf(v))
+    return v > 0 ? "inf" : "-inf";
+  std::snprintf(buf, sizeof(buf), "%.7g", v);
+  std::string s = buf;
+  if (s.find_first_of(".en") == std::string::npos)
+    s += ".";
+  return s;
+}
+
+static std::string formatIndex(const std::vector<int64_t> &shape,
+                               int64_t flat) {
+  std::vector<int64_t> index(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    index[d] = shape[d] ? flat % shape[d] : 0;
+    flat = shape[d] ? flat / shape[d] : 0;
+  }
+  std::string s = "[";
+  for (size_t d = 0; d < index.size(); ++d)
+    s += (d ? "," : "") + std::to_string(index[d]);
+  return s + "]";
+}
+
+static std::string formatShape(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t d = 0; d < shape.size(); ++d)
+    s += (d ? "," : "") + std::to_string(shape[d]);
+  return s + "]";
+}
+
+/// numpy's layout: nested brackets, summarised with "..." beyond 1000
+/// elements (3 at each edge).
+static void printValues(llvm::raw_ostream &os, const HostTensor &t, size_t dim,
+                        int64_t offset, bool summarise, unsigned indent) {
+  if (t.shape.empty()) {
+    os << formatValue(t, 0);
+    return;
+  }
+  int64_t n = t.shape[dim];
+  int64_t inner = 1;
+  for (size_t d = dim + 1; d < t.shape.size(); ++d)
+    inner *= t.shape[d];
+  bool last = dim + 1 == t.shape.size();
+  os << "[";
+  for (int64_t i = 0; i < n; ++i) {
+    if (summarise && n > 6 && i == 3) {
+      os << (last ? " ..." : "\n" + std::string(indent + 1, ' ') + "...");
+      i = n - 3;
+    }
+    if (i > 0 || (summarise && n > 6 && i == n - 3)) {
+      if (last)
+        os << " ";
+      else
+        os << std::string(t.shape.size() - dim - 1, '\n')
+           << std::string(indent + 1, ' ');
+    }
+    if (last)
+      os << formatValue(t, offset + i);
+    else
+      printValues(os, t, dim + 1, offset + i * inner, summarise, indent + 1);
+  }
+  os << "]";
+}
+
+static void printTensor(llvm::raw_ostream &os, const HostTensor &t) {
+  os << t.name << ": " << onnxd_dtype_name(t.dtype) << formatShape(t.shape)
+     << "\n";
+  printValues(os, t, 0, 0, t.numElements() > 1000, 0);
+  os << "\n";
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+/// Runs once; the outputs as host tensors.
+static onnxd_status runOnce(onnxd_model *model,
+                            const std::vector<HostTensor> &inputs,
+                            std::vector<HostTensor> *results) {
+  std::vector<onnxd_tensor> views;
+  for (const HostTensor &t : inputs)
+    views.push_back(t.view());
+  size_t n = onnxd_model_num_outputs(model);
+  std::vector<onnxd_tensor *> outs(n, nullptr);
+  onnxd_status s = onnxd_run(model, views.data(), views.size(), outs.data(), n);
+  if (s != ONNXD_OK)
+    return s;
+  for (onnxd_tensor *t : outs) {
+    if (results)
+      results->push_back(HostTensor::fromTensor(*t));
+    onnxd_tensor_free(t);
+  }
+  return ONNXD_OK;
+}
+
+static std::string expected(onnxd_model *model) {
+  std::string s;
+  for (size_t i = 0; i < onnxd_model_num_inputs(model); ++i) {
+    onnxd_value_info info;
+    onnxd_model_input(model, i, &info);
+    s += std::string("\n  --input ") + info.name + "=FILE  (" +
+         onnxd_dtype_name(info.dtype) + "[";
+    for (int32_t d = 0; d < info.rank; ++d) {
+      if (d)
+        s += ",";
+      if (info.dim_params[d][0])
+        s += info.dim_params[d];
+      else if (info.dims[d] < 0)
+        s += "?";
+      else
+        s += std::to_string(info.dims[d]);
+    }
+    s += "])";
+  }
+  return s;
+}
+
+/// Compares one output with its expected value; a message when it differs.
+static std::string compare(const HostTensor &got, const HostTensor &want) {
+  if (got.dtype != want.dtype)
+    return std::string("element type ") + onnxd_dtype_name(got.dtype) +
+           ", expected " + onnxd_dtype_name(want.dtype);
+  if (got.shape != want.shape)
+    return "shape " + formatShape(got.shape) + ", expected " +
+           formatShape(want.shape);
+  bool floating = isFloat(got.dtype);
+  for (int64_t i = 0, e = got.numElements(); i < e; ++i) {
+    bool ok;
+    if (floating) {
+      double g = valueAt(got, i), w = valueAt(want, i);
+      if (std::isnan(w) || std::isnan(g))
+        ok = std::isnan(w) && std::isnan(g);
+      else if (std::isinf(w) || std::isinf(g))
+        ok = g == w;
+      else
+        ok = std::fabs(g - w) <= opts.atol + opts.rtol * std::fabs(w);
+    } else {
+      ok = sameBits(got, want, i);
+    }
+    if (!ok)
+      return "index " + formatIndex(got.shape, i) + ": got " +
+             formatValue(got, i) + ", expected " + formatValue(want, i);
+  }
+  return "";
+}
+
+static std::vector<std::string> listFiles(const std::string &dir,
+                                          llvm::StringRef prefix) {
+  std::vector<std::pair<int, std::string>> found;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    llvm::StringRef name = llvm::sys::path::filename(it->path());
+    if (!name.starts_with(prefix) || !name.ends_with(".pb"))
+      continue;
+    int index = 0;
+    name.drop_front(prefix.size()).drop_back(3).getAsInteger(10, index);
+    found.emplace_back(index, it->path());
+  }
+  llvm::sort(found);
+  std::vector<std::string> out;
+  for (auto &f : found)
+    out.push_back(f.second);
+  return out;
+}
+
+static int runTestDir(onnxd_model *model, const std::string &dir) {
+  std::vector<std::string> sets;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec))
+    if (llvm::sys::path::filename(it->path()).starts_with("test_data_set_"))
+      sets.push_back(it->path());
+  llvm::sort(sets);
+  std::string name = llvm::sys::path::filename(dir).str();
+  if (sets.empty()) {
+    llvm::errs() << "onnx-run: " << dir << ": no test_data_set_* directory\n";
+    return kUsage;
+  }
+  for (const std::string &set : sets) {
+    llvm::StringRef setName = llvm::sys::path::filename(set);
+    std::vector<HostTensor> inputs, wanted;
+    std::string error;
+    for (const std::string &file : listFiles(set, "input_")) {
+      inputs.emplace_back();
+      if (!readTensorProto(file, inputs.back(), error)) {
+        llvm::errs() << "onnx-run: " << error << "\n";
+        return kUsage;
+      }
+    }
+    for (const std::string &file : listFiles(set, "output_")) {
+      wanted.emplace_back();
+      if (!readTensorProto(file, wanted.back(), error)) {
+        llvm::errs() << "onnx-run: " << error << "\n";
+        return kUsage;
+      }
+    }
+    // Inputs whose names are not all the model's go in signature order.
+    bool named = !inputs.empty();
+    for (const HostTensor &t : inputs) {
+      bool known = false;
+      for (size_t i = 0; i < onnxd_model_num_inputs(model); ++i) {
+        onnxd_value_info info;
+        onnxd_model_input(model, i, &info);
+        known |= t.name == info.name;
+      }
+      named &= known;
+    }
+    if (!named)
+      for (HostTensor &t : inputs)
+        t.name.clear();
+    std::vector<HostTensor> got;
+    if (onnxd_status s = runOnce(model, inputs, &got)) {
+      llvm::outs() << "FAIL " << name << " " << setName << ": "
+                   << onnxd_last_error() << "\n";
+      return s == ONNXD_INVALID_ARGUMENT || s == ONNXD_RUNTIME_ERROR ? kMismatch
+                                                                     : kUsage;
+    }
+    if (got.size() != wanted.size()) {
+      llvm::outs() << "FAIL " << name << " " << setName << ": " << got.size()
+                   << " outputs, expected " << wanted.size() << "\n";
+      return kMismatch;
+    }
+    for (size_t i = 0; i < got.size(); ++i) {
+      std::string message = compare(got[i], wanted[i]);
+      if (!message.empty()) {
+        llvm::outs() << "FAIL " << name << " " << setName << " output '"
+                     << got[i].name << "': " << message << "\n";
+        return kMismatch;
+      }
+    }
+  }
+  llvm::outs() << "PASS " << name << " (" << sets.size() << " data set"
+               << (sets.size() == 1 ? "" : "s") << ")\n";
+  return kOk;
+}
+
+static int runBench(onnxd_model *model, const std::vector<HostTensor> &inputs) {
+  if (onnxd_status s = runOnce(model, inputs, nullptr)) // warm-up
+    return report(s);
+  std::vector<double> ms;
+  for (unsigned i = 0; i < opts.benchRuns; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    if (onnxd_status s = runOnce(model, inputs, nullptr))
+      return report(s);
+    auto end = std::chrono::steady_clock::now();
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(end - start).count());
+  }
+  llvm::sort(ms);
+  double median = ms.size() % 2
+                      ? ms[ms.size() / 2]
+                      : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+  char buf[128];
+  std::snprintf(buf, sizeof(buf),
+                "median latency: %.4f ms over %u runs (%d thread%s)\n", median,
+                opts.benchRuns, opts.threads, opts.threads == 1 ? "" : "s");
+  llvm::outs() << buf;
+  return kOk;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  if (!parseArgs(argc, argv))
+    return kUsage;
+  const std::string &testDir = opts.testDir, &emitKind = opts.emitKind,
+                    &outputFile = opts.outputFile, &outputDir = opts.outputDir;
+  int threads = opts.threads;
+  std::string model = opts.modelPath;
+  if (!testDir.empty() && model.empty())
+    model = testDir + "/model.onnx";
+  if (model.empty()) {
+    llvm::errs() << "onnx-run: no model given (see --help)\n";
+    return kUsage;
+  }
+  if (threads < 1) {
+    llvm::errs() << "onnx-run: --threads must be at least 1\n";
+    return kUsage;
+  }
+  onnxd_options options;
+  onnxd_options_init(&options);
+  options.opt_level = opts.optLevel;
+  options.num_threads = threads;
+
+  // Ahead of time: --emit KIND [-o FILE], or -o FILE.so.
+  if (!emitKind.empty() || (!outputFile.empty() && testDir.empty())) {
+    onnxd_emit_kind kind = ONNXD_EMIT_SHARED;
+    if (emitKind == "mlir")
+      kind = ONNXD_EMIT_MLIR;
+    else if (emitKind == "llvm")
+      kind = ONNXD_EMIT_LLVM;
+    else if (emitKind == "obj")
+      kind = ONNXD_EMIT_OBJECT;
+    else if (!emitKind.empty()) {
+      llvm::errs() << "onnx-run: --emit takes mlir, llvm or obj\n";
+      return kUsage;
+    }
+    std::string out = outputFile.empty() ? "-" : outputFile;
+    if (onnxd_status s = onnxd_emit(model.c_str(), &options, kind, out.c_str()))
+      return report(s);
+    return kOk;
+  }
+
+  onnxd_model *m = nullptr;
+  onnxd_status status = llvm::StringRef(model).ends_with(".so")
+                            ? onnxd_load(model.c_str(), &m)
+                            : onnxd_compile(model.c_str(), &options, &m);
+  if (status != ONNXD_OK)
+    return report(status);
+  llvm::scope_exit release([&] { onnxd_model_free(m); });
+  if (threads > 1)
+    onnxd_model_set_num_threads(m, threads);
+
+  if (!testDir.empty())
+    return runTestDir(m, testDir);
+
+  std::vector<HostTensor> inputs;
+  for (const std::string &arg : opts.inputFiles) {
+    auto [name, file] = llvm::StringRef(arg).split('=');
+    if (name.empty() || file.empty()) {
+      llvm::errs() << "onnx-run: --input takes NAME=FILE, got '" << arg
+                   << "'\n";
+      return kUsage;
+    }
+    HostTensor t;
+    std::string error;
+    if (!readTensorFile(file.str(), t, error)) {
+      llvm::errs() << "onnx-run: input '" << name << "': " << error << "\n";
+      return kUsage;
+    }
+    t.name = name.str();
+    inputs.push_back(std::move(t));
+  }
+  if (inputs.size() < onnxd_model_num_inputs(m) && inputs.empty()) {
+    llvm::errs() << "onnx-run: " << model << " needs its inputs:" << expected(m)
+                 << "\n";
+    return kUsage;
+  }
+
+  if (opts.benchRuns)
+    return runBench(m, inputs);
+
+  std::vector<HostTensor> outputs;
+  if (onnxd_status s = runOnce(m, inputs, &outputs))
+    return report(s);
+  if (!outputDir.empty()) {
+    llvm::sys::fs::create_directories(outputDir);
+    for (const HostTensor &t : outputs) {
+      std::string error;
+      llvm::SmallString<128> path(outputDir);
+      llvm::sys::path::append(path, t.name + ".npy");
+      if (!writeNpy(path.str().str(), t, error)) {
+        llvm::errs() << "onnx-run: " << error << "\n";
+        return kUsage;
+      }
+    }
+    return kOk;
+  }
+  for (const HostTensor &t : outputs)
+    printTensor(llvm::outs(), t);
+  return kOk;
+}
