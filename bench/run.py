@@ -68,17 +68,29 @@ def ensure_ort():
                    check=True, env=env, stdout=subprocess.DEVNULL)
 
 
-def one_line(text, limit=150):
-    """The line of a tool's stderr that says what went wrong."""
+def one_line(text, limit=160):
+    """The gist of a tool's stderr in one line: the operators that have no
+    lowering yet when that is what failed, else the line that says what went
+    wrong (the first one with "error", else the first that is not a note)."""
     lines = [l.strip() for l in text.splitlines() if l.strip()]
     if not lines:
         return "no message"
-    line = next((l for l in lines if re.search(r"\berror\b", l, re.I)),
-                lines[-1])
-    # Drop a long path or loc(...) prefix before "error:".
-    m = re.search(r"\berror:\s*(.*)", line, re.I)
-    if m:
-        line = m.group(1)
+    missing = []
+    for l in lines:
+        m = re.search(r"\bonnx\.(\w+)(?: '[^']*')?: no lowering", l)
+        if m and m.group(1) not in missing:
+            missing.append(m.group(1))
+    if missing:
+        line = "no lowering yet for " + ", ".join(missing)
+    else:
+        line = next((l for l in lines if re.search(r"\berror\b", l, re.I)),
+                    next((l for l in lines if not l.startswith("note:")),
+                         lines[0]))
+        # Drop a "tool: path:" or loc(...) prefix.
+        m = re.search(r"\berror:\s*(.*)", line, re.I)
+        if m:
+            line = m.group(1)
+        line = re.sub(r"^[\w.-]+: \S+\.(onnx|so|mlir): ", "", line)
     line = re.sub(r"\s+", " ", line)
     return line if len(line) <= limit else line[:limit - 3] + "..."
 
@@ -115,17 +127,20 @@ def ort_run(model, inputs, threads, runs, warmup, timeout, output_dir=None):
 
 
 class Ours:
-    """onnx-run on one model: compiled once (ahead of time, unless --jit),
-    then run for the outputs and timed."""
+    """onnx-run on one model for one thread count. Threads are a compile-time
+    choice (T > 1 compiles OpenMP loops, T = 1 sequential code), so the model
+    is compiled ahead of time once per thread count (`-o model.so --threads
+    T`, unless --jit), then run for its outputs and timed."""
 
-    def __init__(self, onnx_run, model, inputs, work, args):
+    def __init__(self, onnx_run, model, inputs, threads, work, args):
         self.onnx_run, self.inputs, self.args = onnx_run, inputs, args
+        self.threads = ["--threads", str(threads)]
         self.target = model
         self.compile_s = None
         if not args.jit:
-            so = os.path.join(work, "model.so")
+            so = os.path.join(work, "model-t%d.so" % threads)
             start = time.monotonic()
-            run_tool([onnx_run, model, "-o", so], args.timeout,
+            run_tool([onnx_run, model, "-o", so] + self.threads, args.timeout,
                      "onnx-run -o")
             self.compile_s = time.monotonic() - start
             self.target = so
@@ -133,13 +148,14 @@ class Ours:
     def outputs(self, out_dir):
         start = time.monotonic()
         run_tool([self.onnx_run, self.target] + input_args(self.inputs) +
-                 ["--output-dir", out_dir], self.args.timeout, "onnx-run")
+                 self.threads + ["--output-dir", out_dir], self.args.timeout,
+                 "onnx-run")
         return time.monotonic() - start
 
-    def bench(self, threads, runs):
+    def bench(self, runs):
         r = run_tool([self.onnx_run, self.target] + input_args(self.inputs) +
-                     ["--bench", str(runs), "--threads", str(threads)],
-                     self.args.timeout, "onnx-run --bench")
+                     self.threads + ["--bench", str(runs)], self.args.timeout,
+                     "onnx-run --bench")
         m = re.search(r"median latency:\s*([0-9.eE+-]+)\s*ms", r.stdout)
         if not m:
             raise Failure("onnx-run --bench printed no median latency: %s" %
@@ -222,40 +238,34 @@ def bench_model(name, args, onnx_run):
                 ort_ms[t] = None
                 log("bench: %s" % e)
 
-        ours_ms, note, thread_notes = {}, "", {}
-        try:
-            if args.no_ours:
-                raise Failure("not run (--no-ours)")
-            if not onnx_run:
-                raise Failure("no onnx-run in %s/bin" % args.build)
-            log("bench: %s, onnx-run: compile" % name)
-            ours = Ours(onnx_run, model, inputs, work, args)
-            log("bench: %s, onnx-run: outputs" % name)
-            once = ours.outputs(os.path.join(work, "ours"))
-            if os.path.isdir(ref_dir):
-                note = compare(os.path.join(work, "ours"), ref_dir)[1]
-            else:
-                note = "not checked: ORT failed"
-            if ours.compile_s is not None:
-                note += " (compile %.1f s)" % ours.compile_s
-            # Keep slow models within --max-seconds per measurement.
-            runs = args.runs
-            if once * (runs + 1) > args.max_seconds:
-                runs = max(3, int(args.max_seconds / max(once, 1e-3)) - 1)
-                note += " (%d runs)" % runs
-            for t in args.threads:
-                log("bench: %s, onnx-run, %d thread(s)" % (name, t))
-                try:
-                    ours_ms[t] = ours.bench(t, runs)
-                except Failure as e:
-                    thread_notes[t] = str(e)
-        except Failure as e:
-            note = str(e)
-        for i, t in enumerate(args.threads):
-            notes = [note] if i == 0 else []
-            notes += [thread_notes[t]] if t in thread_notes else []
-            notes += ["ORT failed"] if ort_ms.get(t) is None else []
-            row(t, ort_ms.get(t), ours_ms.get(t), "; ".join(notes))
+        for t in args.threads:
+            ours_ms, notes = None, []
+            try:
+                if args.no_ours:
+                    raise Failure("not run (--no-ours)")
+                if not onnx_run:
+                    raise Failure("no onnx-run in %s/bin" % args.build)
+                log("bench: %s, onnx-run, %d thread(s): compile" % (name, t))
+                ours = Ours(onnx_run, model, inputs, t, work, args)
+                log("bench: %s, onnx-run, %d thread(s): run" % (name, t))
+                out_dir = os.path.join(work, "ours-t%d" % t)
+                once = ours.outputs(out_dir)
+                notes.append(compare(out_dir, ref_dir)[1]
+                             if os.path.isdir(ref_dir) else
+                             "not checked: ORT failed")
+                if ours.compile_s is not None:
+                    notes[-1] += " (compile %.1f s)" % ours.compile_s
+                # Keep slow models within --max-seconds per measurement.
+                runs = args.runs
+                if once * (runs + 1) > args.max_seconds:
+                    runs = max(3, int(args.max_seconds / max(once, 1e-3)) - 1)
+                    notes[-1] += " (%d runs)" % runs
+                ours_ms = ours.bench(runs)
+            except Failure as e:
+                notes.append(str(e))
+            if ort_ms.get(t) is None:
+                notes.append("ORT failed")
+            row(t, ort_ms.get(t), ours_ms, "; ".join(notes))
     return rows
 
 
