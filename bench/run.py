@@ -11,8 +11,8 @@ threads T) and onnx-run's (`onnx-run --bench N --threads T`), both after one
 warm-up run, and the ratio ours / ORT (below 1 is faster than ORT). Our
 outputs are checked against ORT's on the same inputs (the largest absolute
 difference, and that difference relative to the largest |ORT output|). A model
-onnx-run cannot compile or run yet gets the first line of its error instead of
-a number; nothing stops the whole run. Exit status 0 unless the setup itself
+onnx-run cannot compile or run yet gets its error in one line instead of a
+number (the operators with no lowering yet); nothing stops the whole run. Exit status 0 unless the setup itself
 fails (no Node/npm, ORT cannot load a model).
 """
 import argparse
