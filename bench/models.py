@@ -35,7 +35,7 @@ from onnx import TensorProto, helper, numpy_helper
 OPSET = 17
 IR_VERSION = 8
 # Bump when a model changes, so that cached files are rebuilt.
-VERSION = 1
+VERSION = 2
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_CACHE = os.path.join(HERE, ".models")
 
@@ -62,8 +62,8 @@ class Graph:
         return self.const(
             (self.rng.standard_normal(shape) * std).astype(np.float32), prefix)
 
-    def op(self, op_type, inputs, prefix=None, **attrs):
-        out = self.name(prefix or op_type.lower())
+    def op(self, op_type, inputs, prefix=None, out=None, **attrs):
+        out = out or self.name(prefix or op_type.lower())
         self.nodes.append(helper.make_node(op_type, list(inputs), [out],
                                            name=out, **attrs))
         return out
@@ -108,12 +108,12 @@ class Graph:
         return self.op("BatchNormalization", [x, scale, bias, mean, var],
                        "bn", epsilon=1e-5)
 
-    def classifier(self, x, channels, classes=1000):
+    def classifier(self, x, channels, classes=1000, out=None):
         g = self.op("GlobalAveragePool", [x])
         f = self.op("Flatten", [g], axis=1)
         w = self.normal((classes, channels), np.sqrt(1.0 / channels))
         b = self.normal((classes,), 0.01, "b")
-        return self.op("Gemm", [f, w, b], transB=1)
+        return self.op("Gemm", [f, w, b], out=out, transB=1)
 
 
 def make_matmul():
@@ -158,8 +158,7 @@ def make_resnet50():
                 short = conv_bn(x, cin, width * 4, 1, stride, relu=False)
             x = g.op("Relu", [g.op("Add", [y, short])])
             cin = width * 4
-    logits = g.classifier(x, 2048)
-    g.nodes[-1].output[0] = "logits"
+    g.classifier(x, 2048, out="logits")
     return g.model("resnet50_v1_5", [("data", [1, 3, 224, 224])],
                    [("logits", [1, 1000])])
 
@@ -195,8 +194,7 @@ def make_mobilenetv2():
             x = g.op("Add", [x, y]) if residual else y
             cin = c
     x = conv_bn(x, cin, 1280, 1)
-    g.classifier(x, 1280)
-    g.nodes[-1].output[0] = "logits"
+    g.classifier(x, 1280, out="logits")
     return g.model("mobilenetv2_1_0", [("input", [1, 3, 224, 224])],
                    [("logits", [1, 1000])])
 
@@ -210,12 +208,12 @@ def make_transformer(layers=2, seq=128, d=256, heads=4, ffn=1024):
         b = g.normal((cout,), 0.02, "b")
         return g.op("Add", [g.op("MatMul", [x, w]), b])
 
-    def layer_norm(x):
+    def layer_norm(x, out=None):
         scale = g.const((1 + 0.1 * g.rng.standard_normal(d)).astype(
             np.float32), "ln_scale")
         bias = g.normal((d,), 0.1, "ln_bias")
-        return g.op("LayerNormalization", [x, scale, bias], "ln", axis=-1,
-                    epsilon=1e-5)
+        return g.op("LayerNormalization", [x, scale, bias], "ln", out=out,
+                    axis=-1, epsilon=1e-5)
 
     split_shape = g.const(np.array([1, seq, heads, dh], np.int64), "shape")
     merge_shape = g.const(np.array([1, seq, d], np.int64), "shape")
@@ -229,7 +227,7 @@ def make_transformer(layers=2, seq=128, d=256, heads=4, ffn=1024):
                     perm=perm)
 
     x = "x"
-    for _ in range(layers):
+    for i in range(layers):
         q = heads_of(linear(x, d, d), [0, 2, 1, 3])       # [1, h, seq, dh]
         k = heads_of(linear(x, d, d), [0, 2, 3, 1])       # [1, h, dh, seq]
         v = heads_of(linear(x, d, d), [0, 2, 1, 3])       # [1, h, seq, dh]
@@ -242,8 +240,8 @@ def make_transformer(layers=2, seq=128, d=256, heads=4, ffn=1024):
         # GELU(h) = 0.5 h (1 + erf(h / sqrt 2))
         erf = g.op("Erf", [g.op("Mul", [h, inv_sqrt2])])
         h = g.op("Mul", [g.op("Mul", [h, half]), g.op("Add", [erf, one])])
-        x = layer_norm(g.op("Add", [x, linear(h, ffn, d)]))
-    g.nodes[-1].output[0] = "y"
+        x = layer_norm(g.op("Add", [x, linear(h, ffn, d)]),
+                       "y" if i == layers - 1 else None)
     return g.model("transformer_encoder", [("x", [1, seq, d])],
                    [("y", [1, seq, d])])
 
