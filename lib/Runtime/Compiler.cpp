@@ -79,8 +79,9 @@ public:
           if (!text.empty())
             text += "\n";
           llvm::raw_string_ostream os(text);
-          if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
-            os << loc.getFilename() << ":" << loc.getLine() << ":"
+          if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation());
+              loc && loc.getLine() != 0)
+            os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
                << loc.getColumn() << ": ";
           os << diag;
           for (Diagnostic &note : diag.getNotes())

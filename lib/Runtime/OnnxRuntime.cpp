@@ -110,6 +110,15 @@ void onnxd_options_init(onnxd_options *options) {
   options->format = nullptr;
 }
 
+/// Makes this library's symbols (onnxd_rt_fail) global, so that compiled
+/// code resolves against them even when the library itself was loaded with
+/// RTLD_LOCAL (Python's ctypes does that).
+static void makeRuntimeGlobal() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&onnxd_rt_fail), &info) && info.dli_fname)
+    dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
+}
+
 static onnxd_status finishModel(onnxd_model *model, onnxd_model **out) {
   if (model->signature.openmp) {
     std::string error;
@@ -128,6 +137,7 @@ onnxd_status onnxd_compile(const char *path, const onnxd_options *options,
   if (!path || !model)
     return fail(ONNXD_INVALID_ARGUMENT, "onnxd_compile: NULL argument");
   *model = nullptr;
+  makeRuntimeGlobal();
   onnxd_options defaults;
   onnxd_options_init(&defaults);
   auto *m = new onnxd_model;
@@ -160,6 +170,7 @@ onnxd_status onnxd_load(const char *path, onnxd_model **model) {
     return fail(ONNXD_INVALID_ARGUMENT, "onnxd_load: NULL argument");
   *model = nullptr;
   // The model's own libomp dependency and onnxd_rt_fail resolve globally.
+  makeRuntimeGlobal();
   std::string file = path;
   if (file.find('/') == std::string::npos)
     file = "./" + file;
