@@ -35,6 +35,8 @@ DECOMPOSED = [
     "LayerNormalization", "RMSNormalization", "GroupNormalization",
     "MeanVarianceNormalization", "DynamicQuantizeLinear", "HannWindow",
     "HammingWindow", "BlackmanWindow", "Bernoulli", "CenterCropPad",
+    "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss", "AffineGrid",
+    "Attention", "RotaryEmbedding", "CausalConvWithState",
 ]
 OP_RE = re.compile(r"\bonnx\.(%s)(_v\d+)?\b" % "|".join(DECOMPOSED))
 SIG_RE = re.compile(r"^\s*func\.func\s+(?:public\s+|private\s+)?@[^\n]*", re.M)

@@ -39,6 +39,7 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
                   "canonicalize,buffer-deallocation-pipeline,"
                   "convert-bufferization-to-memref,canonicalize");
   // 4. loops (parallel ones on OpenMP threads) and LLVM.
+  pm.addPass(createStridedCopiesToLinalgPass());
   pm.addPass(createMarkEntryCInterfacePass());
   if (options.runtimeChecks)
     pm.addPass(createLowerAssertsToRuntimePass());
@@ -61,6 +62,7 @@ void mlir::onnx::registerPipelines() {
   registerPass(createMarkEntryCInterfacePass);
   registerPass(createLowerAssertsToRuntimePass);
   registerPass(createSequentializeFailingLoopsPass);
+  registerPass(createStridedCopiesToLinalgPass);
   PassPipelineRegistration<LowerToLLVMOptions>(
       "onnx-lower-to-llvm",
       "Lower an onnx module through linalg and buffers to the LLVM dialect",

@@ -54,6 +54,9 @@ std::unique_ptr<Pass> createLowerAssertsToRuntimePass();
 /// scf.parallel loops that may call onnxd_rt_fail -> scf.for nests (a failure
 /// cannot unwind from an OpenMP worker thread).
 std::unique_ptr<Pass> createSequentializeFailingLoopsPass();
+/// memref.copy of non-contiguous memrefs -> linalg.copy (loops later), so
+/// that compiled code does not call `memrefCopy` of MLIR's runner utils.
+std::unique_ptr<Pass> createStridedCopiesToLinalgPass();
 
 /// Registers the named pipelines with the pass registry (onnx-opt).
 void registerPipelines();

@@ -42,6 +42,16 @@ struct ConvertONNXToLinalgPass
     RewritePatternSet patterns(ctx);
     populateConstantToLinalgPatterns(converter, patterns);
     populateElementwiseToLinalgPatterns(converter, patterns);
+    populateReductionToLinalgPatterns(converter, patterns);
+    populateCastToLinalgPatterns(converter, patterns);
+    populateMatMulToLinalgPatterns(converter, patterns);
+    populateConvToLinalgPatterns(converter, patterns);
+    populatePoolingToLinalgPatterns(converter, patterns);
+    populateNormalizationToLinalgPatterns(converter, patterns);
+    populateShapeToLinalgPatterns(converter, patterns);
+    populateDataMovementToLinalgPatterns(converter, patterns);
+    populateGatherScatterToLinalgPatterns(converter, patterns);
+    populateResizeToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -131,6 +131,49 @@ void populateConstantToLinalgPatterns(const TypeConverter &converter,
 void populateElementwiseToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns);
 
+/// ReduceSum/Mean/Max/Min/Prod, ArgMax/ArgMin, Hardmax, CumSum, TopK.
+void populateReductionToLinalgPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns);
+
+/// Cast between numeric types (float8, 4- and 2-bit types included).
+void populateCastToLinalgPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
+/// MatMul, Gemm, Einsum.
+void populateMatMulToLinalgPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
+/// Conv, ConvTranspose.
+void populateConvToLinalgPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
+/// MaxPool, AveragePool, LpPool and their Global forms.
+void populatePoolingToLinalgPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns);
+
+/// BatchNormalization, InstanceNormalization, LpNormalization, LRN.
+void populateNormalizationToLinalgPatterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns);
+
+/// Shape-level ops: Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze,
+/// Expand, ConstantOfShape, Range.
+void populateShapeToLinalgPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns);
+
+/// Data movement: Transpose, Concat, Split, Slice, Pad, Tile,
+/// DepthToSpace, SpaceToDepth, EyeLike, Trilu, ReverseSequence, Compress.
+void populateDataMovementToLinalgPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns);
+
+/// Indexed reads and writes: Gather, GatherElements, GatherND, OneHot,
+/// NonZero, ScatterElements, ScatterND, Unique.
+void populateGatherScatterToLinalgPatterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns);
+
+/// Resize.
+void populateResizeToLinalgPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
 } // namespace onnx
 } // namespace mlir
 

@@ -8,7 +8,11 @@
 // on it. Ops whose expansion needs facts that are unknown (a rank, an element
 // type, the value of an attribute that refers to a function parameter) are
 // left alone with a remark, as are ops whose primitives do not exist, or do
-// not take the element type, at the opset the module imports.
+// not take the element type, at the opset the module imports. At opsets
+// before multidirectional broadcasting (Add-7, Max-8) the one-element
+// constants of a body are splats of the other operand's static shape.
+// Conditions that a body tests with If on facts known at compile time (the
+// rank of an input, an attribute) are taken at compile time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -197,15 +201,16 @@ public:
 
   //===--- Constants ------------------------------------------------------===//
 
-  /// A rank-0 constant of `elementType` (float or integer).
-  Value scalar(Type elementType, double value) {
+  /// A rank-0 constant of `elementType` (float or integer); of `shape` (one
+  /// element) if given.
+  Value scalar(Type elementType, double value, ArrayRef<int64_t> shape = {}) {
     if (failed())
       return {};
     if (!elementType) {
       fail("unknown element type");
       return {};
     }
-    auto type = RankedTensorType::get({}, elementType);
+    auto type = RankedTensorType::get(shape, elementType);
     Attribute attr;
     if (auto ft = dyn_cast<FloatType>(elementType)) {
       APFloat v(value);
@@ -245,9 +250,50 @@ public:
     return create1(opType, {x}, x.getType(), attrs);
   }
 
+  /// Whether the version of `opType` that the opset selects predates
+  /// multidirectional broadcasting (Add-7, Max-8, ...): its operands have
+  /// one shape (or a legacy `broadcast` attribute).
+  bool legacyBroadcast(StringRef opType) {
+    std::optional<OperationName> n =
+        lookupSchemaOp(getContext(), "", opType, opset);
+    if (!n)
+      return false;
+    int v = n->getInterface<ONNXSchemaOpInterface>()->getSchema().sinceVersion;
+    if (opType == "Max" || opType == "Min")
+      return v < 8;
+    return v < 7;
+  }
+
+  /// `c`, a one-element constant, as a splat of the static shape of `like`
+  /// (`c` itself otherwise).
+  Value splatLike(Value c, Value like) {
+    auto lt = dyn_cast<RankedTensorType>(like.getType());
+    auto ct = dyn_cast<RankedTensorType>(c.getType());
+    if (!lt || !ct || !lt.hasStaticShape() || ct.getShape() == lt.getShape())
+      return c;
+    auto def = dyn_cast_or_null<ONNXSchemaOpInterface>(c.getDefiningOp());
+    if (!def || def.getSchema().name != StringRef("Constant"))
+      return c;
+    auto dense = def->getAttrOfType<DenseElementsAttr>("value");
+    if (!dense || dense.getNumElements() != 1)
+      return c;
+    return createOrFail(cast<ElementsAttr>(dense.resizeSplat(
+        RankedTensorType::get(lt.getShape(), dense.getElementType()))));
+  }
+
+  /// The operands of a binary op, with one-element constants widened to the
+  /// other operand's shape where the op does not broadcast.
+  void matchLegacyShapes(StringRef opType, Value &a, Value &c) {
+    if (a.getType() == c.getType() || !legacyBroadcast(opType))
+      return;
+    a = splatLike(a, c);
+    c = splatLike(c, a);
+  }
+
   Value binary(StringRef opType, Value a, Value c) {
     if (!a || !c)
       return fail("missing input"), Value();
+    matchLegacyShapes(opType, a, c);
     return create1(
         opType, {a, c},
         broadcastTypes({a.getType(), c.getType()}, elementTypeOf(a)));
@@ -260,6 +306,7 @@ public:
   Value compare(StringRef opType, Value a, Value c) {
     if (!a || !c)
       return fail("missing input"), Value();
+    matchLegacyShapes(opType, a, c);
     return create1(opType, {a, c},
                    broadcastTypes({a.getType(), c.getType()}, b.getI1Type()));
   }
@@ -283,6 +330,101 @@ public:
       return fail("no ONNX data type for the cast"), Value();
     return create1("Cast", {x}, withElementType(x.getType(), elementType),
                    {b.getNamedAttr("to", b.getI64IntegerAttr(code))});
+  }
+
+  /// An op whose result types its inference tells: created with unranked
+  /// results of `elementTypes`, then refined.
+  SmallVector<Value> build(StringRef opType, ArrayRef<Value> inputs,
+                           ArrayRef<Type> elementTypes,
+                           ArrayRef<NamedAttribute> attrs = {},
+                           ArrayRef<unsigned> optionalSlots = {}) {
+    SmallVector<Type> types;
+    for (Type et : elementTypes) {
+      if (!et) {
+        fail("the element type of a result of " + opType + " is unknown");
+        return {};
+      }
+      types.push_back(UnrankedTensorType::get(et));
+    }
+    SmallVector<Value> r = create(opType, inputs, types, attrs, optionalSlots);
+    if (r.empty())
+      return r;
+    InferenceContext ctx(r[0].getDefiningOp());
+    if (::mlir::failed(inferTypes(ctx)))
+      return r;
+    for (auto [i, v] : llvm::enumerate(r)) {
+      Type t = i < ctx.getNumOutputs() ? ctx.getInferredType(i) : Type();
+      if (!t)
+        continue;
+      FailureOr<Type> refined = refineType(v.getType(), t);
+      if (::mlir::succeeded(refined))
+        v.setType(*refined);
+    }
+    return r;
+  }
+
+  Value build1(StringRef opType, ArrayRef<Value> inputs, Type elementType,
+               ArrayRef<NamedAttribute> attrs = {},
+               ArrayRef<unsigned> optionalSlots = {}) {
+    SmallVector<Value> r =
+        build(opType, inputs, {elementType}, attrs, optionalSlots);
+    return r.empty() ? Value() : r[0];
+  }
+
+  //===--- Attributes -----------------------------------------------------===//
+
+  NamedAttribute attr(StringRef name, int64_t v) {
+    return b.getNamedAttr(name, b.getI64IntegerAttr(v));
+  }
+  NamedAttribute attr(StringRef name, ArrayRef<int64_t> v) {
+    return b.getNamedAttr(name, b.getDenseI64ArrayAttr(v));
+  }
+
+  //===--- Shapes ---------------------------------------------------------===//
+
+  /// Shape(x) from `start` to `end` (end omitted when null).
+  Value shapeOf(Value x, std::optional<int64_t> start = std::nullopt,
+                std::optional<int64_t> end = std::nullopt) {
+    SmallVector<NamedAttribute> attrs;
+    if (start)
+      attrs.push_back(attr("start", *start));
+    if (end)
+      attrs.push_back(attr("end", *end));
+    return build1("Shape", {x}, b.getI64Type(), attrs);
+  }
+
+  /// Squeeze or Unsqueeze of `x` at constant `axes`, as an input or an
+  /// attribute as the version the opset selects takes them.
+  Value squeezeOp(StringRef opType, Value x, ArrayRef<int64_t> axes) {
+    if (!x)
+      return fail("missing input"), Value();
+    if (hasInputNamed(opType, "axes"))
+      return build1(opType, {x, i64s(axes)}, elementTypeOf(x));
+    return build1(opType, {x}, elementTypeOf(x), {attr("axes", axes)});
+  }
+  Value squeeze(Value x, ArrayRef<int64_t> axes) {
+    return squeezeOp("Squeeze", x, axes);
+  }
+  Value unsqueeze(Value x, ArrayRef<int64_t> axes) {
+    return squeezeOp("Unsqueeze", x, axes);
+  }
+
+  Value transpose(Value x, ArrayRef<int64_t> perm) {
+    if (!x)
+      return fail("missing input"), Value();
+    return build1("Transpose", {x}, elementTypeOf(x), {attr("perm", perm)});
+  }
+
+  Value concat(ArrayRef<Value> xs, int64_t axis) {
+    if (xs.empty() || !xs[0])
+      return fail("missing input"), Value();
+    return build1("Concat", xs, elementTypeOf(xs[0]), {attr("axis", axis)});
+  }
+
+  Value reshape(Value x, Value shape) {
+    if (!x)
+      return fail("missing input"), Value();
+    return build1("Reshape", {x, shape}, elementTypeOf(x));
   }
 
   //===--- Reductions -----------------------------------------------------===//
@@ -498,16 +640,19 @@ static LogicalResult expandElementwise(Expansion &x, StringRef name) {
 
 //===--- Softmax, reductions ----------------------------------------------===//
 
+/// The function body of Softmax-13 (LogSoftmax-13 with `log`) along `axis`.
+static Value emitSoftmax(Emitter &e, Value v, int64_t axis, bool log) {
+  Emitter::Axes axes{SmallVector<int64_t>{axis}, {}};
+  Value shifted = e.sub(v, e.reduce("ReduceMax", v, axes, true));
+  Value ex = e.unary("Exp", shifted);
+  Value sum = e.reduce("ReduceSum", ex, axes, true);
+  return log ? e.sub(shifted, e.unary("Log", sum)) : e.div(ex, sum);
+}
+
 static LogicalResult expandSoftmax(Expansion &x, bool log) {
   if (x.ctx.getVersion() < 13)
     return unsupported(x, "Softmax before 13 coerces to 2-D: convert it first");
-  Emitter &e = x.e;
-  Value v = x.in(0);
-  Emitter::Axes axis{SmallVector<int64_t>{x.i("axis", -1)}, {}};
-  Value shifted = e.sub(v, e.reduce("ReduceMax", v, axis, true));
-  Value ex = e.unary("Exp", shifted);
-  Value sum = e.reduce("ReduceSum", ex, axis, true);
-  x.results = {log ? e.sub(shifted, e.unary("Log", sum)) : e.div(ex, sum)};
+  x.results = {emitSoftmax(x.e, x.in(0), x.i("axis", -1), log)};
   return success(static_cast<bool>(x.results[0]));
 }
 
@@ -859,6 +1004,441 @@ static LogicalResult expandCenterCropPad(Expansion &x) {
   return success(!e.failed());
 }
 
+//===--- Losses -----------------------------------------------------------===//
+
+/// The function body of NegativeLogLikelihoodLoss: -input at the target
+/// class (GatherElements along axis 1), zero where the target is
+/// ignore_index, times the class weight, reduced. The loss is computed in
+/// the element type of `input`.
+static Value emitNLL(Emitter &e, Value input, Value target, Value weight,
+                     StringRef reduction, std::optional<int64_t> ignoreIndex) {
+  Type et = elementTypeOf(input), tt = elementTypeOf(target);
+  Type i64 = IntegerType::get(e.getContext(), 64);
+  if (!isFloat(et) || !tt)
+    return e.fail("unknown element type"), Value();
+  Value zero1 = e.i64s({0}), one1 = e.i64s({1});
+  Value expanded = e.unsqueeze(target, {1});
+  Value mask, index = expanded;
+  Value zero = e.scalar(et, 0.0);
+  if (ignoreIndex) {
+    Value zeroTarget = e.sub(expanded, expanded);
+    mask = e.compare("Equal", e.castTo(expanded, i64), e.i64s({*ignoreIndex}));
+    index = e.where(mask, zeroTarget, expanded);
+  }
+  Value gathered = e.build1("GatherElements", {input, index}, et,
+                            {e.attr("axis", int64_t(1))});
+  if (mask)
+    gathered = e.where(mask, zero, gathered);
+  Value lossNCdd = e.unary("Neg", gathered);
+  Value lossN1dd = e.build1("Slice", {lossNCdd, zero1, one1, one1}, et);
+  // The weight of each sample (none without weight and ignore_index).
+  Value w;
+  if (weight && mask)
+    w = e.squeeze(e.where(mask, zero, e.build1("Gather", {weight, index}, et)),
+                  {1});
+  else if (weight)
+    w = e.build1("Gather", {weight, target}, et);
+  else if (mask)
+    w = e.where(e.squeeze(mask, {1}), zero, e.scalar(et, 1.0));
+  Value loss = e.squeeze(lossN1dd, {1});
+  if (w)
+    loss = e.mul(loss, w);
+  if (reduction == "none")
+    return loss;
+  Emitter::Axes all{SmallVector<int64_t>(), {}};
+  if (reduction == "sum")
+    return e.reduce("ReduceSum", loss, all, false);
+  if (reduction != "mean")
+    return e.fail("unknown reduction '" + reduction + "'"), Value();
+  if (!w)
+    return e.reduce("ReduceMean", loss, all, false);
+  Value lossSum = e.reduce("ReduceSum", loss, all, false);
+  return e.div(lossSum, e.reduce("ReduceSum", w, all, false));
+}
+
+static LogicalResult expandNLL(Expansion &x) {
+  x.results = {emitNLL(x.e, x.in(0), x.in(1), x.in(2),
+                       x.ctx.getStringAttr("reduction", "mean"),
+                       x.ctx.getIntAttr("ignore_index"))};
+  return success(!x.e.failed());
+}
+
+/// SoftmaxCrossEntropyLoss: LogSoftmax over the classes of scores viewed as
+/// [N, C, D] (transposed to put C last), then NegativeLogLikelihoodLoss; the
+/// log probabilities are the second output.
+static LogicalResult expandSCE(Expansion &x) {
+  Emitter &e = x.e;
+  Value scores = x.in(0);
+  Value ncd = e.reshape(scores, e.i64s({0, 0, -1}));
+  Value ndc = e.transpose(ncd, {0, 2, 1});
+  Value logSm = e.transpose(emitSoftmax(e, ndc, 2, /*log=*/true), {0, 2, 1});
+  Value logProb = e.reshape(logSm, e.shapeOf(scores));
+  x.results = {emitNLL(e, logProb, x.in(1), x.in(2),
+                       x.ctx.getStringAttr("reduction", "mean"),
+                       x.ctx.getIntAttr("ignore_index"))};
+  if (x.ctx.hasOutput(1))
+    x.results.push_back(logProb);
+  return success(!e.failed());
+}
+
+//===--- AffineGrid -------------------------------------------------------===//
+
+/// The function body of AffineGrid-20 with its conditions (2-D or 3-D from
+/// the length of `size`, align_corners) taken at compile time: for each
+/// spatial dim n, coordinates start + i * step in the type of theta, a grid
+/// of (x, y[, z], 1) over all positions, and theta times it. The body runs
+/// the 2-D case through the 3-D one with theta extended by a zero column
+/// and a z of 0; the extra terms are exact zeros, so the 2-D grid is built
+/// directly.
+static LogicalResult expandAffineGrid(Expansion &x) {
+  Emitter &e = x.e;
+  Value theta = x.in(0), size = x.in(1);
+  Type et = x.et();
+  if (!isFloat(et))
+    return unsupported(x, "theta is not a float tensor");
+  auto st = dyn_cast<RankedTensorType>(size.getType());
+  if (!st || st.getRank() != 1 || st.isDynamicDim(0) ||
+      (st.getDimSize(0) != 4 && st.getDimSize(0) != 5))
+    return unsupported(x, "the length of size is unknown or not 4 or 5");
+  int64_t k = st.getDimSize(0) - 2;
+  bool alignCorners = x.i("align_corners", 0) != 0;
+  Type i64 = IntegerType::get(e.getContext(), 64);
+  Value one = e.scalar(i64, 1), zero = e.scalar(i64, 0);
+  Value oneF = e.scalar(et, 1.0), twoF = e.scalar(et, 2.0);
+  Value minusOneF = e.scalar(et, -1.0), zeroF = e.scalar(et, 0.0);
+  // Coordinates along spatial dim j (0: D or H, ..., k-1: W) of size n.
+  auto coords = [&](int64_t j) {
+    Value n = e.build1("Gather", {size, e.scalar(i64, 2 + j)}, i64);
+    Value nf = e.castTo(n, et);
+    Value start, step;
+    if (!alignCorners) {
+      step = e.div(twoF, nf);
+      start = e.add(minusOneF, e.div(step, twoF));
+    } else {
+      step = e.div(twoF, e.sub(nf, oneF));
+      // Depth 1 of a 3-D grid has step 0 (the body's If on D == 1).
+      if (k == 3 && j == 0)
+        step = e.where(e.compare("Equal", n, one), zeroF, step);
+      start = minusOneF;
+    }
+    Value steps = e.castTo(emitRange(e, zero, n, one), et);
+    return e.add(start, e.mul(steps, step));
+  };
+  Value spatialShape =
+      e.build1("Slice", {size, e.i64s({2}), e.i64s({2 + k})}, i64);
+  auto zeroAttr = DenseElementsAttr::get(RankedTensorType::get({1}, et),
+                                         FloatAttr::get(et, 0.0));
+  Value zeros = e.build1("ConstantOfShape", {spatialShape}, et,
+                         {x.b().getNamedAttr("value", zeroAttr)});
+  Value ones = e.add(zeros, oneF);
+  // Each coordinate broadcast over the spatial shape, then (x, y[, z], 1)
+  // along a new last axis.
+  SmallVector<Value> parts;
+  for (int64_t j = k - 1; j >= 0; --j) {
+    // A permutation that puts dim j last, and its inverse.
+    SmallVector<int64_t> perm, inv(k);
+    for (int64_t d = 0; d < k; ++d)
+      if (d != j)
+        perm.push_back(d);
+    perm.push_back(j);
+    for (int64_t d = 0; d < k; ++d)
+      inv[perm[d]] = d;
+    Value g;
+    if (j == k - 1)
+      g = e.add(coords(j), zeros);
+    else {
+      Value zerosT = e.transpose(zeros, perm);
+      g = e.transpose(e.add(zerosT, coords(j)), inv);
+    }
+    parts.push_back(e.unsqueeze(g, {-1}));
+  }
+  parts.push_back(e.unsqueeze(ones, {-1}));
+  Value grid = e.concat(parts, -1);
+  Value flat = e.transpose(e.reshape(grid, e.i64s({-1, k + 1})), {1, 0});
+  Value prod = e.build1("MatMul", {theta, flat}, et);
+  Value nsk = e.transpose(prod, {0, 2, 1});
+  Value outShape =
+      e.concat({e.build1("Slice", {size, e.i64s({0}), e.i64s({1})}, i64),
+                spatialShape, e.i64s({k})},
+               0);
+  x.results = {e.reshape(nsk, outShape)};
+  return success(!e.failed());
+}
+
+//===--- Attention --------------------------------------------------------===//
+
+/// The function body of Attention-23/24: Q, K, V as [batch, heads, seq,
+/// head_size] (3-D inputs reshaped by q_num_heads/kv_num_heads), past keys
+/// and values concatenated, K and V heads repeated for grouped queries, Q
+/// and K scaled by sqrt(scale), softcap, the bias of the mask, causality
+/// and (24) nonpad_kv_seqlen added in float and cast to T, Softmax in
+/// softmax_precision.
+static LogicalResult expandAttention(Expansion &x) {
+  Emitter &e = x.e;
+  MLIRContext *ctx = e.getContext();
+  Type f32 = Float32Type::get(ctx), i64 = IntegerType::get(ctx, 64);
+  Value q = x.in(0), k = x.in(1), v = x.in(2), mask = x.in(3);
+  Value pastK = x.in(4), pastV = x.in(5);
+  int version = x.ctx.getVersion();
+  Value nonpad = version >= 24 ? x.in(6) : Value();
+  Type t = x.et();
+  if (!isFloat(t) || x.et(1) != t || x.et(2) != t)
+    return unsupported(x, "Q, K and V are not float tensors of one type");
+  std::optional<int64_t> rank = rankOf(q);
+  if (!rank || (*rank != 3 && *rank != 4) || rankOf(k) != rank ||
+      rankOf(v) != rank)
+    return unsupported(x, "Q, K and V are not all 3-D or all 4-D");
+  if ((pastK != nullptr) != (pastV != nullptr))
+    return unsupported(x, "only one of past_key and past_value is given");
+  Type softmaxType = t;
+  if (x.ctx.hasAttr("softmax_precision")) {
+    softmaxType = x.ctx.getDataTypeAttr("softmax_precision");
+    if (!isFloat(softmaxType))
+      return unsupported(x, "softmax_precision is not a float type");
+  }
+  int64_t mode = x.i("qk_matmul_output_mode", 0);
+  if (x.ctx.hasOutput(3) && (mode < 0 || mode > 3))
+    return unsupported(x, "unknown qk_matmul_output_mode");
+
+  Value batch = e.shapeOf(q, 0, 1);
+  Value qSeqLen = e.shapeOf(q, -2, -1);
+  Value kvSeqLen = e.shapeOf(k, -2, -1);
+  Value qr = q, kr = k, vr = v;
+  if (*rank == 3) {
+    std::optional<int64_t> qHeads = x.ctx.getIntAttr("q_num_heads");
+    std::optional<int64_t> kvHeads = x.ctx.getIntAttr("kv_num_heads");
+    if (!qHeads || !kvHeads)
+      return unsupported(x, "3-D inputs without q_num_heads and kv_num_heads");
+    Value negOne = e.i64s({-1});
+    Value qShape = e.concat({batch, qSeqLen, e.i64s({*qHeads}), negOne}, 0);
+    Value kvShape = e.concat({batch, kvSeqLen, e.i64s({*kvHeads}), negOne}, 0);
+    qr = e.transpose(e.reshape(q, qShape), {0, 2, 1, 3});
+    kr = e.transpose(e.reshape(k, kvShape), {0, 2, 1, 3});
+    vr = e.transpose(e.reshape(v, kvShape), {0, 2, 1, 3});
+  }
+  Value qHeads = e.shapeOf(qr, 1, 2), kvHeads = e.shapeOf(kr, 1, 2);
+  Value qkHeadSize = e.shapeOf(qr, 3, 4), vHeadSize = e.shapeOf(vr, 3, 4);
+
+  // Q and K are each scaled by sqrt(scale).
+  Value scale;
+  if (std::optional<double> s = x.ctx.getFloatAttr("scale"))
+    scale = e.scalar(f32, *s);
+  else
+    scale = e.div(e.scalar(f32, 1.0, {1}),
+                  e.unary("Sqrt", e.castTo(qkHeadSize, f32)));
+  Value scaleT = e.castTo(e.unary("Sqrt", scale), t);
+
+  // The key/value cache.
+  Value presentK = kr, presentV = vr, pastSeqLen;
+  if (pastK) {
+    presentK = e.concat({pastK, kr}, 2);
+    pastSeqLen = e.shapeOf(pastK, -2, -1);
+    presentV = e.concat({pastV, vr}, 2);
+  } else {
+    pastSeqLen = e.i64s({0});
+  }
+  Value newKVSeqLen = e.shapeOf(presentK, -2, -1);
+  Value biasShape = e.concat({qSeqLen, newKVSeqLen}, 0);
+
+  // The bias added to the scores, in float (or the mask's type).
+  Value negInf = e.scalar(f32, -INFINITY, {1}), zeroF = e.scalar(f32, 0.0, {1});
+  Value bias;
+  if (mask) {
+    Type mt = elementTypeOf(mask);
+    bias = mt && mt.isInteger(1) ? e.where(mask, zeroF, negInf) : mask;
+    if (version >= 24) {
+      // A mask shorter than the keys is padded with -inf.
+      Value padding = e.sub(newKVSeqLen, e.shapeOf(bias, -1));
+      Value pads = e.concat({e.i64s({0}), padding}, 0);
+      Value fill = e.castTo(e.scalar(f32, -INFINITY), elementTypeOf(bias));
+      bias = e.build1("Pad", {bias, pads, fill, e.i64s({-1})},
+                      elementTypeOf(bias));
+    }
+  } else {
+    auto zeroAttr =
+        DenseElementsAttr::get(RankedTensorType::get({1}, f32), 0.0f);
+    bias = e.build1("ConstantOfShape", {biasShape}, f32,
+                    {x.b().getNamedAttr("value", zeroAttr)});
+  }
+  Type biasType = elementTypeOf(bias);
+  if (x.i("is_causal", 0) != 0) {
+    // -inf where the key position is after the query's (past included).
+    Value seqLen = e.build1("Gather", {biasShape, e.scalar(i64, 0)}, i64);
+    Value total = e.build1("Gather", {biasShape, e.scalar(i64, 1)}, i64);
+    Value zero = e.scalar(i64, 0), one = e.scalar(i64, 1);
+    Value rows = e.unsqueeze(emitRange(e, zero, seqLen, one), {1});
+    Value cols = e.unsqueeze(emitRange(e, zero, total, one), {0});
+    Value above = e.compare("Less", e.add(rows, pastSeqLen), cols);
+    bias = e.add(bias, e.castTo(e.where(above, negInf, zeroF), biasType));
+  }
+  if (nonpad) {
+    // -inf for the keys of a sample past its nonpad_kv_seqlen.
+    Value lens = e.unsqueeze(nonpad, {1});
+    Value len = e.squeeze(kvSeqLen, {0});
+    Value range = emitRange(e, e.scalar(i64, 0), len, e.scalar(i64, 1));
+    Value pad = e.where(e.compare("Less", range, lens), zeroF, negInf);
+    pad = e.unsqueeze(e.unsqueeze(pad, {1}), {1});
+    bias = e.add(bias, e.castTo(pad, biasType));
+  }
+  Value biasT = e.castTo(bias, t);
+
+  // Grouped queries: each K/V head serves q_num_heads / kv_num_heads query
+  // heads (interleave 1 when they are equal or do not divide).
+  Value one1 = e.i64s({1}), zero1 = e.i64s({0});
+  Value notEqual = e.unary("Not", e.compare("Equal", qHeads, kvHeads));
+  Value divides = e.compare("Equal", e.binary("Mod", qHeads, kvHeads), zero1);
+  Value gqa = e.compare("And", notEqual, divides);
+  Value interleave = e.where(gqa, e.castTo(e.div(qHeads, kvHeads), i64), one1);
+  auto repeatHeads = [&](Value kv, Value headSize) {
+    Value shape5 =
+        e.concat({batch, kvHeads, interleave, newKVSeqLen, headSize}, 0);
+    Value expanded =
+        e.build1("Expand", {e.unsqueeze(kv, {2}), shape5}, elementTypeOf(kv));
+    Value shape4 = e.concat({batch, qHeads, newKVSeqLen, headSize}, 0);
+    return e.reshape(expanded, shape4);
+  };
+  Value kAttn = repeatHeads(presentK, qkHeadSize);
+  Value vAttn = repeatHeads(presentV, vHeadSize);
+
+  Value qScaled = e.mul(qr, scaleT);
+  Value kScaled = e.mul(e.transpose(kAttn, {0, 1, 3, 2}), scaleT);
+  Value qk = e.build1("MatMul", {qScaled, kScaled}, t);
+  Value scores = e.castTo(qk, t);
+  if (double softcap = x.f("softcap", 0.0); softcap > 0.0) {
+    Value cap = e.castTo(e.scalar(f32, softcap, {1}), t);
+    scores = e.mul(e.unary("Tanh", e.div(scores, cap)), cap);
+  }
+  Value softcapped = scores;
+  Value biased = e.add(scores, biasT);
+  Value probs = emitSoftmax(e, e.castTo(biased, softmaxType), -1, false);
+  Value probsT = e.castTo(probs, t);
+  Value y = e.build1("MatMul", {probsT, vAttn}, t);
+  if (*rank == 3)
+    y = e.reshape(e.transpose(y, {0, 2, 1, 3}), e.i64s({0, 0, -1}));
+  x.results = {y, presentK, presentV};
+  if (x.ctx.hasOutput(3)) {
+    Value qkOut[] = {qk, softcapped, biased, probs};
+    x.results.push_back(qkOut[mode]);
+  }
+  return success(!e.failed());
+}
+
+//===--- RotaryEmbedding --------------------------------------------------===//
+
+/// The function body of RotaryEmbedding-23: the input as [batch, seq,
+/// heads, head_size], its first rotary_embedding_dim values rotated by the
+/// cos/sin caches (gathered at position_ids when given), in halves or
+/// interleaved, the rest passed through.
+static LogicalResult expandRotaryEmbedding(Expansion &x) {
+  Emitter &e = x.e;
+  Value in = x.in(0), cosCache = x.in(1), sinCache = x.in(2);
+  Value positions = x.in(3);
+  Type et = x.et();
+  if (!isFloat(et))
+    return unsupported(x, "the input is not a float tensor");
+  std::optional<int64_t> rank = rankOf(in);
+  if (!rank || (*rank != 3 && *rank != 4))
+    return unsupported(x, "the input is not 3-D or 4-D");
+  int64_t numHeads = x.i("num_heads", 0);
+  if (*rank == 3 && numHeads <= 0)
+    return unsupported(x, "a 3-D input without num_heads");
+  Value xin = *rank == 4 ? e.transpose(in, {0, 2, 1, 3})
+                         : e.reshape(in, e.i64s({0, 0, numHeads, -1}));
+  Value headSize = e.shapeOf(xin, 3, 4);
+  int64_t rotaryDim = x.i("rotary_embedding_dim", 0);
+  Value rd = rotaryDim > 0 ? e.i64s({rotaryDim}) : headSize;
+  Value two1 = e.i64s({2}), zero1 = e.i64s({0});
+  Value lengths = e.concat({rd, e.sub(headSize, rd)}, 0);
+  SmallVector<Value> parts =
+      e.build("Split", {xin, lengths}, {et, et}, {e.attr("axis", int64_t(-1))});
+  if (parts.size() != 2)
+    return unsupported(x, e.getWhy());
+  Value toRotate = parts[0], noRotate = parts[1];
+  Value half = e.castTo(e.div(rd, two1), IntegerType::get(e.getContext(), 64));
+  auto cache = [&](Value c) {
+    if (positions)
+      c = e.build1("Gather", {c, positions}, elementTypeOf(c));
+    return e.unsqueeze(e.build1("Slice", {c, zero1, half, two1}, et), {2});
+  };
+  Value cosv = cache(cosCache), sinv = cache(sinCache);
+  bool interleaved = x.i("interleaved", 0) != 0;
+  Value x1, x2;
+  if (interleaved) {
+    Value one1 = e.i64s({1}), axis = e.i64s({3});
+    x1 = e.build1("Slice", {toRotate, zero1, rd, axis, two1}, et);
+    x2 = e.build1("Slice", {toRotate, one1, e.add(rd, one1), axis, two1}, et);
+  } else {
+    SmallVector<Value> halves =
+        e.build("Split", {toRotate}, {et, et},
+                {e.attr("axis", int64_t(-1)), e.attr("num_outputs", 2)}, {1});
+    if (halves.size() != 2)
+      return unsupported(x, e.getWhy());
+    x1 = halves[0];
+    x2 = halves[1];
+  }
+  Value cosX1 = e.mul(cosv, x1);
+  Value real = e.sub(cosX1, e.mul(sinv, x2));
+  Value sinX1 = e.mul(sinv, x1);
+  Value imag = e.add(sinX1, e.mul(cosv, x2));
+  Value rotated;
+  if (interleaved) {
+    Value pairs =
+        e.concat({e.unsqueeze(real, {-1}), e.unsqueeze(imag, {-1})}, -1);
+    rotated = e.reshape(pairs, e.shapeOf(toRotate));
+  } else
+    rotated = e.concat({real, imag}, -1);
+  Value y = e.concat({rotated, noRotate}, -1);
+  if (*rank == 4)
+    y = e.transpose(y, {0, 2, 1, 3});
+  x.results = {e.reshape(y, e.shapeOf(in))};
+  return success(!e.failed());
+}
+
+//===--- CausalConvWithState ----------------------------------------------===//
+
+/// The function body of CausalConvWithState-27: the past state (or k - 1
+/// zeros) concatenated before the input along the length, a depthwise Conv
+/// (group = channels), SiLU in float for 'silu'/'swish', and the last k - 1
+/// positions of the padded input as the present state.
+static LogicalResult expandCausalConvWithState(Expansion &x) {
+  Emitter &e = x.e;
+  Value in = x.in(0), weight = x.in(1), bias = x.in(2), past = x.in(3);
+  Type et = x.et();
+  StringRef activation = x.ctx.getStringAttr("activation", "none");
+  if (activation != "none" && activation != "silu" && activation != "swish")
+    return unsupported(x, "unknown activation '" + activation + "'");
+  // The group of the Conv is an attribute: the channels must be known.
+  int64_t channels = ShapedType::kDynamic;
+  for (Value v : {in, weight})
+    if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+      if (t.getRank() == 3 && !t.isDynamicDim(v == in ? 1 : 0))
+        channels = t.getDimSize(v == in ? 1 : 0);
+  if (ShapedType::isDynamic(channels))
+    return unsupported(x, "the number of channels is unknown");
+  Value one1 = e.i64s({1});
+  Value km1 = e.sub(e.shapeOf(weight, 2, 3), one1);
+  if (!past) {
+    Value shape = e.concat({e.shapeOf(in, 0, 1), e.shapeOf(in, 1, 2), km1}, 0);
+    auto zeroAttr = DenseElementsAttr::get(RankedTensorType::get({1}, et),
+                                           FloatAttr::get(et, 0.0));
+    past = e.build1("ConstantOfShape", {shape}, et,
+                    {x.b().getNamedAttr("value", zeroAttr)});
+  }
+  Value padded = e.concat({past, in}, 2);
+  Value conv = e.build1("Conv", {padded, weight, bias}, et,
+                        {e.attr("group", channels)}, {2});
+  Value out = conv;
+  if (activation != "none") {
+    Value f = e.castTo(conv, Float32Type::get(e.getContext()));
+    out = e.castTo(e.mul(f, e.unary("Sigmoid", f)), et);
+  }
+  Value padLen = e.shapeOf(padded, 2, 3);
+  Value state =
+      e.build1("Slice", {padded, e.sub(padLen, km1), padLen, e.i64s({2})}, et);
+  x.results = {out, state};
+  return success(!e.failed());
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -895,6 +1475,12 @@ static ExpandFn lookupExpansion(StringRef name) {
       .Case("DynamicQuantizeLinear", expandDynamicQuantizeLinear)
       .Case("Bernoulli", expandBernoulli)
       .Case("CenterCropPad", expandCenterCropPad)
+      .Case("NegativeLogLikelihoodLoss", expandNLL)
+      .Case("SoftmaxCrossEntropyLoss", expandSCE)
+      .Case("AffineGrid", expandAffineGrid)
+      .Case("Attention", expandAttention)
+      .Case("RotaryEmbedding", expandRotaryEmbedding)
+      .Case("CausalConvWithState", expandCausalConvWithState)
       .Default(nullptr);
 }
 

@@ -1,0 +1,317 @@
+//===- DataMovementUtils.cpp - Helpers of the data movement lowerings -----===//
+//
+// See DataMovementUtils.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DataMovementUtils.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::onnx;
+
+Value dm::idx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value dm::toValue(OpBuilder &b, Location loc, OpFoldResult v) {
+  return getValueOrCreateConstantIndexOp(b, loc, v);
+}
+
+std::optional<int64_t> dm::staticValue(OpFoldResult v) {
+  return getConstantIntValue(v);
+}
+
+Value dm::addI(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::AddIOp>(loc, x, y);
+}
+Value dm::subI(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::SubIOp>(loc, x, y);
+}
+Value dm::mulI(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::MulIOp>(loc, x, y);
+}
+Value dm::minI(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::MinSIOp>(loc, x, y);
+}
+Value dm::maxI(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::MaxSIOp>(loc, x, y);
+}
+Value dm::cmpI(OpBuilder &b, Location loc, arith::CmpIPredicate p, Value x,
+               Value y) {
+  return b.createOrFold<arith::CmpIOp>(loc, p, x, y);
+}
+Value dm::select(OpBuilder &b, Location loc, Value c, Value x, Value y) {
+  return b.createOrFold<arith::SelectOp>(loc, c, x, y);
+}
+Value dm::andI(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::AndIOp>(loc, x, y);
+}
+Value dm::orI(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::OrIOp>(loc, x, y);
+}
+
+Value dm::clampI(OpBuilder &b, Location loc, Value x, Value lo, Value hi) {
+  return minI(b, loc, maxI(b, loc, x, lo), hi);
+}
+
+OpFoldResult dm::product(OpBuilder &b, Location loc,
+                         ArrayRef<OpFoldResult> dims) {
+  int64_t staticPart = 1;
+  Value dynamicPart;
+  for (OpFoldResult d : dims) {
+    if (std::optional<int64_t> s = staticValue(d)) {
+      staticPart *= *s;
+      continue;
+    }
+    Value v = toValue(b, loc, d);
+    dynamicPart = dynamicPart ? mulI(b, loc, dynamicPart, v) : v;
+  }
+  if (!dynamicPart)
+    return b.getIndexAttr(staticPart);
+  if (staticPart == 1)
+    return dynamicPart;
+  return mulI(b, loc, dynamicPart, idx(b, loc, staticPart));
+}
+
+Value dm::extractIndex(OpBuilder &b, Location loc, Value tensor, int64_t i,
+                       bool isUnsigned) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<Value> indices;
+  if (type.getRank() > 0)
+    indices.push_back(idx(b, loc, i));
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    indices.push_back(idx(b, loc, 0));
+  Value v = tensor::ExtractOp::create(b, loc, tensor, indices);
+  if (isa<FloatType>(v.getType()))
+    v = arith::FPToSIOp::create(b, loc, b.getI64Type(), v);
+  return castToIndex(b, loc, v, isUnsigned);
+}
+
+Value dm::extractScalar(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<Value> indices(type.getRank(), idx(b, loc, 0));
+  return tensor::ExtractOp::create(b, loc, tensor, indices);
+}
+
+std::optional<SmallVector<OpFoldResult>>
+dm::getIndexValues(OpBuilder &b, Location loc, Value tensor) {
+  SmallVector<OpFoldResult> out;
+  if (std::optional<SmallVector<int64_t>> values =
+          getConstantIntValues(tensor)) {
+    for (int64_t v : *values)
+      out.push_back(b.getIndexAttr(v));
+    return out;
+  }
+  auto type = dyn_cast<RankedTensorType>(tensor.getType());
+  if (!type || type.getRank() > 1 || !type.hasStaticShape())
+    return std::nullopt;
+  int64_t n = type.getNumElements();
+  for (int64_t i = 0; i < n; ++i)
+    out.push_back(extractIndex(b, loc, tensor, i));
+  return out;
+}
+
+Value dm::castTo(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
+/// The grouping of `from` into `to` (a collapse), when each group is made of
+/// static dims whose product is the target's static size, plus at most one
+/// group with dynamic dims on both sides.
+static std::optional<SmallVector<ReassociationIndices>>
+groupDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  if (llvm::count(from, ShapedType::kDynamic) > 1 ||
+      llvm::count(to, ShapedType::kDynamic) > 1)
+    return std::nullopt;
+  if (to.empty()) {
+    if (llvm::all_of(from, [](int64_t d) { return d == 1; }))
+      return SmallVector<ReassociationIndices>{};
+    return std::nullopt;
+  }
+  return getReassociationIndicesForCollapse(from, to);
+}
+
+Value dm::reshapeTo(OpBuilder &b, Location loc, Value input,
+                    RankedTensorType resultType, ArrayRef<OpFoldResult> dims) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  if (inType == resultType && resultType.hasStaticShape())
+    return input;
+  ArrayRef<int64_t> inShape = inType.getShape();
+  SmallVector<int64_t> outShape;
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    std::optional<int64_t> s = staticValue(d);
+    outShape.push_back(resultType.isDynamicDim(i) ? ShapedType::kDynamic
+                                                  : resultType.getDimSize(i));
+    if (s && outShape.back() == ShapedType::kDynamic)
+      outShape.back() = *s;
+  }
+  auto staticOut = resultType.clone(outShape);
+  if (inType.getRank() > resultType.getRank()) {
+    if (auto groups = groupDims(inShape, outShape)) {
+      Value r = tensor::CollapseShapeOp::create(b, loc, input, *groups);
+      return castTo(b, loc, r, resultType);
+    }
+  } else if (inType.getRank() < resultType.getRank()) {
+    if (auto groups = groupDims(outShape, inShape)) {
+      Value r = tensor::ExpandShapeOp::create(b, loc, staticOut, input, *groups,
+                                              dims);
+      return castTo(b, loc, r, resultType);
+    }
+  } else if (inShape == ArrayRef<int64_t>(outShape) &&
+             llvm::count(outShape, ShapedType::kDynamic) <= 1) {
+    return castTo(b, loc, input, resultType);
+  }
+  // Several dynamic dims in one group: tensor.reshape with the sizes as a
+  // tensor (expand_shape of such groups does not lower to LLVM).
+  if (llvm::count(outShape, ShapedType::kDynamic) > 1) {
+    SmallVector<Value> sizes;
+    for (OpFoldResult d : dims)
+      sizes.push_back(toValue(b, loc, d));
+    Value shape = tensor::FromElementsOp::create(
+        b, loc,
+        RankedTensorType::get({(int64_t)sizes.size()}, b.getIndexType()),
+        sizes);
+    Value r = tensor::ReshapeOp::create(b, loc, staticOut, input, shape);
+    return castTo(b, loc, r, resultType);
+  }
+  // Through one dim.
+  Value flat = input;
+  if (inType.getRank() == 0) {
+    flat = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({1}, inType.getElementType()), input,
+        ArrayRef<ReassociationIndices>{},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  } else if (inType.getRank() > 1) {
+    ReassociationIndices all =
+        llvm::to_vector(llvm::seq<int64_t>(0, inType.getRank()));
+    flat = tensor::CollapseShapeOp::create(b, loc, input,
+                                           ArrayRef<ReassociationIndices>{all});
+  }
+  if (resultType.getRank() == 0) {
+    flat = castTo(b, loc, flat,
+                  RankedTensorType::get({1}, resultType.getElementType()));
+    return tensor::CollapseShapeOp::create(b, loc, resultType, flat,
+                                           ArrayRef<ReassociationIndices>{});
+  }
+  if (resultType.getRank() == 1)
+    return castTo(b, loc, flat, resultType);
+  ReassociationIndices all =
+      llvm::to_vector(llvm::seq<int64_t>(0, resultType.getRank()));
+  Value r = tensor::ExpandShapeOp::create(
+      b, loc, staticOut, flat, ArrayRef<ReassociationIndices>{all}, dims);
+  return castTo(b, loc, r, resultType);
+}
+
+Value dm::buildIndexGeneric(
+    OpBuilder &b, Location loc, RankedTensorType type,
+    ArrayRef<OpFoldResult> dims, ValueRange inputs, ArrayRef<AffineMap> maps,
+    function_ref<Value(OpBuilder &, Location, ValueRange, ValueRange)> body) {
+  int64_t rank = type.getRank();
+  Value init = tensor::EmptyOp::create(b, loc, dims, type.getElementType());
+  SmallVector<AffineMap> allMaps(maps);
+  allMaps.push_back(b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, allMaps,
+      iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        SmallVector<Value> ivs;
+        for (int64_t d = 0; d < rank; ++d)
+          ivs.push_back(linalg::IndexOp::create(nb, nloc, d));
+        Value v = body(nb, nloc, ivs, args.drop_back());
+        linalg::YieldOp::create(nb, nloc, v);
+      });
+  return castTo(b, loc, generic.getResult(0), type);
+}
+
+void dm::check(OpBuilder &b, Location loc, Value cond, Operation *node,
+               const Twine &message) {
+  if (matchPattern(cond, m_One()))
+    return;
+  emitRuntimeCheck(b, loc, cond, node, message);
+}
+
+Value dm::checkedIndex(OpBuilder &b, Location loc, Value index, Value size,
+                       bool wrap, Operation *node, const Twine &what) {
+  Value zero = idx(b, loc, 0);
+  if (wrap) {
+    Value negative = cmpI(b, loc, arith::CmpIPredicate::slt, index, zero);
+    index = select(b, loc, negative, addI(b, loc, index, size), index);
+  }
+  Value inRange =
+      andI(b, loc, cmpI(b, loc, arith::CmpIPredicate::sge, index, zero),
+           cmpI(b, loc, arith::CmpIPredicate::slt, index, size));
+  check(b, loc, inRange, node, what);
+  return clampI(b, loc, index, zero,
+                maxI(b, loc, subI(b, loc, size, idx(b, loc, 1)), zero));
+}
+
+Value dm::zeroOf(OpBuilder &b, Location loc, Type elementType) {
+  if (isa<FloatType, IntegerType, IndexType>(elementType))
+    return createScalarConstant(b, loc, elementType, 0);
+  return {};
+}
+
+Value dm::convertScalar(OpBuilder &b, Location loc, Value v, Type to,
+                        bool fromUnsigned) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (isa<FloatType>(from) && isa<FloatType>(to))
+    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+               ? (Value)arith::ExtFOp::create(b, loc, to, v)
+               : (Value)arith::TruncFOp::create(b, loc, to, v);
+  if (isa<FloatType>(to))
+    return fromUnsigned ? (Value)arith::UIToFPOp::create(b, loc, to, v)
+                        : (Value)arith::SIToFPOp::create(b, loc, to, v);
+  if (isa<FloatType>(from))
+    return arith::FPToSIOp::create(b, loc, to, v);
+  if (from.isIndex() || to.isIndex())
+    return fromUnsigned ? (Value)arith::IndexCastUIOp::create(b, loc, to, v)
+                        : (Value)arith::IndexCastOp::create(b, loc, to, v);
+  if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
+    return arith::TruncIOp::create(b, loc, to, v);
+  return fromUnsigned ? (Value)arith::ExtUIOp::create(b, loc, to, v)
+                      : (Value)arith::ExtSIOp::create(b, loc, to, v);
+}
+
+SmallVector<Value>
+dm::buildLoopNest(OpBuilder &b, Location loc, ArrayRef<Value> dims,
+                  ValueRange inits,
+                  function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                  ValueRange, ValueRange)>
+                      body) {
+  SmallVector<Value> lbs(dims.size(), idx(b, loc, 0));
+  SmallVector<Value> steps(dims.size(), idx(b, loc, 1));
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, dims, steps, inits,
+      [&](OpBuilder &nb, Location nloc, ValueRange ivs, ValueRange args) {
+        return body(nb, nloc, ivs, args);
+      });
+  return llvm::to_vector(nest.results);
+}
+
+SmallVector<OpFoldResult> dm::preferStatic(OpBuilder &b, RankedTensorType type,
+                                           ArrayRef<OpFoldResult> computed) {
+  SmallVector<OpFoldResult> dims(computed);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (!type.isDynamicDim(d))
+      dims[d] = b.getIndexAttr(type.getDimSize(d));
+  return dims;
+}
+
+SmallVector<Value> dm::dimValues(OpBuilder &b, Location loc, Value tensor) {
+  SmallVector<Value> out;
+  for (OpFoldResult d : getDims(b, loc, tensor))
+    out.push_back(toValue(b, loc, d));
+  return out;
+}

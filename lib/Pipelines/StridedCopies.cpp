@@ -1,0 +1,61 @@
+//===- StridedCopies.cpp - memref.copy of strided views to linalg.copy ----===//
+//
+// Bufferization copies into and out of views (tensor.pad writes its source
+// into a subview of the padded buffer, a strided tensor.insert_slice into a
+// strided subview). finalize-memref-to-llvm lowers a memref.copy whose
+// operands are not both contiguous to a call of `memrefCopy` from MLIR's
+// runner utils, which compiled models do not link. This pass turns those
+// copies into linalg.copy, which becomes loops with the other linalg ops;
+// contiguous copies stay memref.copy (an llvm.memcpy).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace {
+struct StridedCopiesPass
+    : public PassWrapper<StridedCopiesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StridedCopiesPass)
+
+  StringRef getArgument() const override {
+    return "onnx-strided-copies-to-linalg";
+  }
+  StringRef getDescription() const override {
+    return "Turn memref.copy of non-contiguous memrefs into linalg.copy";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<linalg::LinalgDialect>();
+  }
+
+  static bool isContiguous(Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && memref.getLayout().isIdentity();
+  }
+
+  void runOnOperation() override {
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk([&](memref::CopyOp op) {
+      if (!isContiguous(op.getSource().getType()) ||
+          !isContiguous(op.getTarget().getType()))
+        copies.push_back(op);
+    });
+    for (memref::CopyOp op : copies) {
+      OpBuilder b(op);
+      linalg::CopyOp::create(b, op.getLoc(), op.getSource(), op.getTarget());
+      op.erase();
+    }
+  }
+};
+} // namespace
+
+std::unique_ptr<Pass> mlir::onnx::createStridedCopiesToLinalgPass() {
+  return std::make_unique<StridedCopiesPass>();
+}

@@ -1,0 +1,8 @@
+// RUN: onnx-opt %s --convert-onnx-to-linalg --split-input-file -verify-diagnostics
+
+func.func @cast_to_string(%x: tensor<2xf32>) -> tensor<2x!onnx.string> {
+  // expected-error @+2 {{onnx.Cast 'c': cannot lower: casts from or to strings are not supported yet}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Cast'}}
+  %0 = onnx.Cast(%x) {to = 8 : i64, onnx.name = "c"} : (tensor<2xf32>) -> tensor<2x!onnx.string>
+  return %0 : tensor<2x!onnx.string>
+}

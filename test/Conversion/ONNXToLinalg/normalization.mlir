@@ -1,0 +1,75 @@
+// RUN: onnx-opt %s --convert-onnx-to-linalg --split-input-file | FileCheck %s
+
+// Inference: one elementwise generic; the statistics are read per channel.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2) -> (d1)>
+// CHECK-LABEL: func.func @batchnorm
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[CH]], #[[CH]], #[[CH]], #[[CH]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK: math.sqrt
+// CHECK: arith.subf
+// CHECK: arith.divf
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @batchnorm(%x: tensor<2x3x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3x4xf32> {
+  %0 = onnx.BatchNormalization(%x, %s, %b, %m, %v) {epsilon = 1.0e-03 : f32} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Training mode: the batch's mean and population variance (reductions over
+// all dims but the channel, in f32 for f16), and the running statistics.
+// CHECK-LABEL: func.func @batchnorm_training
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<3xf32>)
+// CHECK: arith.extf
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "reduction"]
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK: math.sqrt
+// CHECK: arith.truncf {{.*}} : f32 to f16
+// CHECK: arith.constant 0.899999976 : f32
+// CHECK: arith.truncf {{.*}} : f32 to f16
+func.func @batchnorm_training(%x: tensor<2x3x4xf16>, %s: tensor<3xf16>, %b: tensor<3xf16>, %m: tensor<3xf16>, %v: tensor<3xf16>) -> (tensor<2x3x4xf16>, tensor<3xf16>, tensor<3xf16>) {
+  %0, %1, %2 = onnx.BatchNormalization(%x, %s, %b, %m, %v) {training_mode = 1 : i64} : (tensor<2x3x4xf16>, tensor<3xf16>, tensor<3xf16>, tensor<3xf16>, tensor<3xf16>) -> (tensor<2x3x4xf16>, tensor<3xf16>, tensor<3xf16>)
+  return %0, %1, %2 : tensor<2x3x4xf16>, tensor<3xf16>, tensor<3xf16>
+}
+
+// -----
+
+// Per-channel parameters of a dynamic channel count are checked at run time.
+// CHECK-DAG: #[[NC:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @instancenorm
+// CHECK: cf.assert {{.*}}, "onnx.InstanceNormalization 'in': scale does not have one element per channel"
+// CHECK: linalg.generic {indexing_maps = [{{.*}}, #[[NC]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: linalg.generic {indexing_maps = [{{.*}}, #[[NC]], #[[NC]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: linalg.generic {indexing_maps = [{{.*}}, {{.*}}, {{.*}}, #[[NC]], #[[NC]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel"]}
+func.func @instancenorm(%x: tensor<?x?x?xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<?x?x?xf32> {
+  %0 = onnx.InstanceNormalization(%x, %s, %b) {onnx.name = "in"} : (tensor<?x?x?xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
+// CHECK-DAG: #[[KEPT:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-LABEL: func.func @lpnorm
+// CHECK: linalg.generic {indexing_maps = [{{.*}}, #[[KEPT]]], iterator_types = ["reduction", "parallel", "parallel"]}
+// CHECK: math.absf
+// CHECK: linalg.generic {indexing_maps = [{{.*}}, #[[KEPT]], {{.*}}]
+// CHECK: arith.divf
+func.func @lpnorm(%x: tensor<2x3x4xf64>) -> tensor<2x3x4xf64> {
+  %0 = onnx.LpNormalization(%x) {axis = -3 : i64, p = 1 : i64} : (tensor<2x3x4xf64>) -> tensor<2x3x4xf64>
+  return %0 : tensor<2x3x4xf64>
+}
+
+// -----
+
+// LRN: squares summed over a window of channels of the zero-padded input.
+// CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d4, d2, d3)>
+// CHECK-LABEL: func.func @lrn
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 1, 0, 0] high[0, 2, 0, 0]
+// CHECK: linalg.generic {indexing_maps = [#[[WIN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[P]], %{{.*}} : tensor<1x8x2x2xf32>, tensor<4xf32>)
+// CHECK: math.powf
+func.func @lrn(%x: tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32> {
+  %0 = onnx.LRN(%x) {size = 4 : i64} : (tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32>
+  return %0 : tensor<1x5x2x2xf32>
+}
