@@ -2,7 +2,11 @@
 # Runs every test: sets up and builds what is missing, then the lit suite
 # (which includes the generated-ODS freshness check, the cross-check against
 # ONNX's operator registry, the proto wire-compatibility check and the
-# downstream find_package build). Ends with the totals alone on a line:
+# downstream find_package build), then the conformance runner
+# (utils/run_conformance.py: every case of both ONNX suites through onnx-run,
+# failures checked against test/Conformance/run-expected-failures.txt,
+# docs/conformance.md rewritten), which counts as one test. Ends with the
+# totals alone on a line:
 #   N passed, N failed[, N skipped]
 set -uo pipefail
 
@@ -26,6 +30,14 @@ failed=$(( $(count Failed) + $(count "Unexpectedly Passed") + $(count Unresolved
 skipped=$(( $(count Unsupported) + $(count Excluded) + $(count Skipped) ))
 rm -f "$log"
 if [ "$rc" != 0 ] && [ "$failed" = 0 ]; then failed=1; fi
+
+if /usr/bin/python3 "$root/utils/run_conformance.py" --build "$build" \
+    --expected "$root/test/Conformance/run-expected-failures.txt" \
+    --report "$root/docs/conformance.md"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+fi
 if [ "$skipped" -gt 0 ]; then
   echo "$passed passed, $failed failed, $skipped skipped"
 else

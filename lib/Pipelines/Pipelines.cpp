@@ -27,8 +27,9 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
                                           const LowerToLLVMOptions &options) {
   // 1. onnx level.
   if (options.onnxLevel)
-    addPipeline(pm, "onnx-inline-functions,onnx-convert-opset,onnx-decompose,"
-                    "onnx-infer-shapes");
+    // Decomposition needs ranks and element types: infer them first.
+    addPipeline(pm, "onnx-inline-functions,onnx-convert-opset,"
+                    "onnx-infer-shapes,onnx-decompose,onnx-infer-shapes");
   // 2. linalg on tensors.
   addPipeline(pm, "convert-onnx-to-linalg,canonicalize,cse,"
                   "func.func(linalg-fuse-elementwise-ops),canonicalize");

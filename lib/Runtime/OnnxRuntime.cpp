@@ -277,9 +277,11 @@ static onnxd_status bindInputs(const Signature &sig, const onnxd_tensor *inputs,
   bound.assign(sig.inputs.size(), nullptr);
   if (numInputs && !inputs)
     return fail(ONNXD_INVALID_ARGUMENT, "inputs is NULL");
-  bool named = numInputs == 0 || inputs[0].name;
+  // NULL or "" is no name (TensorProto files often carry none).
+  auto hasName = [](const onnxd_tensor &t) { return t.name && *t.name; };
+  bool named = numInputs == 0 || hasName(inputs[0]);
   for (size_t i = 0; i < numInputs; ++i)
-    if (bool(inputs[i].name) != named)
+    if (hasName(inputs[i]) != named)
       return fail(ONNXD_INVALID_ARGUMENT,
                   "either every input has a name or none has");
   if (!named) {

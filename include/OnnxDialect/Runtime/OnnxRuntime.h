@@ -83,7 +83,7 @@ enum {
 };
 
 /** A dense tensor in row-major (C) order.
- *  As an input: `name` selects the graph input (or NULL for all inputs, which
+ *  As an input: `name` selects the graph input (or NULL or "" for all inputs, which
  *  then go in the order of the signature); `shape` and `data` are borrowed.
  *  As an output: everything is owned by the caller (onnxd_tensor_free). */
 typedef struct onnxd_tensor {
