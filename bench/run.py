@@ -101,6 +101,8 @@ def run_tool(cmd, timeout, what):
                            timeout=timeout)
     except subprocess.TimeoutExpired:
         raise Failure("%s timed out after %d s" % (what, timeout))
+    except OSError as e:  # e.g. a binary being relinked under us
+        raise Failure("%s: cannot run %s: %s" % (what, cmd[0], e.strerror))
     if r.returncode < 0:
         raise Failure("%s crashed (signal %d): %s" %
                       (what, -r.returncode, one_line(r.stderr)))

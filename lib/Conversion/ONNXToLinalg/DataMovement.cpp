@@ -5,7 +5,8 @@
 // steps), Pad (tensor.pad for constants, a generic with the mode's index
 // mapping for edge/reflect/wrap; negative pads crop first), Tile
 // (linalg.broadcast + collapse_shape), DepthToSpace/SpaceToDepth (expand,
-// transpose, collapse), EyeLike, Trilu, ReverseSequence and Compress.
+// transpose, collapse), EyeLike, Trilu, ReverseSequence, Compress and
+// Col2Im (a gathering generic with the kernel positions as reductions).
 // Starts, ends, steps, axes, pads, repeats and split sizes that are not
 // constants are read at run time.
 //
@@ -835,6 +836,144 @@ struct CompressLowering : OpConversionPattern<CompressOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Col2Im
+//===----------------------------------------------------------------------===//
+
+/// Col2Im as a gather: out[n, c, y] sums, over the kernel positions k, the
+/// column input[n, c * K + lin(k), lin(b)] of the block b whose element k
+/// lands on y (y + pad - k * dilation = b * stride, b in range). The kernel
+/// positions are reduction loops of one linalg.generic (their bounds come
+/// from an unused tensor of the block shape).
+struct Col2ImLowering : OpConversionPattern<Col2ImOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Col2ImOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getResultType(*this, op);
+    Value input = adaptor.getInput();
+    auto inType = dyn_cast<RankedTensorType>(input.getType());
+    if (!type || !inType || inType.getRank() != 3)
+      return emitLoweringError(op, "expected a 3-D input");
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Type t = type.getElementType();
+    Value zero = zeroOf(b, loc, t);
+    if (!zero)
+      return emitLoweringError(op, "unsupported element type");
+    auto image = getIndexValues(b, loc, adaptor.getImageShape());
+    auto block = getIndexValues(b, loc, adaptor.getBlockShape());
+    int64_t k = type.getRank() - 2;
+    if (!image || !block || (int64_t)image->size() != k ||
+        (int64_t)block->size() != k)
+      return emitLoweringError(
+          op, "image_shape and block_shape need one value per spatial dim");
+    auto attrOr = [&](std::optional<ArrayRef<int64_t>> a, int64_t n,
+                      int64_t fallback) {
+      SmallVector<int64_t> v(n, fallback);
+      if (a && (int64_t)a->size() == n)
+        v.assign(a->begin(), a->end());
+      return v;
+    };
+    SmallVector<int64_t> dilations = attrOr(op.getDilations(), k, 1);
+    SmallVector<int64_t> strides = attrOr(op.getStrides(), k, 1);
+    SmallVector<int64_t> pads = attrOr(op.getPads(), 2 * k, 0);
+    // Blocks per spatial dim, and the input's channel and block counts.
+    SmallVector<Value> imageV, blockV, counts;
+    Value kernelSize = idx(b, loc, 1), blockCount = idx(b, loc, 1);
+    for (int64_t d = 0; d < k; ++d) {
+      Value img = toValue(b, loc, (*image)[d]);
+      Value blk = toValue(b, loc, (*block)[d]);
+      Value span = addI(b, loc,
+                        mulI(b, loc, idx(b, loc, dilations[d]),
+                             subI(b, loc, blk, idx(b, loc, 1))),
+                        idx(b, loc, 1));
+      Value padded = addI(b, loc, img, idx(b, loc, pads[d] + pads[k + d]));
+      Value n =
+          addI(b, loc,
+               b.createOrFold<arith::DivSIOp>(loc, subI(b, loc, padded, span),
+                                              idx(b, loc, strides[d])),
+               idx(b, loc, 1));
+      imageV.push_back(img);
+      blockV.push_back(blk);
+      counts.push_back(n);
+      kernelSize = mulI(b, loc, kernelSize, blk);
+      blockCount = mulI(b, loc, blockCount, n);
+    }
+    SmallVector<Value> inDims = dimValues(b, loc, input);
+    check(b, loc, cmpI(b, loc, Pred::eq, inDims[2], blockCount), op,
+          "the input's last dim is not the number of blocks");
+    Value channels = inDims[1];
+    check(b, loc,
+          cmpI(b, loc, Pred::eq,
+               b.createOrFold<arith::RemUIOp>(loc, channels, kernelSize),
+               idx(b, loc, 0)),
+          op, "the input's channels do not divide by the block size");
+    Value c = b.createOrFold<arith::DivUIOp>(loc, channels, kernelSize);
+    SmallVector<OpFoldResult> dims = {fold(inDims[0]), fold(c)};
+    for (Value img : imageV)
+      dims.push_back(fold(img));
+    dims = preferStatic(b, type, dims);
+    Value init = tensor::EmptyOp::create(b, loc, dims, t);
+    init = linalg::FillOp::create(b, loc, zero, init).getResult(0);
+    SmallVector<OpFoldResult> blockDims(blockV.begin(), blockV.end());
+    Value kernel = tensor::EmptyOp::create(b, loc, blockDims, t);
+    int64_t rank = type.getRank();
+    int64_t loops = rank + k;
+    MLIRContext *ctx = b.getContext();
+    SmallVector<AffineExpr> kernelExprs, outExprs;
+    for (int64_t d = 0; d < k; ++d)
+      kernelExprs.push_back(getAffineDimExpr(rank + d, ctx));
+    for (int64_t d = 0; d < rank; ++d)
+      outExprs.push_back(getAffineDimExpr(d, ctx));
+    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, kernelExprs, ctx),
+                                   AffineMap::get(loops, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.append(k, utils::IteratorType::reduction);
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{init.getType()}, ValueRange{kernel}, ValueRange{init},
+        maps, iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value z = idx(nb, nl, 0), one = idx(nb, nl, 1);
+          Value valid = arith::ConstantIntOp::create(nb, nl, 1, 1);
+          Value kernelIndex = z, blockIndex = z;
+          for (int64_t d = 0; d < k; ++d) {
+            Value y = linalg::IndexOp::create(nb, nl, 2 + d);
+            Value kd = linalg::IndexOp::create(nb, nl, rank + d);
+            Value pos = subI(nb, nl, addI(nb, nl, y, idx(nb, nl, pads[d])),
+                             mulI(nb, nl, kd, idx(nb, nl, dilations[d])));
+            Value stride = idx(nb, nl, strides[d]);
+            Value bd = arith::DivSIOp::create(nb, nl, pos, stride);
+            Value exact = cmpI(nb, nl, Pred::eq,
+                               arith::RemSIOp::create(nb, nl, pos, stride), z);
+            valid = andI(nb, nl, valid,
+                         andI(nb, nl, exact,
+                              andI(nb, nl, cmpI(nb, nl, Pred::sge, pos, z),
+                                   cmpI(nb, nl, Pred::slt, bd, counts[d]))));
+            bd = clampI(nb, nl, bd, z,
+                        maxI(nb, nl, subI(nb, nl, counts[d], one), z));
+            kernelIndex =
+                addI(nb, nl, mulI(nb, nl, kernelIndex, blockV[d]), kd);
+            blockIndex = addI(nb, nl, mulI(nb, nl, blockIndex, counts[d]), bd);
+          }
+          Value ch =
+              addI(nb, nl,
+                   mulI(nb, nl, linalg::IndexOp::create(nb, nl, 1), kernelSize),
+                   kernelIndex);
+          Value v = tensor::ExtractOp::create(
+              nb, nl, input,
+              ValueRange{linalg::IndexOp::create(nb, nl, 0), ch, blockIndex});
+          v = arith::SelectOp::create(nb, nl, valid, v, zeroOf(nb, nl, t));
+          Value sum = isa<FloatType>(t)
+                          ? (Value)arith::AddFOp::create(nb, nl, args[1], v)
+                          : (Value)arith::AddIOp::create(nb, nl, args[1], v);
+          linalg::YieldOp::create(nb, nl, sum);
+        });
+    rewriter.replaceOp(op, castTo(b, loc, generic.getResult(0), type));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnx::populateDataMovementToLinalgPatterns(
@@ -842,6 +981,6 @@ void mlir::onnx::populateDataMovementToLinalgPatterns(
   patterns.add<TransposeLowering, ConcatLowering, SplitLowering, SliceLowering,
                PadLowering, TileLowering, DepthToSpaceLowering,
                SpaceToDepthLowering, EyeLikeLowering, TriluLowering,
-               ReverseSequenceLowering, CompressLowering>(
+               ReverseSequenceLowering, CompressLowering, Col2ImLowering>(
       converter, patterns.getContext());
 }

@@ -248,3 +248,22 @@ func.func @reverse_sequence(%a: tensor<4x2xf32>, %l: tensor<2xi64>) -> tensor<4x
   %0 = onnx.ReverseSequence(%a, %l) {batch_axis = 1 : i64, time_axis = 0 : i64} : (tensor<4x2xf32>, tensor<2xi64>) -> tensor<4x2xf32>
   return %0 : tensor<4x2xf32>
 }
+
+// -----
+
+// Col2Im gathers: the kernel positions are reduction loops (bounds from an
+// unused tensor of the block shape), a column element is added where the
+// block it belongs to lands on the output position.
+// CHECK-LABEL: func.func @col2im
+// CHECK: %[[Z:.*]] = linalg.fill {{.*}} -> tensor<1x1x5x5xf32>
+// CHECK: %[[K:.*]] = tensor.empty() : tensor<2x2xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[K]] : tensor<2x2xf32>) outs(%[[Z]] : tensor<1x1x5x5xf32>)
+// CHECK: tensor.extract %arg0
+// CHECK: arith.select
+// CHECK: arith.addf
+func.func @col2im(%a: tensor<1x4x16xf32>) -> tensor<1x1x5x5xf32> {
+  %img = arith.constant dense<[5, 5]> : tensor<2xi64>
+  %blk = arith.constant dense<[2, 2]> : tensor<2xi64>
+  %0 = onnx.Col2Im(%a, %img, %blk) : (tensor<1x4x16xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x1x5x5xf32>
+  return %0 : tensor<1x1x5x5xf32>
+}

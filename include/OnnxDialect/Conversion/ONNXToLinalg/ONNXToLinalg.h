@@ -161,7 +161,8 @@ void populateShapeToLinalgPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
 
 /// Data movement: Transpose, Concat, Split, Slice, Pad, Tile,
-/// DepthToSpace, SpaceToDepth, EyeLike, Trilu, ReverseSequence, Compress.
+/// DepthToSpace, SpaceToDepth, EyeLike, Trilu, ReverseSequence, Compress,
+/// Col2Im.
 void populateDataMovementToLinalgPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns);
 
