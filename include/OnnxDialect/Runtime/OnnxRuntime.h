@@ -83,9 +83,10 @@ enum {
 };
 
 /** A dense tensor in row-major (C) order.
- *  As an input: `name` selects the graph input (or NULL or "" for all inputs, which
- *  then go in the order of the signature); `shape` and `data` are borrowed.
- *  As an output: everything is owned by the caller (onnxd_tensor_free). */
+ *  As an input: `name` selects the graph input (or NULL or "" for all inputs,
+ * which then go in the order of the signature); `shape` and `data` are
+ * borrowed. As an output: everything is owned by the caller
+ * (onnxd_tensor_free). */
 typedef struct onnxd_tensor {
   const char *name;
   int32_t dtype; /* ONNX TensorProto.DataType */
