@@ -184,7 +184,7 @@ def percent(a, b):
     return "%.1f%%" % (100.0 * a / b) if b else "-"
 
 
-def write_report(path, results, cases, ops, elapsed):
+def write_report(path, results, ops, elapsed):
     suites = collections.OrderedDict((s, [0, 0]) for s, _ in SUITES)
     for name, (category, _, _) in results.items():
         suite = "/".join(name.split("/")[:2])
@@ -263,16 +263,15 @@ def main():
             for future in concurrent.futures.as_completed(futures):
                 name, category, reason, seconds = future.result()
                 results[name] = (category, reason, seconds)
-                if args.verbose or category not in ("pass",):
-                    if args.verbose:
-                        print("%-8s %s %s" % (category, name, reason))
+                if args.verbose:
+                    print("%-8s %s %s" % (category, name, reason))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     elapsed = time.time() - start
 
     if args.report:
         ops = {n: operators_of(n, p) for n, p in cases}
-        write_report(args.report, results, cases, ops, elapsed)
+        write_report(args.report, results, ops, elapsed)
     if args.update_expected and args.expected:
         write_expected(args.expected, results)
 

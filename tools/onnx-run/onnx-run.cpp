@@ -127,7 +127,8 @@ static bool parseArgs(int argc, char **argv) {
                arg[2] <= '3')
       opts.optLevel = arg[2] - '0';
     else if (arg.starts_with("-") && arg != "-") {
-      llvm::errs() << "onnx-run: unknown option '" << arg << "'\n" << kUsageText;
+      llvm::errs() << "onnx-run: unknown option '" << arg << "'\n"
+                   << kUsageText;
       return false;
     } else if (opts.modelPath.empty())
       opts.modelPath = arg.str();
