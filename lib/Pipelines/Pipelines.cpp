@@ -28,7 +28,8 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   // 1. onnx level.
   if (options.onnxLevel)
     // Decomposition needs ranks and element types: infer them first.
-    addPipeline(pm, "onnx-inline-functions,onnx-convert-opset,"
+    addPipeline(pm, "onnx-bind-input-defaults,onnx-inline-functions,"
+                    "onnx-convert-opset,"
                     "onnx-infer-shapes,onnx-decompose,onnx-infer-shapes");
   // 2. linalg on tensors.
   addPipeline(pm, "convert-onnx-to-linalg,canonicalize,cse,"

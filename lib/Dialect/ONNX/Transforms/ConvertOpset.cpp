@@ -442,6 +442,35 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
       edit.setInputs[inputName] = ints(b, loc, a);
   };
 
+  // Gemm's C broadcasts unidirectionally from 7 on; with broadcast=0 it
+  // already had the full shape, which still holds.
+  if (v == 7 && name == "Gemm") {
+    edit.dropAttrs.push_back("broadcast");
+    return success();
+  }
+
+  // Input `slot` with 1-dims inserted at `axes`, as the new op's input
+  // `inputName`.
+  auto unsqueezeInput = [&](unsigned slot, StringRef inputName,
+                            ArrayRef<int64_t> axes) -> LogicalResult {
+    SmallVector<Value> ins = {input(slot)};
+    SmallVector<NamedAttribute> unsqAttrs;
+    if (target >= 13)
+      ins.push_back(createI64Constant(b, loc, axes, target));
+    else
+      unsqAttrs.push_back(
+          attrs.getNamedAttr("axes", attrs.getDenseI64ArrayAttr(axes)));
+    std::string why;
+    Type elem = elementTypeOf(input(slot));
+    FailureOr<Operation *> unsq =
+        createSchemaOp(b, loc, "", "Unsqueeze", target, ins,
+                       {UnrankedTensorType::get(elem)}, unsqAttrs, &why);
+    if (failed(unsq))
+      return error(op, from, to) << why;
+    edit.setInputs[inputName] = (*unsq)->getResult(0);
+    return success();
+  };
+
   // Legacy broadcasting (broadcast, axis) became numpy broadcasting at 7.
   static const StringRef legacyBroadcast[] = {"Add",   "Sub",     "Mul", "Div",
                                               "Pow",   "And",     "Or",  "Xor",
@@ -467,22 +496,22 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
     SmallVector<int64_t> axes;
     for (int64_t i = 0; i < trailing; ++i)
       axes.push_back(*rankB + i);
-    SmallVector<Value> ins = {input(1)};
-    SmallVector<NamedAttribute> unsqAttrs;
-    if (target >= 13)
-      ins.push_back(createI64Constant(b, loc, axes, target));
-    else
-      unsqAttrs.push_back(
-          attrs.getNamedAttr("axes", attrs.getDenseI64ArrayAttr(axes)));
-    std::string why;
-    Type elem = elementTypeOf(input(1));
-    FailureOr<Operation *> unsq =
-        createSchemaOp(b, loc, "", "Unsqueeze", target, ins,
-                       {UnrankedTensorType::get(elem)}, unsqAttrs, &why);
-    if (failed(unsq))
-      return error(op, from, to) << why;
-    edit.setInputs["B"] = (*unsq)->getResult(0);
-    return success();
+    return unsqueezeInput(1, "B", axes);
+  }
+
+  // PRelu before 7 applied a 1-D slope along the channel axis (1); from 7 on
+  // the slope broadcasts numpy-style, so it becomes [C, 1, ..., 1].
+  if (name == "PRelu" && v == 7) {
+    std::optional<int64_t> rankX = rankOf(input(0)), rankS = rankOf(input(1));
+    auto slopeType = dyn_cast_or_null<RankedTensorType>(
+        input(1) ? input(1).getType() : Type());
+    if (!rankX || *rankX < 3 || rankS != 1 || !slopeType ||
+        slopeType.getDimSize(0) == 1)
+      return success();
+    SmallVector<int64_t> axes;
+    for (int64_t i = 1; i < *rankX - 1; ++i)
+      axes.push_back(i);
+    return unsqueezeInput(1, "slope", axes);
   }
 
   if (name == "Clip" && v == 11) {
