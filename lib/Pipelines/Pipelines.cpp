@@ -49,6 +49,7 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
     addPipeline(pm, "func.func(convert-linalg-to-parallel-loops)");
     pm.addPass(createSequentializeFailingLoopsPass());
     addPipeline(pm, "convert-scf-to-openmp");
+    pm.addPass(createInlineAllocaScopesPass());
   } else {
     addPipeline(pm, "func.func(convert-linalg-to-loops)");
   }
@@ -65,6 +66,7 @@ void mlir::onnx::registerPipelines() {
   registerPass(createLowerAssertsToRuntimePass);
   registerPass(createSequentializeFailingLoopsPass);
   registerPass(createStridedCopiesToLinalgPass);
+  registerPass(createInlineAllocaScopesPass);
   PassPipelineRegistration<LowerToLLVMOptions>(
       "onnx-lower-to-llvm",
       "Lower an onnx module through linalg and buffers to the LLVM dialect",

@@ -39,8 +39,8 @@ struct BindInputDefaults
           continue;
         auto global = symbols.lookup<ml_program::GlobalOp>(ref.getValue());
         if (!global || global.getIsMutable()) {
-          func.emitError() << "input " << i << " names the default "
-                           << ref << ", which is not an immutable initializer";
+          func.emitError() << "input " << i << " names the default " << ref
+                           << ", which is not an immutable initializer";
           return signalPassFailure();
         }
         BlockArgument arg = func.getArgument(i);
