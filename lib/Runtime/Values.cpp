@@ -344,6 +344,8 @@ void *onnxd_seq_split(void *input, void *split, int64_t axis, int64_t keepdims,
 // element: strings of the caller's inputs (borrowed for the run), constants
 // of the compiled module, or strings of the run's arena.
 
+#include <charconv>
+#include <cmath>
 #include <map>
 #include <regex>
 
@@ -368,6 +370,40 @@ static std::string changeCase(std::string s, int64_t action) {
 }
 
 extern "C" {
+
+double onnxd_str_to_f64(int64_t s) { return std::strtod(str(s), nullptr); }
+
+int64_t onnxd_str_to_i64(int64_t s) { return std::strtoll(str(s), nullptr, 10); }
+
+int64_t onnxd_str_to_u64(int64_t s) {
+  return static_cast<int64_t>(std::strtoull(str(s), nullptr, 10));
+}
+
+/// The shortest text that reads back as the same value of `bits` width
+/// (float32 values as float32); "NaN", "INF", "-INF" as ONNX writes them.
+int64_t onnxd_str_from_f64(double x, int32_t bits) {
+  char buf[64];
+  if (x != x)
+    return reinterpret_cast<int64_t>("NaN");
+  if (x == HUGE_VAL)
+    return reinterpret_cast<int64_t>("INF");
+  if (x == -HUGE_VAL)
+    return reinterpret_cast<int64_t>("-INF");
+  std::to_chars_result r =
+      bits <= 32 ? std::to_chars(buf, buf + sizeof(buf), static_cast<float>(x))
+                 : std::to_chars(buf, buf + sizeof(buf), x);
+  return reinterpret_cast<int64_t>(
+      currentArena().string(std::string(buf, r.ptr)));
+}
+
+int64_t onnxd_str_from_i64(int64_t x) {
+  return reinterpret_cast<int64_t>(currentArena().string(std::to_string(x)));
+}
+
+int64_t onnxd_str_from_u64(int64_t x) {
+  return reinterpret_cast<int64_t>(
+      currentArena().string(std::to_string(static_cast<uint64_t>(x))));
+}
 
 bool onnxd_str_equal(int64_t a, int64_t b) {
   return std::strcmp(str(a), str(b)) == 0;

@@ -679,6 +679,90 @@ struct StringEqualLowering : OpConversionPattern<EqualOp> {
   }
 };
 
+/// Cast from or to strings (numbers are Cast.cpp's): per element, the
+/// runtime parses (strtod/strtoll: "NaN", "INF", "-INF" too) or formats
+/// (the shortest text that reads back as the same float32/float64; integers
+/// in decimal; bools as "1"/"0").
+struct StringCastLowering : OpConversionPattern<CastOp> {
+  StringCastLowering(const TypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/10) {}
+  LogicalResult
+  matchAndRewrite(CastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type from = getElementTypeOf(op.getInput().getType());
+    Type to = getElementTypeOf(op.getType());
+    bool fromString = isa<StringType>(from), toString = isa<StringType>(to);
+    if (!fromString && !toString)
+      return rewriter.notifyMatchFailure(op, "no strings");
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getType()));
+    Type loweredFrom = convertElementType(from);
+    Type loweredTo = resultType.getElementType();
+    auto isPlain = [](Type t) {
+      return t.isF16() || t.isBF16() || t.isF32() || t.isF64() ||
+             (isa<IntegerType>(t) && cast<IntegerType>(t).getWidth() <= 64 &&
+              llvm::is_contained({1u, 8u, 16u, 32u, 64u},
+                                 cast<IntegerType>(t).getWidth()));
+    };
+    if (fromString && toString) {
+      rewriter.replaceOp(op, adaptor.getInput());
+      return success();
+    }
+    if (!isPlain(fromString ? loweredTo : loweredFrom))
+      return rewriter.notifyMatchFailure(
+          op, "casts between strings and this element type are not "
+              "supported"); // Cast.cpp then reports it
+    bool isUnsigned = isUnsignedElement(fromString ? op.getType()
+                                                   : op.getInput().getType());
+    Operation *node = op;
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), {adaptor.getInput()}, resultType, op,
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value x = args[0];
+          Type f64 = b.getF64Type(), i64 = b.getI64Type();
+          if (fromString) {
+            if (isa<FloatType>(loweredTo)) {
+              Value d =
+                  callRuntime(b, loc, node, "onnxd_str_to_f64", {x}, {f64});
+              return loweredTo == f64
+                         ? d
+                         : arith::TruncFOp::create(b, loc, loweredTo, d)
+                               .getResult();
+            }
+            Value n = callRuntime(b, loc, node,
+                                  isUnsigned ? "onnxd_str_to_u64"
+                                             : "onnxd_str_to_i64",
+                                  {x}, {i64});
+            if (loweredTo.isInteger(1))
+              return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, n,
+                                           i64Const(b, loc, 0));
+            return loweredTo == i64
+                       ? n
+                       : arith::TruncIOp::create(b, loc, loweredTo, n)
+                             .getResult();
+          }
+          if (auto f = dyn_cast<FloatType>(loweredFrom)) {
+            Value d = f == f64 ? x : arith::ExtFOp::create(b, loc, f64, x);
+            Value bits = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                      f.getWidth());
+            return callRuntime(b, loc, node, "onnxd_str_from_f64", {d, bits},
+                               {i64});
+          }
+          Value n = x;
+          if (!loweredFrom.isInteger(64))
+            n = isUnsigned || loweredFrom.isInteger(1)
+                    ? arith::ExtUIOp::create(b, loc, i64, x).getResult()
+                    : arith::ExtSIOp::create(b, loc, i64, x).getResult();
+          return callRuntime(b, loc, node,
+                             isUnsigned ? "onnxd_str_from_u64"
+                                        : "onnxd_str_from_i64",
+                             {n}, {i64});
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct StringConcatLowering : OpConversionPattern<StringConcatOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -902,7 +986,7 @@ void mlir::onnx::populateSequenceToLinalgPatterns(
                ConcatFromSequenceLowering, SplitToSequenceLowering,
                OptionalLowering, OptionalHasElementLowering,
                OptionalGetElementLowering, SequenceMapLowering,
-               StringEqualLowering,
+               StringEqualLowering, StringCastLowering,
                StringConcatLowering, RegexFullMatchLowering,
                StringNormalizerLowering, StringSplitLowering,
                LabelEncoderLowering>(converter, patterns.getContext());

@@ -156,3 +156,19 @@ func.func @normalize_encode(%x: tensor<3x!onnx.string>) -> (tensor<2x!onnx.strin
   %1 = onnx.ml.LabelEncoder(%x) {keys_strings = ["a", "b"], values_int64s = array<i64: 1, 2>} : (tensor<3x!onnx.string>) -> tensor<3xi64>
   return %0, %1 : tensor<2x!onnx.string>, tensor<3xi64>
 }
+
+// -----
+
+// Cast from and to strings: parse and format per element in the runtime.
+// CHECK-LABEL: func.func @cast_strings
+// CHECK: linalg.generic
+// CHECK: %[[D:.*]] = func.call @onnxd_str_to_f64(%{{.*}}) : (i64) -> f64
+// CHECK: arith.truncf %[[D]] : f64 to f32
+// CHECK: linalg.generic
+// CHECK: %[[E:.*]] = arith.extui %{{.*}} : i8 to i64
+// CHECK: func.call @onnxd_str_from_u64(%[[E]]) : (i64) -> i64
+func.func @cast_strings(%a: tensor<3x!onnx.string>, %b: tensor<3xui8>) -> (tensor<3xf32>, tensor<3x!onnx.string>) {
+  %0 = onnx.Cast(%a) {to = 1 : i64} : (tensor<3x!onnx.string>) -> tensor<3xf32>
+  %1 = onnx.Cast(%b) {to = 8 : i64} : (tensor<3xui8>) -> tensor<3x!onnx.string>
+  return %0, %1 : tensor<3xf32>, tensor<3x!onnx.string>
+}
