@@ -38,6 +38,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -763,6 +764,71 @@ struct StringCastLowering : OpConversionPattern<CastOp> {
   }
 };
 
+/// Constants of strings (value, value_string, value_strings) and string
+/// initializers: tensors of pointers to global strings.
+static std::optional<SmallVector<StringRef>> stringValues(Attribute attr,
+                                                          int64_t count) {
+  auto strs = dyn_cast_or_null<DenseStringElementsAttr>(attr);
+  if (!strs)
+    return std::nullopt;
+  SmallVector<StringRef> values;
+  if (strs.isSplat())
+    values.assign(count, strs.getSplatValue<StringRef>());
+  else
+    llvm::append_range(values, strs.getRawStringData());
+  return values;
+}
+
+struct StringConstantLowering : OpConversionPattern<ConstantOp> {
+  StringConstantLowering(const TypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/10) {}
+  LogicalResult
+  matchAndRewrite(ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !isStringTensor(type))
+      return rewriter.notifyMatchFailure(op, "not strings");
+    std::optional<SmallVector<StringRef>> values;
+    if (op.getValue())
+      values = stringValues(*op.getValue(), type.getNumElements());
+    else if (op.getValueString())
+      values = SmallVector<StringRef>{*op.getValueString()};
+    else if (std::optional<ArrayAttr> strs = op.getValueStrings()) {
+      values.emplace();
+      for (Attribute s : *strs)
+        values->push_back(cast<StringAttr>(s).getValue());
+    }
+    if (!values || int64_t(values->size()) != type.getNumElements())
+      return emitLoweringError(op, "unsupported string constant");
+    rewriter.replaceOp(op, stringConstant(rewriter, op.getLoc(), op, *values,
+                                          type.getShape()));
+    return success();
+  }
+};
+
+struct StringGlobalLoadLowering
+    : OpConversionPattern<ml_program::GlobalLoadConstOp> {
+  StringGlobalLoadLowering(const TypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/10) {}
+  LogicalResult
+  matchAndRewrite(ml_program::GlobalLoadConstOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !isStringTensor(type))
+      return rewriter.notifyMatchFailure(op, "not strings");
+    auto global = SymbolTable::lookupNearestSymbolFrom<ml_program::GlobalOp>(
+        op, op.getGlobalAttr());
+    std::optional<SmallVector<StringRef>> values;
+    if (global && global.getValue())
+      values = stringValues(*global.getValue(), type.getNumElements());
+    if (!values)
+      return emitLoweringError(op, "unsupported string initializer");
+    rewriter.replaceOp(op, stringConstant(rewriter, op.getLoc(), op, *values,
+                                          type.getShape()));
+    return success();
+  }
+};
+
 struct StringConcatLowering : OpConversionPattern<StringConcatOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -987,7 +1053,9 @@ void mlir::onnx::populateSequenceToLinalgPatterns(
                OptionalLowering, OptionalHasElementLowering,
                OptionalGetElementLowering, SequenceMapLowering,
                StringEqualLowering, StringCastLowering,
+               StringConstantLowering, StringGlobalLoadLowering,
                StringConcatLowering, RegexFullMatchLowering,
                StringNormalizerLowering, StringSplitLowering,
                LabelEncoderLowering>(converter, patterns.getContext());
 }
+

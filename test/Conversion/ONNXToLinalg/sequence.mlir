@@ -172,3 +172,19 @@ func.func @cast_strings(%a: tensor<3x!onnx.string>, %b: tensor<3xui8>) -> (tenso
   %1 = onnx.Cast(%b) {to = 8 : i64} : (tensor<3xui8>) -> tensor<3x!onnx.string>
   return %0, %1 : tensor<3xf32>, tensor<3x!onnx.string>
 }
+
+// -----
+
+// String constants: pointers to global strings.
+// CHECK: llvm.mlir.global internal constant @[[G0:onnxd_str_[0-9]+]]("x\00")
+// CHECK: llvm.mlir.global internal constant @[[G1:onnxd_str_[0-9]+]]("yz\00")
+// CHECK-LABEL: func.func @string_constant
+// CHECK: %[[A:.*]] = llvm.mlir.addressof @[[G1]]
+// CHECK: %[[AI:.*]] = llvm.ptrtoint %[[A]] : !llvm.ptr to i64
+// CHECK: %[[B:.*]] = llvm.mlir.addressof @[[G0]]
+// CHECK: %[[BI:.*]] = llvm.ptrtoint %[[B]] : !llvm.ptr to i64
+// CHECK: tensor.from_elements %[[AI]], %[[BI]] : tensor<2xi64>
+func.func @string_constant() -> tensor<2x!onnx.string> {
+  %0 = onnx.Constant() {value_strings = ["yz", "x"]} : () -> tensor<2x!onnx.string>
+  return %0 : tensor<2x!onnx.string>
+}
