@@ -426,8 +426,7 @@ static void addRuntimeSymbols(llvm::Module &module, const Signature &sig,
   llvm::Function *wrapper = module.getFunction("_mlir_ciface_" + sig.entry);
   bool returnsValue =
       wrapper && !wrapper->getFunctionType()->getReturnType()->isVoidTy();
-  llvm::SmallVector<llvm::Type *> params(numArgs - (returnsValue ? 1 : 0),
-                                         ptr);
+  llvm::SmallVector<llvm::Type *> params(numArgs - (returnsValue ? 1 : 0), ptr);
   llvm::FunctionCallee ciface = module.getOrInsertFunction(
       "_mlir_ciface_" + sig.entry,
       llvm::FunctionType::get(returnsValue ? ptr : voidTy, params, false));
@@ -613,6 +612,8 @@ static std::string cTypeOf(int32_t dtype) {
     return "uint32_t";
   case 13:
     return "uint64_t";
+  case 8:
+    return "const char *"; // strings: one pointer per element
   default:
     return "void";
   }
@@ -662,6 +663,12 @@ static std::string makeHeader(const Signature &sig, llvm::StringRef library) {
     os << " *   " << v.name << ": " << describe(v) << "\n";
   os << " */\n\n";
   auto descriptor = [&](const ValueSignature &v, const std::string &name) {
+    if (v.isHandle()) {
+      os << "/* A sequence or optional: a handle to a value of the runtime\n"
+            " * (libOnnxDialectRuntime; docs/runtime.md, \"Values\"). */\n"
+         << "typedef void *" << name << ";\n\n";
+      return;
+    }
     size_t rank = v.dims.size();
     os << "typedef struct " << name << " {\n  " << cTypeOf(v.dtype)
        << " *allocated;\n  " << cTypeOf(v.dtype)
@@ -679,9 +686,15 @@ static std::string makeHeader(const Signature &sig, llvm::StringRef library) {
   for (auto [i, v] : llvm::enumerate(sig.outputs))
     os << "  " << e << "_output" << i << " " << identifier(v.name) << ";\n";
   os << "} " << e << "_results;\n\n";
-  os << "void _mlir_ciface_" << sig.entry << "(" << e << "_results *results";
+  // One handle result is returned, not written through a pointer.
+  bool returnsHandle = sig.outputs.size() == 1 && sig.outputs[0].isHandle();
+  if (returnsHandle)
+    os << e << "_output0 _mlir_ciface_" << sig.entry << "(";
+  else
+    os << "void _mlir_ciface_" << sig.entry << "(" << e << "_results *results";
   for (auto [i, v] : llvm::enumerate(sig.inputs))
-    os << ",\n    " << e << "_input" << i << " *" << identifier(v.name);
+    os << (i || !returnsHandle ? ",\n    " : "") << e << "_input" << i
+       << (v.isHandle() ? " " : " *") << identifier(v.name);
   os << ");\n\n"
      << "/* args[0] = results, args[1 + i] = input i. */\n"
      << "void onnxd_entry(void **args);\n"

@@ -300,8 +300,8 @@ checkValue(const ValueSignature &sig, size_t depth, const onnxd_value &value,
   int32_t kind =
       depth < sig.nest.size() ? sig.nest[depth] : int32_t(ONNXD_KIND_TENSOR);
   if (value.kind != kind)
-    return fail(ONNXD_INVALID_ARGUMENT, what + ": " + kindWord(value.kind) +
-                                            ", " + expected);
+    return fail(ONNXD_INVALID_ARGUMENT,
+                what + ": " + kindWord(value.kind) + ", " + expected);
   if (kind != ONNXD_KIND_TENSOR) {
     if (value.num_elements && !value.elements)
       return fail(ONNXD_INVALID_ARGUMENT, what + ": elements is NULL");
@@ -311,12 +311,12 @@ checkValue(const ValueSignature &sig, size_t depth, const onnxd_value &value,
     if (kind == ONNXD_KIND_MAP)
       return fail(ONNXD_UNSUPPORTED, what + ": maps are not supported yet");
     for (size_t i = 0; i < value.num_elements; ++i)
-      if (onnxd_status s = checkValue(
-              sig, depth + 1, value.elements[i],
-              kind == ONNXD_KIND_OPTIONAL ? what + " (its value)"
-                                          : what + " element " +
-                                                std::to_string(i),
-              params))
+      if (onnxd_status s =
+              checkValue(sig, depth + 1, value.elements[i],
+                         kind == ONNXD_KIND_OPTIONAL
+                             ? what + " (its value)"
+                             : what + " element " + std::to_string(i),
+                         params))
         return s;
     return ONNXD_OK;
   }
@@ -335,8 +335,7 @@ checkValue(const ValueSignature &sig, size_t depth, const onnxd_value &value,
     int64_t size = t.shape[d];
     std::string dim = "dim " + std::to_string(d);
     if (size < 0)
-      return fail(ONNXD_INVALID_ARGUMENT, what + ": " + dim +
-                                              " is negative (" +
+      return fail(ONNXD_INVALID_ARGUMENT, what + ": " + dim + " is negative (" +
                                               std::to_string(size) + ")");
     elements *= size;
     if (!sig.rankKnown)
@@ -349,7 +348,8 @@ checkValue(const ValueSignature &sig, size_t depth, const onnxd_value &value,
     // dim_params tie the dims of top-level tensors together.
     const std::string &param = sig.dimParams[d];
     if (!param.empty() && sig.nest.empty()) {
-      auto [it, inserted] = params.try_emplace(param, size, sig.name + " " + dim);
+      auto [it, inserted] =
+          params.try_emplace(param, size, sig.name + " " + dim);
       if (!inserted && it->second.first != size)
         return fail(ONNXD_INVALID_ARGUMENT,
                     what + ": " + dim + " (" + param + ") is " +
@@ -417,9 +417,9 @@ static onnxd_status bindInputs(const Signature &sig, const onnxd_value *inputs,
   // Kinds, element types, ranks, static dims, one size per dim_param.
   llvm::StringMap<std::pair<int64_t, std::string>> params;
   for (size_t j = 0; j < sig.inputs.size(); ++j)
-    if (onnxd_status s = checkValue(sig.inputs[j], 0, *bound[j],
-                                    "input '" + sig.inputs[j].name + "'",
-                                    params))
+    if (onnxd_status s =
+            checkValue(sig.inputs[j], 0, *bound[j],
+                       "input '" + sig.inputs[j].name + "'", params))
       return s;
   return ONNXD_OK;
 }
@@ -537,14 +537,15 @@ static void fromRuntime(const RtValue *r, const ValueSignature &sig,
     if (!r)
       return;
     out.num_elements = 1;
-    out.elements = static_cast<onnxd_value *>(std::calloc(1, sizeof(onnxd_value)));
+    out.elements =
+        static_cast<onnxd_value *>(std::calloc(1, sizeof(onnxd_value)));
     fromRuntime(r, sig, depth + 1, out.elements[0]);
     return;
   }
   if (kind == ONNXD_KIND_SEQUENCE) {
     out.num_elements = r->elements.size();
-    out.elements = static_cast<onnxd_value *>(
-        std::calloc(std::max<size_t>(1, out.num_elements), sizeof(onnxd_value)));
+    out.elements = static_cast<onnxd_value *>(std::calloc(
+        std::max<size_t>(1, out.num_elements), sizeof(onnxd_value)));
     for (size_t i = 0; i < out.num_elements; ++i)
       fromRuntime(r->elements[i], sig, depth + 1, out.elements[i]);
     return;
@@ -708,8 +709,7 @@ static onnxd_status runEntry(onnxd_model *model,
     }
     outs[i].tensor = &t->tensor;
     char *data = aligned + offset * elemSize;
-    if (owned && dense && !taken.count(allocated) &&
-        v.dtype != ONNXD_STRING) {
+    if (owned && dense && !taken.count(allocated) && v.dtype != ONNXD_STRING) {
       taken.insert(allocated);
       t->base = allocated;
       t->tensor.data = data;

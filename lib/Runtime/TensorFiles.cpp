@@ -283,8 +283,7 @@ static bool readTensorMessage(const onnx_dialect::proto::TensorProto &proto,
     out.strings.assign(proto.string_data().begin(), proto.string_data().end());
     if (int64_t(out.strings.size()) != out.numElements()) {
       error = path + ": " + std::to_string(out.strings.size()) +
-              " strings for " + std::to_string(out.numElements()) +
-              " elements";
+              " strings for " + std::to_string(out.numElements()) + " elements";
       return false;
     }
     return true;
@@ -358,7 +357,12 @@ static bool readOptionalMessage(const onnx_dialect::proto::OptionalProto &p,
                                 std::string &error);
 
 // elem_type codes of SequenceProto and OptionalProto.
-enum { kProtoTensor = 1, kProtoSequence = 3, kProtoMap = 4, kProtoOptional = 5 };
+enum {
+  kProtoTensor = 1,
+  kProtoSequence = 3,
+  kProtoMap = 4,
+  kProtoOptional = 5
+};
 
 static bool readSequenceMessage(const onnx_dialect::proto::SequenceProto &p,
                                 const std::string &path, HostValue &out,
@@ -394,8 +398,8 @@ static bool readSequenceMessage(const onnx_dialect::proto::SequenceProto &p,
       return true;
     [[fallthrough]];
   default:
-    error = path + ": sequences of elem_type " +
-            std::to_string(p.elem_type()) + " are not supported";
+    error = path + ": sequences of elem_type " + std::to_string(p.elem_type()) +
+            " are not supported";
     return false;
   }
 }
@@ -407,8 +411,8 @@ static bool readOptionalMessage(const onnx_dialect::proto::OptionalProto &p,
   out.kind = ONNXD_KIND_OPTIONAL;
   if (p.has_tensor_value()) {
     out.elements.emplace_back();
-    return readTensorMessage(p.tensor_value(), path,
-                             out.elements.back().tensor, error);
+    return readTensorMessage(p.tensor_value(), path, out.elements.back().tensor,
+                             error);
   }
   if (p.has_sequence_value()) {
     out.elements.emplace_back();
@@ -427,9 +431,8 @@ static bool readOptionalMessage(const onnx_dialect::proto::OptionalProto &p,
   return true; // no value
 }
 
-bool mlir::onnx::runtime::readValueProto(const std::string &path,
-                                         int32_t kind, HostValue &out,
-                                         std::string &error) {
+bool mlir::onnx::runtime::readValueProto(const std::string &path, int32_t kind,
+                                         HostValue &out, std::string &error) {
   if (kind == ONNXD_KIND_TENSOR) {
     out.kind = ONNXD_KIND_TENSOR;
     if (!readTensorProto(path, out.tensor, error))

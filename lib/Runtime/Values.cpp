@@ -183,9 +183,7 @@ int64_t onnxd_value_dim(void *value, int64_t d) {
   return v->shape[d];
 }
 
-void *onnxd_seq_empty(void) {
-  return currentArena().make(ONNXD_KIND_SEQUENCE);
-}
+void *onnxd_seq_empty(void) { return currentArena().make(ONNXD_KIND_SEQUENCE); }
 
 int64_t onnxd_seq_length(void *seq) {
   return static_cast<int64_t>(checkSequence(seq)->elements.size());
@@ -238,8 +236,8 @@ void *onnxd_seq_concat(void *seq, int64_t axis, int64_t newAxis,
     for (int64_t d = 0; ok && d < rank; ++d)
       ok = e->shape[d] == shape[d] || (!newAxis && d == axis);
     if (!ok)
-      failRun(where + "tensors of shapes " + shapeText(first->shape) +
-              " and " + shapeText(e->shape) + " cannot be joined along axis " +
+      failRun(where + "tensors of shapes " + shapeText(first->shape) + " and " +
+              shapeText(e->shape) + " cannot be joined along axis " +
               std::to_string(axis));
     joined += newAxis ? 1 : e->shape[axis];
   }
@@ -373,7 +371,9 @@ extern "C" {
 
 double onnxd_str_to_f64(int64_t s) { return std::strtod(str(s), nullptr); }
 
-int64_t onnxd_str_to_i64(int64_t s) { return std::strtoll(str(s), nullptr, 10); }
+int64_t onnxd_str_to_i64(int64_t s) {
+  return std::strtoll(str(s), nullptr, 10);
+}
 
 int64_t onnxd_str_to_u64(int64_t s) {
   return static_cast<int64_t>(std::strtoull(str(s), nullptr, 10));
@@ -493,8 +493,9 @@ void *onnxd_str_split(void *input, const char *delimiter, int64_t maxsplit) {
         size_t end = s.find_first_of(" \t\n\r\f\v", pos);
         p.push_back(s.substr(pos, end == std::string::npos ? end : end - pos));
         ++splits;
-        pos = end == std::string::npos ? end
-                                       : s.find_first_not_of(" \t\n\r\f\v", end);
+        pos = end == std::string::npos
+                  ? end
+                  : s.find_first_not_of(" \t\n\r\f\v", end);
       }
     } else {
       size_t pos = 0;
@@ -538,8 +539,8 @@ void *onnxd_str_split(void *input, const char *delimiter, int64_t maxsplit) {
 /// LabelEncoder: each element of `input` looked up in `keys` (1-D, the
 /// input's element type) and replaced by the value at the same index of
 /// `values`, or by `fallback` (a scalar of the values' type).
-void *onnxd_label_encode(void *input, void *keys, void *values,
-                         void *fallback, const char *node) {
+void *onnxd_label_encode(void *input, void *keys, void *values, void *fallback,
+                         const char *node) {
   auto *in = static_cast<RtValue *>(input);
   auto *k = static_cast<RtValue *>(keys);
   auto *v = static_cast<RtValue *>(values);

@@ -52,8 +52,8 @@ static void describe(const onnxd_model *m) {
              info.rank);
   for (size_t i = 0; i < onnxd_model_num_outputs(m); ++i)
     if (onnxd_model_output(m, i, &info) == ONNXD_OK)
-      printf("output %s: kind %d %s rank %d\n", info.name, info.kind,
-             info.type, info.rank);
+      printf("output %s: kind %d %s rank %d\n", info.name, info.kind, info.type,
+             info.rank);
 }
 
 static onnxd_value tensor_value(const char *name, int32_t dtype, int32_t rank,
@@ -75,9 +75,8 @@ static void run(onnxd_model *m, int64_t position, int with_optional,
   int64_t sa[1] = {2}, sb[1] = {3}, sx[1] = {1}, s2[1] = {2};
   int64_t o[2] = {7, 8};
   const char *w[2] = {"ab", "c\xc3\xa9"};
-  onnxd_value elements[2] = {
-      tensor_value(NULL, element_dtype, 1, sa, a),
-      tensor_value(NULL, ONNXD_FLOAT, 1, sb, b)};
+  onnxd_value elements[2] = {tensor_value(NULL, element_dtype, 1, sa, a),
+                             tensor_value(NULL, ONNXD_FLOAT, 1, sb, b)};
   onnxd_value opt_value = tensor_value(NULL, ONNXD_INT64, 1, s2, o);
   onnxd_value in[5];
   memset(&in[0], 0, sizeof(in[0]));
@@ -109,8 +108,8 @@ static void exercise(onnxd_model *m) {
   describe(m);
   run(m, 2, 1, ONNXD_FLOAT);
   run(m, -3, 0, ONNXD_FLOAT);
-  run(m, 3, 1, ONNXD_FLOAT);        /* position out of range */
-  run(m, 0, 1, ONNXD_INT32);        /* wrong element type in the sequence */
+  run(m, 3, 1, ONNXD_FLOAT); /* position out of range */
+  run(m, 0, 1, ONNXD_INT32); /* wrong element type in the sequence */
   onnxd_tensor *outs[5];
   onnxd_status s = onnxd_run(m, NULL, 0, outs, 5);
   printf("status %d: %s\n", s, onnxd_last_error());

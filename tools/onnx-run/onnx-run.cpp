@@ -528,8 +528,8 @@ static int runTestDir(onnxd_model *model, const std::string &dir) {
     }
     for (const std::string &file : listFiles(set, "output_")) {
       wanted.emplace_back();
-      if (!readValueProto(file, kindOf(false, wanted.size() - 1),
-                          wanted.back(), error)) {
+      if (!readValueProto(file, kindOf(false, wanted.size() - 1), wanted.back(),
+                          error)) {
         llvm::errs() << "onnx-run: " << error << "\n";
         return kUsage;
       }

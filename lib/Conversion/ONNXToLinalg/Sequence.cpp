@@ -51,7 +51,9 @@ bool mlir::onnx::isRuntimeHandleType(Type type) {
   return isa<SeqType, OptType, MapType>(type);
 }
 
-static Type ptrType(MLIRContext *ctx) { return LLVM::LLVMPointerType::get(ctx); }
+static Type ptrType(MLIRContext *ctx) {
+  return LLVM::LLVMPointerType::get(ctx);
+}
 
 /// The private declaration of runtime function `name` (created once).
 static func::FuncOp getRuntimeFunc(OpBuilder &b, Operation *from,
@@ -155,9 +157,9 @@ static FailureOr<Value> boxTensor(OpBuilder &b, Location loc, Operation *node,
     return emitLoweringError(node, "the runtime's values cannot hold this "
                                    "element type");
   int64_t rank = type.getRank();
-  auto layout = StridedLayoutAttr::get(
-      b.getContext(), ShapedType::kDynamic,
-      SmallVector<int64_t>(rank, ShapedType::kDynamic));
+  auto layout =
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                             SmallVector<int64_t>(rank, ShapedType::kDynamic));
   auto memrefType =
       MemRefType::get(type.getShape(), type.getElementType(), layout);
   Value buffer = bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
@@ -190,12 +192,12 @@ static FailureOr<Value> unboxTensor(OpBuilder &b, Location loc, Operation *node,
   Type i64 = b.getI64Type();
   int32_t code = dtypeCode(getElementTypeOf(onnxType));
   Value rank = callRuntime(b, loc, node, "onnxd_value_rank", {handle}, {i64});
-  emitRuntimeCheck(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rank,
-                            i64Const(b, loc, type.getRank())),
-      node, "the value is missing or is not a tensor of rank " +
-                Twine(type.getRank()));
+  emitRuntimeCheck(b, loc,
+                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rank,
+                                         i64Const(b, loc, type.getRank())),
+                   node,
+                   "the value is missing or is not a tensor of rank " +
+                       Twine(type.getRank()));
   Value dtype = callRuntime(b, loc, node, "onnxd_value_dtype", {handle}, {i64});
   emitRuntimeCheck(b, loc,
                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -210,11 +212,11 @@ static FailureOr<Value> unboxTensor(OpBuilder &b, Location loc, Operation *node,
           arith::IndexCastOp::create(b, loc, b.getIndexType(), dim));
       continue;
     }
-    emitRuntimeCheck(b, loc,
-                     arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           dim, i64Const(b, loc, size)),
-                     node, "dim " + Twine(d) + " of the tensor is not " +
-                               Twine(size));
+    emitRuntimeCheck(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, dim,
+                              i64Const(b, loc, size)),
+        node, "dim " + Twine(d) + " of the tensor is not " + Twine(size));
   }
   auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
   Value buffer = memref::AllocOp::create(b, loc, memrefType, dynSizes);
@@ -249,11 +251,9 @@ static Value normalizePosition(OpBuilder &b, Location loc, Operation *node,
   Value p = arith::SelectOp::create(b, loc, neg, wrapped, pos);
   Value limit = arith::AddIOp::create(b, loc, length, i64Const(b, loc, extra));
   Value ok = arith::AndIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, p, zero),
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, p, zero),
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, p, limit));
-  emitRuntimeCheck(b, loc, ok, node,
-                   "position out of range of the sequence");
+  emitRuntimeCheck(b, loc, ok, node, "position out of range of the sequence");
   return p;
 }
 
@@ -273,9 +273,9 @@ struct SequenceEmptyLowering : OpConversionPattern<SequenceEmptyOp> {
   LogicalResult
   matchAndRewrite(SequenceEmptyOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, callRuntime(rewriter, op.getLoc(), op,
-                                       "onnxd_seq_empty", {},
-                                       {ptrType(op.getContext())}));
+    rewriter.replaceOp(op,
+                       callRuntime(rewriter, op.getLoc(), op, "onnxd_seq_empty",
+                                   {}, {ptrType(op.getContext())}));
     return success();
   }
 };
@@ -289,8 +289,8 @@ struct SequenceConstructLowering : OpConversionPattern<SequenceConstructOp> {
     Type ptr = ptrType(op.getContext());
     Value seq = callRuntime(rewriter, loc, op, "onnxd_seq_empty", {}, {ptr});
     for (auto [i, input] : llvm::enumerate(adaptor.getInputs())) {
-      FailureOr<Value> boxed = boxTensor(rewriter, loc, op, input,
-                                         op.getInputs()[i].getType());
+      FailureOr<Value> boxed =
+          boxTensor(rewriter, loc, op, input, op.getInputs()[i].getType());
       if (failed(boxed))
         return failure();
       seq = callRuntime(rewriter, loc, op, "onnxd_seq_insert",
@@ -317,9 +317,10 @@ struct SequenceInsertLowering : OpConversionPattern<SequenceInsertOp> {
                                {rewriter.getI64Type()});
     Value pos = length;
     if (adaptor.getPosition())
-      pos = normalizePosition(rewriter, loc, op,
-                              readScalarI64(rewriter, loc, adaptor.getPosition()),
-                              length, /*extra=*/1);
+      pos =
+          normalizePosition(rewriter, loc, op,
+                            readScalarI64(rewriter, loc, adaptor.getPosition()),
+                            length, /*extra=*/1);
     rewriter.replaceOp(op, callRuntime(rewriter, loc, op, "onnxd_seq_insert",
                                        {seq, pos, *boxed}, {ptr}));
     return success();
@@ -359,10 +360,9 @@ struct SequenceAtLowering : OpConversionPattern<SequenceAtOp> {
         length, 0);
     Value element = callRuntime(rewriter, loc, op, "onnxd_seq_get", {seq, pos},
                                 {ptrType(op.getContext())});
-    FailureOr<Value> result =
-        unboxTensor(rewriter, loc, op, element,
-                    getTypeConverter()->convertType(op.getType()),
-                    op.getType());
+    FailureOr<Value> result = unboxTensor(
+        rewriter, loc, op, element,
+        getTypeConverter()->convertType(op.getType()), op.getType());
     if (failed(result))
       return failure();
     rewriter.replaceOp(op, *result);
@@ -398,10 +398,9 @@ struct ConcatFromSequenceLowering : OpConversionPattern<ConcatFromSequenceOp> {
          i64Const(rewriter, loc, static_cast<int64_t>(op.getNewAxis())),
          globalString(rewriter, loc, op, describeNode(op))},
         {ptrType(op.getContext())});
-    FailureOr<Value> tensor =
-        unboxTensor(rewriter, loc, op, result,
-                    getTypeConverter()->convertType(op.getType()),
-                    op.getType());
+    FailureOr<Value> tensor = unboxTensor(
+        rewriter, loc, op, result,
+        getTypeConverter()->convertType(op.getType()), op.getType());
     if (failed(tensor))
       return failure();
     rewriter.replaceOp(op, *tensor);
@@ -428,14 +427,14 @@ struct SplitToSequenceLowering : OpConversionPattern<SplitToSequenceOp> {
       split = *boxed;
     }
     rewriter.replaceOp(
-        op, callRuntime(
-                rewriter, loc, op, "onnxd_seq_split",
-                {*input, split,
-                 i64Const(rewriter, loc, static_cast<int64_t>(op.getAxis())),
-                 i64Const(rewriter, loc,
-                          static_cast<int64_t>(op.getKeepdims())),
-                 globalString(rewriter, loc, op, describeNode(op))},
-                {ptrType(op.getContext())}));
+        op,
+        callRuntime(
+            rewriter, loc, op, "onnxd_seq_split",
+            {*input, split,
+             i64Const(rewriter, loc, static_cast<int64_t>(op.getAxis())),
+             i64Const(rewriter, loc, static_cast<int64_t>(op.getKeepdims())),
+             globalString(rewriter, loc, op, describeNode(op))},
+            {ptrType(op.getContext())}));
     return success();
   }
 };
@@ -473,9 +472,11 @@ struct OptionalHasElementLowering : OpConversionPattern<OptionalHasElementOp> {
     Value input = adaptor.getInput();
     Value has;
     if (!input)
-      has = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 0);
+      has =
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 0);
     else if (!isa<OptType>(op.getInput().getType()))
-      has = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1);
+      has =
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1);
     else
       has = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, input,
                                  nullHandle(rewriter, loc));
@@ -540,16 +541,16 @@ struct SequenceMapLowering : OpConversionPattern<SequenceMapOp> {
         return emitLoweringError(op, "the body's results must be ranked "
                                      "tensors of signed or float elements");
 
-    Value length = callRuntime(rewriter, loc, op, "onnxd_seq_length",
-                               {inputs[0]}, {i64});
+    Value length =
+        callRuntime(rewriter, loc, op, "onnxd_seq_length", {inputs[0]}, {i64});
     for (auto [i, input] : llvm::enumerate(inputs))
       if (i > 0 && isa<SeqType>(onnxTypes[i])) {
-        Value other = callRuntime(rewriter, loc, op, "onnxd_seq_length",
-                                  {input}, {i64});
+        Value other =
+            callRuntime(rewriter, loc, op, "onnxd_seq_length", {input}, {i64});
         emitRuntimeCheck(rewriter, loc,
                          arith::CmpIOp::create(rewriter, loc,
-                                               arith::CmpIPredicate::eq,
-                                               length, other),
+                                               arith::CmpIPredicate::eq, length,
+                                               other),
                          op, "the input sequences differ in length");
       }
     SmallVector<Value> inits;
@@ -567,12 +568,12 @@ struct SequenceMapLowering : OpConversionPattern<SequenceMapOp> {
     if (!loopBody->empty())
       rewriter.eraseOp(loopBody->getTerminator());
     rewriter.setInsertionPointToEnd(loopBody);
-    Value pos = arith::IndexCastOp::create(rewriter, loc, i64,
-                                           loop.getInductionVar());
+    Value pos =
+        arith::IndexCastOp::create(rewriter, loc, i64, loop.getInductionVar());
     SmallVector<Value> args;
     for (auto [i, input] : llvm::enumerate(inputs)) {
-      Type argType = getTypeConverter()->convertType(
-          body.getArgument(i).getType());
+      Type argType =
+          getTypeConverter()->convertType(body.getArgument(i).getType());
       if (!isa<SeqType>(onnxTypes[i])) {
         if (input.getType() != argType)
           input = tensor::CastOp::create(rewriter, loc, argType, input);
@@ -581,9 +582,8 @@ struct SequenceMapLowering : OpConversionPattern<SequenceMapOp> {
       }
       Value element =
           callRuntime(rewriter, loc, op, "onnxd_seq_get", {input, pos}, {ptr});
-      FailureOr<Value> tensor =
-          unboxTensor(rewriter, loc, op, element, argType,
-                      body.getArgument(i).getType());
+      FailureOr<Value> tensor = unboxTensor(rewriter, loc, op, element, argType,
+                                            body.getArgument(i).getType());
       if (failed(tensor))
         return failure();
       args.push_back(*tensor);
@@ -597,7 +597,8 @@ struct SequenceMapLowering : OpConversionPattern<SequenceMapOp> {
       if (failed(boxed))
         return failure();
       Value seq = loopBody->getArgument(1 + k);
-      Value n = callRuntime(rewriter, loc, op, "onnxd_seq_length", {seq}, {i64});
+      Value n =
+          callRuntime(rewriter, loc, op, "onnxd_seq_length", {seq}, {i64});
       next.push_back(callRuntime(rewriter, loc, op, "onnxd_seq_insert",
                                  {seq, n, *boxed}, {ptr}));
     }
@@ -621,8 +622,8 @@ static Value stringConstant(OpBuilder &b, Location loc, Operation *node,
                             ArrayRef<int64_t> shape) {
   SmallVector<Value> elements;
   for (StringRef v : values)
-    elements.push_back(LLVM::PtrToIntOp::create(
-        b, loc, b.getI64Type(), globalString(b, loc, node, v)));
+    elements.push_back(LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
+                                                globalString(b, loc, node, v)));
   return tensor::FromElementsOp::create(
       b, loc, RankedTensorType::get(shape, b.getI64Type()), elements);
 }
@@ -666,12 +667,12 @@ struct StringEqualLowering : OpConversionPattern<EqualOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!isStringTensor(op.getA().getType()))
       return rewriter.notifyMatchFailure(op, "not strings");
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto resultType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     Operation *node = op;
     Value result = buildElementwise(
-        rewriter, op.getLoc(), {adaptor.getA(), adaptor.getB()}, resultType,
-        op, [&](OpBuilder &b, Location loc, ValueRange args) {
+        rewriter, op.getLoc(), {adaptor.getA(), adaptor.getB()}, resultType, op,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
           return callRuntime(b, loc, node, "onnxd_str_equal", args,
                              {b.getI1Type()});
         });
@@ -695,8 +696,8 @@ struct StringCastLowering : OpConversionPattern<CastOp> {
     bool fromString = isa<StringType>(from), toString = isa<StringType>(to);
     if (!fromString && !toString)
       return rewriter.notifyMatchFailure(op, "no strings");
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto resultType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     Type loweredFrom = convertElementType(from);
     Type loweredTo = resultType.getElementType();
     auto isPlain = [](Type t) {
@@ -713,8 +714,8 @@ struct StringCastLowering : OpConversionPattern<CastOp> {
       return rewriter.notifyMatchFailure(
           op, "casts between strings and this element type are not "
               "supported"); // Cast.cpp then reports it
-    bool isUnsigned = isUnsignedElement(fromString ? op.getType()
-                                                   : op.getInput().getType());
+    bool isUnsigned =
+        isUnsignedElement(fromString ? op.getType() : op.getInput().getType());
     Operation *node = op;
     Value result = buildElementwise(
         rewriter, op.getLoc(), {adaptor.getInput()}, resultType, op,
@@ -834,12 +835,12 @@ struct StringConcatLowering : OpConversionPattern<StringConcatOp> {
   LogicalResult
   matchAndRewrite(StringConcatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto resultType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     Operation *node = op;
     Value result = buildElementwise(
-        rewriter, op.getLoc(), {adaptor.getX(), adaptor.getY()}, resultType,
-        op, [&](OpBuilder &b, Location loc, ValueRange args) {
+        rewriter, op.getLoc(), {adaptor.getX(), adaptor.getY()}, resultType, op,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
           return callRuntime(b, loc, node, "onnxd_str_concat", args,
                              {b.getI64Type()});
         });
@@ -856,8 +857,8 @@ struct RegexFullMatchLowering : OpConversionPattern<RegexFullMatchOp> {
     if (!op.getPattern())
       return emitLoweringError(op, "the pattern attribute is required");
     Location loc = op.getLoc();
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto resultType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     Value pattern = globalString(rewriter, loc, op, *op.getPattern());
     Value name = globalString(rewriter, loc, op, describeNode(op));
     Operation *node = op;
@@ -886,8 +887,8 @@ struct StringNormalizerLowering : OpConversionPattern<StringNormalizerOp> {
     if (action < 0)
       return emitLoweringError(op, "case_change_action must be NONE, LOWER "
                                    "or UPPER");
-    FailureOr<Value> input = boxTensor(rewriter, loc, op, adaptor.getX(),
-                                       op.getX().getType());
+    FailureOr<Value> input =
+        boxTensor(rewriter, loc, op, adaptor.getX(), op.getX().getType());
     if (failed(input))
       return failure();
     Value stop = nullHandle(rewriter, loc);
@@ -904,23 +905,23 @@ struct StringNormalizerLowering : OpConversionPattern<StringNormalizerOp> {
         return failure();
       stop = *boxed;
     }
-    Value result = callRuntime(
-        rewriter, loc, op, "onnxd_str_normalize",
-        {*input, stop, i64Const(rewriter, loc, action),
-         i64Const(rewriter, loc, op.getIsCaseSensitive() != 0),
-         globalString(rewriter, loc, op, describeNode(op))},
-        {ptrType(op.getContext())});
+    Value result =
+        callRuntime(rewriter, loc, op, "onnxd_str_normalize",
+                    {*input, stop, i64Const(rewriter, loc, action),
+                     i64Const(rewriter, loc, op.getIsCaseSensitive() != 0),
+                     globalString(rewriter, loc, op, describeNode(op))},
+                    {ptrType(op.getContext())});
     // The static result shape inference gives may not hold (stopwords).
-    auto type = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     SmallVector<int64_t> shape(type.getShape());
     shape.back() = ShapedType::kDynamic;
     FailureOr<Value> tensor =
         unboxTensor(rewriter, loc, op, result, type.clone(shape), op.getType());
     if (failed(tensor))
       return failure();
-    rewriter.replaceOp(op, tensor::CastOp::create(rewriter, loc, type, *tensor)
-                               .getResult());
+    rewriter.replaceOp(
+        op, tensor::CastOp::create(rewriter, loc, type, *tensor).getResult());
     return success();
   }
 };
@@ -931,8 +932,8 @@ struct StringSplitLowering : OpConversionPattern<StringSplitOp> {
   matchAndRewrite(StringSplitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    FailureOr<Value> input = boxTensor(rewriter, loc, op, adaptor.getX(),
-                                       op.getX().getType());
+    FailureOr<Value> input =
+        boxTensor(rewriter, loc, op, adaptor.getX(), op.getX().getType());
     if (failed(input))
       return failure();
     Value delimiter = op.getDelimiter()
@@ -941,9 +942,9 @@ struct StringSplitLowering : OpConversionPattern<StringSplitOp> {
     int64_t maxsplit =
         op.getMaxsplit() ? static_cast<int64_t>(*op.getMaxsplit()) : -1;
     Type ptr = ptrType(op.getContext());
-    Value pair = callRuntime(rewriter, loc, op, "onnxd_str_split",
-                             {*input, delimiter, i64Const(rewriter, loc, maxsplit)},
-                             {ptr});
+    Value pair = callRuntime(
+        rewriter, loc, op, "onnxd_str_split",
+        {*input, delimiter, i64Const(rewriter, loc, maxsplit)}, {ptr});
     SmallVector<Value> results;
     for (auto [i, result] : llvm::enumerate(op->getResults())) {
       Value v = callRuntime(rewriter, loc, op, "onnxd_seq_get",
@@ -1012,15 +1013,16 @@ struct LabelEncoderLowering : OpConversionPattern<MLLabelEncoderOp> {
           scalar, ArrayRef<StringRef>{op.getDefaultString()});
     else if (valueElement.isInteger(64))
       fallback = DenseElementsAttr::get(
-          scalar, ArrayRef<int64_t>{static_cast<int64_t>(op.getDefaultInt64())});
+          scalar,
+          ArrayRef<int64_t>{static_cast<int64_t>(op.getDefaultInt64())});
     else if (valueElement.isF32())
       fallback = DenseElementsAttr::get(
-          scalar,
-          ArrayRef<float>{static_cast<float>(op.getDefaultFloat().convertToFloat())});
+          scalar, ArrayRef<float>{static_cast<float>(
+                      op.getDefaultFloat().convertToFloat())});
     else
       return emitLoweringError(op, "values of this type need default_tensor");
-    FailureOr<Value> input = boxTensor(rewriter, loc, op, adaptor.getX(),
-                                       op.getX().getType());
+    FailureOr<Value> input =
+        boxTensor(rewriter, loc, op, adaptor.getX(), op.getX().getType());
     if (failed(input))
       return failure();
     FailureOr<Value> k = boxConstant(rewriter, loc, op, keys);
@@ -1046,16 +1048,13 @@ struct LabelEncoderLowering : OpConversionPattern<MLLabelEncoderOp> {
 
 void mlir::onnx::populateSequenceToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<SequenceEmptyLowering, SequenceConstructLowering,
-               SequenceInsertLowering, SequenceEraseLowering,
-               SequenceAtLowering, SequenceLengthLowering,
-               ConcatFromSequenceLowering, SplitToSequenceLowering,
-               OptionalLowering, OptionalHasElementLowering,
-               OptionalGetElementLowering, SequenceMapLowering,
-               StringEqualLowering, StringCastLowering,
-               StringConstantLowering, StringGlobalLoadLowering,
-               StringConcatLowering, RegexFullMatchLowering,
-               StringNormalizerLowering, StringSplitLowering,
-               LabelEncoderLowering>(converter, patterns.getContext());
+  patterns.add<
+      SequenceEmptyLowering, SequenceConstructLowering, SequenceInsertLowering,
+      SequenceEraseLowering, SequenceAtLowering, SequenceLengthLowering,
+      ConcatFromSequenceLowering, SplitToSequenceLowering, OptionalLowering,
+      OptionalHasElementLowering, OptionalGetElementLowering,
+      SequenceMapLowering, StringEqualLowering, StringCastLowering,
+      StringConstantLowering, StringGlobalLoadLowering, StringConcatLowering,
+      RegexFullMatchLowering, StringNormalizerLowering, StringSplitLowering,
+      LabelEncoderLowering>(converter, patterns.getContext());
 }
-
