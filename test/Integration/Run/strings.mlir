@@ -1,6 +1,8 @@
 // Strings end to end without string inputs: constants, Equal, StringConcat,
 // Cast both ways, a sequence of strings, Reshape moving the pointers.
 // RUN: onnx-run %s | FileCheck %s
+// Runtime calls keep their loops on the calling thread (its run arena):
+// RUN: onnx-run --threads 2 %s | FileCheck %s
 // CHECK: eq: bool[3]
 // CHECK-NEXT: [True False True]
 // CHECK: cat: string[3]
