@@ -68,6 +68,21 @@ module attributes {onnx.opset_import = {ai.onnx = 6 : i64}} {
 
 // -----
 
+// Dropout's mask became bool at 10; users of the old float mask get a Cast.
+// CHECK-LABEL: func.func @dropout_mask
+// CHECK: %[[R:.*]] = onnx.Constant() {value = dense<5.000000e-01> : tensor<f32>}
+// CHECK: %[[Y:.*]], %[[M:.*]] = onnx.Dropout(%arg0, %[[R]]) : (tensor<3xf32>, tensor<f32>) -> (tensor<3xf32>, tensor<3xi1>)
+// CHECK: %[[C:.*]] = onnx.Cast(%[[M]]) {to = 1 : i64} : (tensor<3xi1>) -> tensor<3xf32>
+// CHECK: return %[[Y]], %[[C]]
+module attributes {onnx.opset_import = {ai.onnx = 7 : i64}} {
+  func.func @dropout_mask(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+    %y, %m = onnx.Dropout_v7(%x) {ratio = 5.000000e-01 : f32} : (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+    return %y, %m : tensor<3xf32>, tensor<3xf32>
+  }
+}
+
+// -----
+
 // Softmax before 13 normalizes over the flattened trailing axes.
 // CHECK-LABEL: func.func @softmax
 // CHECK: %[[F:.*]] = onnx.Flatten(%arg0) {axis = 1 : i64}

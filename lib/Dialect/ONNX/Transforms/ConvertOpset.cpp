@@ -15,6 +15,7 @@
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "OnnxDialect/Transforms/OpsetConversion.h"
 #include "OnnxDialect/Transforms/Passes.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -70,6 +71,9 @@ struct StepEdit {
   /// Outputs of the source version that the target does not have; they must
   /// be unused.
   SmallVector<StringRef> dropOutputs;
+  /// Element types of outputs (ONNX names of the target version) that
+  /// changed; the old value's users get a Cast back to its type.
+  llvm::StringMap<Type> outputElementTypes;
 };
 
 class Converter {
@@ -297,7 +301,11 @@ FailureOr<Operation *> Converter::rename(Operation *op, OperationName to,
       usedOut.insert(o);
       for (auto [v, arg] : llvm::zip(oldOut, oldOutArgs))
         if (arg == o && v) {
-          newOutTypes.push_back(v.getType());
+          Type type = v.getType();
+          if (Type elem = edit.outputElementTypes.lookup(n.name))
+            if (auto t = dyn_cast<TensorType>(type))
+              type = t.clone(elem);
+          newOutTypes.push_back(type);
           replaced.push_back(v);
           any = true;
         }
@@ -396,7 +404,21 @@ FailureOr<Operation *> Converter::rename(Operation *op, OperationName to,
   for (Value v : replaced) {
     if (!v)
       continue;
-    v.replaceAllUsesWith(newOp->getResult(next++));
+    Value now = newOp->getResult(next++);
+    if (now.getType() != v.getType() && !v.use_empty()) {
+      // An output whose element type changed: its users see the old type.
+      Type elem = getElementTypeOrSelf(v.getType());
+      int32_t code = getDataTypeForElementType(elem);
+      FailureOr<Operation *> cast = createSchemaOp(
+          builder, op->getLoc(), "", "Cast", target, {now}, {v.getType()},
+          {NamedAttribute(StringAttr::get(context, "to"),
+                          builder.getI64IntegerAttr(code))},
+          &why);
+      if (failed(cast))
+        return error(op, a, b) << why, failure();
+      now = (*cast)->getResult(0);
+    }
+    v.replaceAllUsesWith(now);
   }
   op->erase();
   return newOp;
@@ -594,6 +616,11 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
     edit.dropAttrs.push_back("k");
     if (auto k = dyn_cast_or_null<IntegerAttr>(attr("k")))
       edit.setInputs["K"] = createI64Constant(b, loc, {k.getInt()}, target);
+    return success();
+  }
+  // Dropout's mask became bool at 10 (it had the data's type).
+  if (name == "Dropout" && v == 10) {
+    edit.outputElementTypes["mask"] = IntegerType::get(ctx, 1);
     return success();
   }
   if (name == "Dropout" && v == 12) {
