@@ -175,6 +175,10 @@ void populateGatherScatterToLinalgPatterns(const TypeConverter &converter,
 void populateResizeToLinalgPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns);
 
+/// BitCast.
+void populateMiscToLinalgPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
 } // namespace onnx
 } // namespace mlir
 
