@@ -19,6 +19,7 @@
 #include "OnnxDialect/InitAllPasses.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
 #include "OnnxDialect/Target/ONNX/ImportONNX.h"
+#include "OnnxDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -337,6 +338,17 @@ static Error frontEnd(llvm::StringRef path, const onnxd_options &options,
                       Compilation &c) {
   if (Error e = load(path, options, c))
     return e;
+  // Inputs with an initializer default are bound to it before the signature
+  // is taken (onnx-bind-input-defaults; the pipeline runs it too).
+  {
+    registerPassesOnce();
+    PassManager pm(&c.context);
+    pm.addPass(onnx::createONNXBindInputDefaults());
+    if (failed(pm.run(*c.module)))
+      return makeError(ONNXD_COMPILE_ERROR,
+                       path.str() + ": " +
+                           c.diagnostics.take("binding input defaults failed"));
+  }
   if (Error e = extractSignature(*c.module, c.signature))
     return makeError(e.status, path.str() + ": " + e.message);
   if (Error e = lower(c, options))
