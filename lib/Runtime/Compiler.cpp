@@ -172,7 +172,19 @@ static bool isSupportedDType(int32_t dtype) {
   case 11:
   case 12:
   case 13:
+  case 14:
+  case 15:
   case 16:
+  case 17:
+  case 18:
+  case 19:
+  case 20:
+  case 21:
+  case 22:
+  case 23:
+  case 24:
+  case 25:
+  case 26:
     return true;
   default:
     return false;
@@ -595,8 +607,18 @@ static std::string cTypeOf(int32_t dtype) {
     return "double";
   case 2:
   case 9:
+  case 17:
+  case 18:
+  case 19:
+  case 20:
+  case 21:
+  case 23:
+  case 24:
+  case 25:
     return "uint8_t";
   case 3:
+  case 22:
+  case 26:
     return "int8_t";
   case 4:
   case 10:
@@ -614,6 +636,10 @@ static std::string cTypeOf(int32_t dtype) {
     return "uint64_t";
   case 8:
     return "const char *"; // strings: one pointer per element
+  case 14:
+    return "float"; // interleaved real, imaginary
+  case 15:
+    return "double"; // interleaved real, imaginary
   default:
     return "void";
   }

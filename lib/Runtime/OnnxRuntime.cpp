@@ -497,6 +497,36 @@ static void copyStrided(char *dst, const char *src, size_t elemSize,
 // Values across the boundary
 //===----------------------------------------------------------------------===//
 
+/// The compiled code stores a sub-byte element (i4, i2, f4E2M1) in a byte
+/// whose high bits it does not define: keep the value's bits, sign-extend
+/// int4/int2 and clear the rest for the others.
+static void normalizeSubByte(int32_t dtype, char *data, int64_t elements) {
+  unsigned bits;
+  bool isSigned = dtype == ONNXD_INT4 || dtype == ONNXD_INT2;
+  switch (dtype) {
+  case ONNXD_UINT4:
+  case ONNXD_INT4:
+  case ONNXD_FLOAT4E2M1:
+    bits = 4;
+    break;
+  case ONNXD_UINT2:
+  case ONNXD_INT2:
+    bits = 2;
+    break;
+  default:
+    return;
+  }
+  auto *p = reinterpret_cast<uint8_t *>(data);
+  uint8_t mask = (1u << bits) - 1, sign = 1u << (bits - 1);
+  for (int64_t i = 0; i < elements; ++i) {
+    uint8_t v = p[i] & mask;
+    if (isSigned && (v & sign))
+      v |= ~mask;
+    p[i] = v;
+  }
+}
+
+
 /// A caller's value as a runtime value of this run (tensor data copied;
 /// strings borrowed for the run). Optionals become null or their value.
 static RtValue *toRuntime(const onnxd_value &v, Arena &arena) {
@@ -713,6 +743,7 @@ static onnxd_status runEntry(onnxd_model *model,
       taken.insert(allocated);
       t->base = allocated;
       t->tensor.data = data;
+      normalizeSubByte(v.dtype, data, elements);
       continue;
     }
     size_t bytes = std::max<int64_t>(elements, 1) * elemSize;
@@ -731,6 +762,7 @@ static onnxd_status runEntry(onnxd_model *model,
       for (int64_t k = 0; k < elements; ++k)
         strings[k] = strdup(strings[k] ? strings[k] : "");
     }
+    normalizeSubByte(v.dtype, static_cast<char *>(t->base), elements);
   }
   for (void *p : toFree)
     if (!taken.count(p))

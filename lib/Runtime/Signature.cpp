@@ -15,6 +15,9 @@
 using namespace mlir::onnx::runtime;
 
 namespace {
+/// An element type of the C API. The sub-byte types (int4, uint4, int2,
+/// uint2, float4e2m1) take one byte per element there, as in the compiled
+/// code's memrefs: the value in the low bits, int4/int2 sign-extended.
 struct DTypeFacts {
   int32_t code;
   const char *name;
@@ -29,9 +32,9 @@ static const DTypeFacts kDTypes[] = {
     {10, "float16", 2},    {11, "float64", 8},        {12, "uint32", 4},
     {13, "uint64", 8},     {14, "complex64", 8},      {15, "complex128", 16},
     {16, "bfloat16", 2},   {17, "float8e4m3fn", 1},   {18, "float8e4m3fnuz", 1},
-    {19, "float8e5m2", 1}, {20, "float8e5m2fnuz", 1}, {21, "uint4", 0},
-    {22, "int4", 0},       {23, "float4e2m1", 0},     {24, "float8e8m0", 1},
-    {25, "uint2", 0},      {26, "int2", 0},
+    {19, "float8e5m2", 1}, {20, "float8e5m2fnuz", 1}, {21, "uint4", 1},
+    {22, "int4", 1},       {23, "float4e2m1", 1},     {24, "float8e8m0", 1},
+    {25, "uint2", 1},      {26, "int2", 1},
 };
 
 static const DTypeFacts *findDType(int32_t code) {

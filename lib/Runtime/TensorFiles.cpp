@@ -98,6 +98,19 @@ static const NpyType kNpyTypes[] = {
     {"c8", ONNXD_COMPLEX64}, {"c16", ONNXD_COMPLEX128},
 };
 
+/// What .npy files hold for the types numpy has no dtype for: their bits as
+/// unsigned integers of the same width (int4/int2 as int8, sign-extended).
+/// ml_dtypes arrays saved with np.save carry a void descr ('V1', 'V2'): read
+/// as uint8/uint16 too. onnx-run gives such a tensor the input's type.
+static const NpyType kNpyBitTypes[] = {
+    {"u2", ONNXD_BFLOAT16},       {"u1", ONNXD_FLOAT8E4M3FN},
+    {"u1", ONNXD_FLOAT8E4M3FNUZ}, {"u1", ONNXD_FLOAT8E5M2},
+    {"u1", ONNXD_FLOAT8E5M2FNUZ}, {"u1", ONNXD_FLOAT8E8M0},
+    {"u1", ONNXD_UINT4},          {"i1", ONNXD_INT4},
+    {"u1", ONNXD_FLOAT4E2M1},     {"u1", ONNXD_UINT2},
+    {"i1", ONNXD_INT2},
+};
+
 /// The value of `key` in the header dict: the text after "'key':".
 static llvm::StringRef headerValue(llvm::StringRef header,
                                    llvm::StringRef key) {
@@ -159,6 +172,10 @@ bool mlir::onnx::runtime::readNpy(const std::string &path, HostTensor &out,
   for (const NpyType &t : kNpyTypes)
     if (code == t.descr)
       out.dtype = t.dtype;
+  if (code == "V1")
+    out.dtype = ONNXD_UINT8;
+  else if (code == "V2")
+    out.dtype = ONNXD_UINT16;
   if (!out.dtype || (order == '>' && dtypeSize(out.dtype) > 1) ||
       (order != '<' && order != '|' && order != '=' && order != '>')) {
     error = path + ": unsupported .npy dtype '" + descr.str() +
@@ -205,6 +222,9 @@ bool mlir::onnx::runtime::writeNpy(const std::string &path, const HostTensor &t,
   for (const NpyType &n : kNpyTypes)
     if (n.dtype == t.dtype)
       descr = n.descr;
+  for (const NpyType &n : kNpyBitTypes)
+    if (n.dtype == t.dtype)
+      descr = n.descr;
   if (!descr) {
     error = path + ": no .npy dtype for " + dtypeName(t.dtype);
     return false;
@@ -218,6 +238,8 @@ bool mlir::onnx::runtime::writeNpy(const std::string &path, const HostTensor &t,
     shape.resize(shape.size() - 1);
   shape += ")";
   char order = dtypeSize(t.dtype) == 1 ? '|' : '<';
+  if (llvm::StringRef(descr) == "u2")
+    order = '<';
   std::string header = std::string("{'descr': '") + order + descr +
                        "', 'fortran_order': False, 'shape': " + shape + ", }";
   size_t total = 10 + header.size() + 1;
@@ -258,6 +280,36 @@ static bool readTensorMessage(const onnx_dialect::proto::TensorProto &proto,
                               const std::string &path, HostTensor &out,
                               std::string &error);
 
+/// Bits per element of the packed sub-byte types; 0 for the others.
+static unsigned packedBits(int32_t dtype) {
+  switch (dtype) {
+  case ONNXD_UINT4:
+  case ONNXD_INT4:
+  case ONNXD_FLOAT4E2M1:
+    return 4;
+  case ONNXD_UINT2:
+  case ONNXD_INT2:
+    return 2;
+  default:
+    return 0;
+  }
+}
+
+/// Unpacks `n` elements of `bits` bits (element 0 in the low bits of byte
+/// 0) into one byte each, sign-extending int4/int2.
+static void unpack(const std::vector<uint8_t> &packed, int64_t n, unsigned bits,
+                   bool isSigned, std::vector<char> &out) {
+  out.resize(n);
+  unsigned perByte = 8 / bits;
+  uint8_t mask = (1u << bits) - 1, sign = 1u << (bits - 1);
+  for (int64_t i = 0; i < n; ++i) {
+    uint8_t v = (packed[i / perByte] >> (bits * (i % perByte))) & mask;
+    if (isSigned && (v & sign))
+      v |= ~mask;
+    out[i] = static_cast<char>(v);
+  }
+}
+
 bool mlir::onnx::runtime::readTensorProto(const std::string &path,
                                           HostTensor &out, std::string &error) {
   std::ifstream is(path, std::ios::binary);
@@ -295,6 +347,28 @@ static bool readTensorMessage(const onnx_dialect::proto::TensorProto &proto,
     return false;
   }
   size_t size = out.numElements() * elemSize;
+  if (unsigned bits = packedBits(out.dtype)) {
+    std::vector<uint8_t> packed;
+    if (proto.has_raw_data()) {
+      const std::string &raw = proto.raw_data();
+      packed.assign(raw.begin(), raw.end());
+    } else {
+      for (int32_t v : proto.int32_data())
+        packed.push_back(static_cast<uint8_t>(v));
+    }
+    int64_t n = out.numElements();
+    int64_t need = (n * bits + 7) / 8;
+    if (static_cast<int64_t>(packed.size()) != need) {
+      error = path + ": " + std::to_string(packed.size()) +
+              " bytes of packed data for " + std::to_string(n) +
+              " elements of " + dtypeName(out.dtype) + " (expected " +
+              std::to_string(need) + ")";
+      return false;
+    }
+    unpack(packed, n, bits, out.dtype == ONNXD_INT4 || out.dtype == ONNXD_INT2,
+           out.data);
+    return true;
+  }
   if (proto.has_raw_data()) {
     const std::string &raw = proto.raw_data();
     out.data.assign(raw.begin(), raw.end());
@@ -333,6 +407,11 @@ static bool readTensorMessage(const onnx_dialect::proto::TensorProto &proto,
       break;
     case ONNXD_UINT8:
     case ONNXD_BOOL:
+    case ONNXD_FLOAT8E4M3FN:
+    case ONNXD_FLOAT8E4M3FNUZ:
+    case ONNXD_FLOAT8E5M2:
+    case ONNXD_FLOAT8E5M2FNUZ:
+    case ONNXD_FLOAT8E8M0:
       copyField<uint8_t>(proto.int32_data(), out.data);
       break;
     default:

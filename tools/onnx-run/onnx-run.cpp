@@ -181,9 +181,103 @@ static float halfToFloat(uint16_t h) {
   return f;
 }
 
+/// A small float of 1 sign bit (when `hasSign`), `expBits` exponent and
+/// `mantBits` mantissa bits with exponent `bias`; `nan`/`inf` say which bit
+/// patterns are special (ONNX's float8 and float4 types).
+static double smallFloat(unsigned v, bool hasSign, unsigned expBits,
+                         unsigned mantBits, int bias) {
+  unsigned mant = v & ((1u << mantBits) - 1);
+  unsigned exp = (v >> mantBits) & ((1u << expBits) - 1);
+  bool negative = hasSign && (v >> (expBits + mantBits)) & 1;
+  double m = exp ? 1.0 + std::ldexp(mant, -int(mantBits))
+                 : std::ldexp(mant, -int(mantBits));
+  double r = std::ldexp(m, (exp ? int(exp) : 1) - bias);
+  return negative ? -r : r;
+}
+
+static double float8Value(int32_t dtype, uint8_t v) {
+  double nan = std::nan("");
+  switch (dtype) {
+  case ONNXD_FLOAT8E4M3FN:
+    if ((v & 0x7f) == 0x7f)
+      return nan;
+    return smallFloat(v, true, 4, 3, 7);
+  case ONNXD_FLOAT8E4M3FNUZ:
+    if (v == 0x80)
+      return nan;
+    return smallFloat(v, true, 4, 3, 8);
+  case ONNXD_FLOAT8E5M2:
+    if ((v & 0x7c) == 0x7c)
+      return (v & 3) ? nan : (v & 0x80 ? -HUGE_VAL : HUGE_VAL);
+    return smallFloat(v, true, 5, 2, 15);
+  case ONNXD_FLOAT8E5M2FNUZ:
+    if (v == 0x80)
+      return nan;
+    return smallFloat(v, true, 5, 2, 16);
+  case ONNXD_FLOAT8E8M0:
+    if (v == 0xff)
+      return nan;
+    return std::ldexp(1.0, int(v) - 127);
+  case ONNXD_FLOAT4E2M1:
+    return smallFloat(v & 0xf, true, 2, 1, 1);
+  default:
+    return 0;
+  }
+}
+
 static bool isFloat(int32_t dtype) {
-  return dtype == ONNXD_FLOAT || dtype == ONNXD_DOUBLE ||
-         dtype == ONNXD_FLOAT16 || dtype == ONNXD_BFLOAT16;
+  switch (dtype) {
+  case ONNXD_FLOAT:
+  case ONNXD_DOUBLE:
+  case ONNXD_FLOAT16:
+  case ONNXD_BFLOAT16:
+  case ONNXD_FLOAT8E4M3FN:
+  case ONNXD_FLOAT8E4M3FNUZ:
+  case ONNXD_FLOAT8E5M2:
+  case ONNXD_FLOAT8E5M2FNUZ:
+  case ONNXD_FLOAT8E8M0:
+  case ONNXD_FLOAT4E2M1:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Types numpy has no dtype for: their files hold the bits as integers of
+/// the same width (or ml_dtypes' void dtypes, read as such integers).
+static bool needsBitFile(int32_t dtype) {
+  return dtype == ONNXD_BFLOAT16 || dtype == ONNXD_FLOAT8E4M3FN ||
+         dtype == ONNXD_FLOAT8E4M3FNUZ || dtype == ONNXD_FLOAT8E5M2 ||
+         dtype == ONNXD_FLOAT8E5M2FNUZ || dtype == ONNXD_FLOAT8E8M0 ||
+         dtype == ONNXD_FLOAT4E2M1 || dtype == ONNXD_UINT4 ||
+         dtype == ONNXD_INT4 || dtype == ONNXD_UINT2 || dtype == ONNXD_INT2;
+}
+
+/// Gives a tensor read as raw bits the element type `want` expects: uint16
+/// data for bfloat16 (as ONNX 1.12's test data stores it), uint8/int8 data
+/// for the float8, float4, int4 and int2 types.
+static void adoptType(HostTensor &t, int32_t want) {
+  if (t.dtype == want || !needsBitFile(want))
+    return;
+  bool isInteger = t.dtype == ONNXD_UINT8 || t.dtype == ONNXD_INT8 ||
+                   t.dtype == ONNXD_UINT16 || t.dtype == ONNXD_INT16;
+  if (isInteger && onnxd_dtype_size(t.dtype) == onnxd_dtype_size(want))
+    t.dtype = want;
+}
+
+/// adoptType for every input, matched by name (or by position when none has
+/// a name).
+static void adoptInputTypes(onnxd_model *model,
+                            std::vector<HostValue> &inputs) {
+  size_t n = onnxd_model_num_inputs(model);
+  for (size_t k = 0; k < inputs.size(); ++k)
+    for (size_t i = 0; i < n; ++i) {
+      onnxd_value_info info;
+      onnxd_model_input(model, i, &info);
+      if (inputs[k].kind == ONNXD_KIND_TENSOR &&
+          (inputs[k].name.empty() ? i == k : inputs[k].name == info.name))
+        adoptType(inputs[k].tensor, info.dtype);
+    }
 }
 
 /// Element `i` as a double (exact for every integer up to 2^53).
@@ -206,9 +300,20 @@ static double valueAt(const HostTensor &t, int64_t i) {
     std::memcpy(&f, &bits, 4);
     return f;
   }
+  case ONNXD_FLOAT8E4M3FN:
+  case ONNXD_FLOAT8E4M3FNUZ:
+  case ONNXD_FLOAT8E5M2:
+  case ONNXD_FLOAT8E5M2FNUZ:
+  case ONNXD_FLOAT8E8M0:
+  case ONNXD_FLOAT4E2M1:
+    return float8Value(t.dtype, load(uint8_t()));
   case ONNXD_INT8:
+  case ONNXD_INT4:
+  case ONNXD_INT2:
     return load(int8_t());
   case ONNXD_UINT8:
+  case ONNXD_UINT4:
+  case ONNXD_UINT2:
     return load(uint8_t());
   case ONNXD_BOOL:
     return load(uint8_t()) != 0;
@@ -382,7 +487,9 @@ static std::string expected(onnxd_model *model) {
 }
 
 /// Compares one output with its expected value; a message when it differs.
-static std::string compare(const HostTensor &got, const HostTensor &want) {
+static std::string compare(const HostTensor &got, const HostTensor &wanted) {
+  HostTensor want = wanted;
+  adoptType(want, got.dtype);
   if (got.dtype != want.dtype)
     return std::string("element type ") + onnxd_dtype_name(got.dtype) +
            ", expected " + onnxd_dtype_name(want.dtype);
@@ -548,6 +655,7 @@ static int runTestDir(onnxd_model *model, const std::string &dir) {
     if (!named)
       for (HostValue &t : inputs)
         t.name.clear();
+    adoptInputTypes(model, inputs);
     std::vector<HostValue> got;
     if (onnxd_status s = runOnce(model, inputs, &got)) {
       llvm::outs() << "FAIL " << name << " " << setName << ": "
@@ -686,6 +794,7 @@ int main(int argc, char **argv) {
     return kUsage;
   }
 
+  adoptInputTypes(m, inputs);
   if (opts.benchRuns)
     return runBench(m, inputs);
 

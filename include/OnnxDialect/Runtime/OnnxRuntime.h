@@ -80,6 +80,21 @@ enum {
   ONNXD_COMPLEX64 = 14,
   ONNXD_COMPLEX128 = 15,
   ONNXD_BFLOAT16 = 16,
+  /* The float8 types: one byte per element, the ONNX bit pattern. */
+  ONNXD_FLOAT8E4M3FN = 17,
+  ONNXD_FLOAT8E4M3FNUZ = 18,
+  ONNXD_FLOAT8E5M2 = 19,
+  ONNXD_FLOAT8E5M2FNUZ = 20,
+  /* The sub-byte types are NOT packed here: one byte per element, the value
+   * in the low 4 (2) bits. Outputs have int4/int2 sign-extended to the whole
+   * byte (an int8_t holding -8..7 / -2..1) and the high bits of the others
+   * cleared; inputs only need the low bits right. */
+  ONNXD_UINT4 = 21,
+  ONNXD_INT4 = 22,
+  ONNXD_FLOAT4E2M1 = 23,
+  ONNXD_FLOAT8E8M0 = 24,
+  ONNXD_UINT2 = 25,
+  ONNXD_INT2 = 26,
 };
 
 /** A dense tensor in row-major (C) order.
@@ -230,12 +245,13 @@ onnxd_status onnxd_run_values(onnxd_model *model, const onnxd_value *inputs,
  *  fine. */
 void onnxd_value_free(onnxd_value *value);
 
-/** Bytes per element of `dtype` (bool: 1); 0 for types without a fixed size
- *  (strings, packed 4-bit types) or unknown codes. */
+/** Bytes per element of `dtype` in this API (bool and the sub-byte types:
+ *  1); 0 for strings and unknown codes. */
 size_t onnxd_dtype_size(int32_t dtype);
 
 /** The lowercase name numpy and ONNX's specification use: "float32",
- *  "int64", "bool", ...; "undefined" for unknown codes. */
+ *  "int64", "bool", ... ("bfloat16", "float8e4m3fn", "int4", ... for the
+ *  types numpy lacks: ml_dtypes' names); "undefined" for unknown codes. */
 const char *onnxd_dtype_name(int32_t dtype);
 
 /** Called by compiled code when a run-time check fails (the lowering of

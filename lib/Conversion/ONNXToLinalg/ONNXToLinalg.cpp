@@ -55,6 +55,7 @@ struct ConvertONNXToLinalgPass
     populateGatherScatterToLinalgPatterns(converter, patterns);
     populateResizeToLinalgPatterns(converter, patterns);
     populateSequenceToLinalgPatterns(converter, patterns);
+    populateMiscToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -1,7 +1,7 @@
 //===- Reduction.cpp - Reductions, arg-reductions, scans and TopK ---------===//
 //
 // ReduceSum/Mean/Max/Min/Prod (axes constant or computed at run time),
-// ArgMax/ArgMin, Hardmax, CumSum and TopK.
+// ArgMax/ArgMin, Hardmax, CumSum, CumProd and TopK.
 //
 // Reductions with constant axes are one linalg.reduce (a tensor.expand_shape
 // puts the kept unit dims back). Axes known only at run time are turned
@@ -599,15 +599,15 @@ struct HardmaxLowering : OpConversionPattern<HardmaxOp> {
 };
 
 //===----------------------------------------------------------------------===//
-// CumSum
+// CumSum, CumProd
 //===----------------------------------------------------------------------===//
 
-/// The running sum of `input` along `axis`: loops over the other dims and,
-/// innermost, a loop along the axis carrying the sum, which is written
-/// before (exclusive) or after adding each element. Scalar loads and stores
-/// only, so that nothing is copied.
+/// The running sum (product when `product`) of `input` along `axis`: loops over
+/// the other dims and, innermost, a loop along the axis carrying the sum, which
+/// is written before (exclusive) or after adding each element. Scalar loads and
+/// stores only, so that nothing is copied.
 Value buildCumSum(OpBuilder &b, Location loc, Value input, int64_t axis,
-                  bool exclusive, bool reverse) {
+                  bool exclusive, bool reverse, bool product = false) {
   auto type = cast<RankedTensorType>(input.getType());
   Type t = type.getElementType();
   int64_t rank = type.getRank();
@@ -627,7 +627,8 @@ Value buildCumSum(OpBuilder &b, Location loc, Value input, int64_t axis,
       [&](OpBuilder &ob, Location oloc, ValueRange ivs,
           ValueRange iter) -> scf::ValueVector {
         auto inner = scf::ForOp::create(
-            ob, oloc, zero, n, one, ValueRange{iter[0], cst(ob, oloc, t, 0)},
+            ob, oloc, zero, n, one,
+            ValueRange{iter[0], cst(ob, oloc, t, product ? 1 : 0)},
             [&](OpBuilder &nb, Location nloc, Value k, ValueRange args) {
               Value index =
                   reverse ? (Value)arith::SubIOp::create(
@@ -638,10 +639,15 @@ Value buildCumSum(OpBuilder &b, Location loc, Value input, int64_t axis,
               for (int64_t d = 0, o = 0; d < rank; ++d)
                 indices.push_back(d == axis ? index : ivs[o++]);
               Value x = tensor::ExtractOp::create(nb, nloc, input, indices);
-              Value sum =
-                  isa<FloatType>(t)
-                      ? (Value)arith::AddFOp::create(nb, nloc, args[1], x)
-                      : (Value)arith::AddIOp::create(nb, nloc, args[1], x);
+              Value sum;
+              if (product)
+                sum = isa<FloatType>(t)
+                          ? (Value)arith::MulFOp::create(nb, nloc, args[1], x)
+                          : (Value)arith::MulIOp::create(nb, nloc, args[1], x);
+              else
+                sum = isa<FloatType>(t)
+                          ? (Value)arith::AddFOp::create(nb, nloc, args[1], x)
+                          : (Value)arith::AddIOp::create(nb, nloc, args[1], x);
               Value result = tensor::InsertOp::create(
                   nb, nloc, exclusive ? args[1] : sum, args[0], indices);
               scf::YieldOp::create(nb, nloc, ValueRange{result, sum});
@@ -651,17 +657,19 @@ Value buildCumSum(OpBuilder &b, Location loc, Value input, int64_t axis,
   return nest.results.empty() ? out : nest.results[0];
 }
 
-struct CumSumLowering : OpConversionPattern<CumSumOp> {
-  using OpConversionPattern::OpConversionPattern;
+template <typename CumOp, bool product>
+struct CumulativeLowering : OpConversionPattern<CumOp> {
+  using OpConversionPattern<CumOp>::OpConversionPattern;
+  using OpAdaptor = typename CumOp::Adaptor;
 
   LogicalResult
-  matchAndRewrite(CumSumOp op, OpAdaptor adaptor,
+  matchAndRewrite(CumOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value x = adaptor.getX();
     auto type = dyn_cast<RankedTensorType>(x.getType());
     auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+        this->getTypeConverter()->convertType(op.getType()));
     if (!type || !resultType || type.getRank() == 0)
       return emitLoweringError(op, "the input must be ranked, rank >= 1");
     int64_t rank = type.getRank();
@@ -673,7 +681,8 @@ struct CumSumLowering : OpConversionPattern<CumSumOp> {
       if (!axis)
         return emitLoweringError(op, "the axis must be one value in [-rank, "
                                      "rank)");
-      Value result = buildCumSum(rewriter, loc, x, *axis, exclusive, reverse);
+      Value result =
+          buildCumSum(rewriter, loc, x, *axis, exclusive, reverse, product);
       rewriter.replaceOp(op, castTensor(rewriter, loc, result, resultType));
       return success();
     }
@@ -711,8 +720,9 @@ struct CumSumLowering : OpConversionPattern<CumSumOp> {
           d < rank ? sw.getCaseRegions()[d] : sw.getDefaultRegion();
       Block *block = rewriter.createBlock(&region);
       rewriter.setInsertionPointToStart(block);
-      Value result =
-          d < rank ? buildCumSum(rewriter, loc, x, d, exclusive, reverse) : x;
+      Value result = d < rank ? buildCumSum(rewriter, loc, x, d, exclusive,
+                                            reverse, product)
+                              : x;
       scf::YieldOp::create(rewriter, loc,
                            castTensor(rewriter, loc, result, type));
     }
@@ -936,5 +946,7 @@ void mlir::onnx::populateReductionToLinalgPatterns(
                ReduceLowering<ReduceProdOp, ReduceKind::Prod>,
                ArgReduceLowering<ArgMaxOp, true>,
                ArgReduceLowering<ArgMinOp, false>, HardmaxLowering,
-               CumSumLowering, TopKLowering>(converter, ctx);
+               CumulativeLowering<CumSumOp, false>,
+               CumulativeLowering<CumProdOp, true>, TopKLowering>(converter,
+                                                                  ctx);
 }

@@ -131,6 +131,21 @@ func.func @cumsum_runtime(%x: tensor<3x4xf32>, %a: tensor<i64>) -> tensor<3x4xf3
 
 // -----
 
+// CumProd: the same loops, carrying a product from 1.
+// CHECK-LABEL: func.func @cumprod
+// CHECK: arith.constant 1.000000e+00 : f32
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[P:.*]] = %{{.*}}) -> (tensor<?xf32>, f32)
+// CHECK: %[[X:.*]] = tensor.extract %arg0[%{{.*}}]
+// CHECK: %[[NEW:.*]] = arith.mulf %[[P]], %[[X]]
+// CHECK: tensor.insert %[[P]]
+func.func @cumprod(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %a = onnx.Constant() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %0 = onnx.CumProd(%x, %a) {exclusive = 1 : i64, reverse = 1 : i64} : (tensor<?xf32>, tensor<i32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
 // TopK with a run-time k: checked, then ranks and a gather.
 // CHECK-LABEL: func.func @topk
 // CHECK: cf.assert %{{.*}}, "onnx.TopK: k must be in [0, the size of the axis]"

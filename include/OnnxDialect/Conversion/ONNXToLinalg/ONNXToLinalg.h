@@ -185,6 +185,9 @@ void populateResizeToLinalgPatterns(const TypeConverter &converter,
 /// OptionalHasElement, OptionalGetElement.
 void populateSequenceToLinalgPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);
+/// BitCast.
+void populateMiscToLinalgPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
 
 } // namespace onnx
 } // namespace mlir
