@@ -95,6 +95,13 @@ SmallVector<OpFoldResult> getDims(OpBuilder &b, Location loc, Value tensor);
 Value castToIndex(OpBuilder &b, Location loc, Value value,
                   bool isUnsigned = false);
 
+/// The scalar `v` of onnx element type `from` converted as Cast does to the
+/// onnx element type `to` (float8/4-bit types encoded on their bits;
+/// `saturate` and `roundMode` as Cast's attributes). Defined in Cast.cpp.
+Value castScalarElement(OpBuilder &b, Location loc, Value v, Type from,
+                        Type to, bool saturate = true,
+                        StringRef roundMode = "up");
+
 //===----------------------------------------------------------------------===//
 // Broadcasting and elementwise generics
 //===----------------------------------------------------------------------===//
@@ -174,6 +181,11 @@ void populateGatherScatterToLinalgPatterns(const TypeConverter &converter,
 /// Resize.
 void populateResizeToLinalgPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns);
+
+/// QuantizeLinear, DequantizeLinear, MatMulInteger, ConvInteger,
+/// QLinearMatMul, QLinearConv.
+void populateQuantizationToLinalgPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns);
 
 } // namespace onnx
 } // namespace mlir
