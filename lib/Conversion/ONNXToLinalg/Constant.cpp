@@ -111,6 +111,11 @@ struct IdentityLowering : OpConversionPattern<IdentityOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Type type = getTypeConverter()->convertType(op.getType());
     Value input = adaptor.getInput();
+    if (isRuntimeHandleType(op.getInput().getType())) {
+      // A sequence or optional: the same runtime value (values are immutable).
+      rewriter.replaceOp(op, input);
+      return success();
+    }
     if (!isa_and_nonnull<RankedTensorType>(type) ||
         !isa<RankedTensorType>(input.getType()))
       return emitLoweringError(op, "expected ranked tensors");
