@@ -411,6 +411,12 @@ struct CastLowering : OpConversionPattern<CastOp> {
 
 } // namespace
 
+Value mlir::onnx::castScalarElement(OpBuilder &b, Location loc, Value v,
+                                    Type from, Type to, bool saturate,
+                                    StringRef roundMode) {
+  return castScalar(b, loc, v, CastSpec{from, to, saturate, roundMode});
+}
+
 void mlir::onnx::populateCastToLinalgPatterns(const TypeConverter &converter,
                                               RewritePatternSet &patterns) {
   patterns.add<CastLowering>(converter, patterns.getContext());

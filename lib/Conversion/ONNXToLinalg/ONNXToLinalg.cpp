@@ -54,6 +54,8 @@ struct ConvertONNXToLinalgPass
     populateDataMovementToLinalgPatterns(converter, patterns);
     populateGatherScatterToLinalgPatterns(converter, patterns);
     populateResizeToLinalgPatterns(converter, patterns);
+    populateQuantizationToLinalgPatterns(converter, patterns);
+    populateRandomToLinalgPatterns(converter, patterns);
     populateSequenceToLinalgPatterns(converter, patterns);
     populateMiscToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,

@@ -100,6 +100,13 @@ SmallVector<OpFoldResult> getDims(OpBuilder &b, Location loc, Value tensor);
 Value castToIndex(OpBuilder &b, Location loc, Value value,
                   bool isUnsigned = false);
 
+/// The scalar `v` of onnx element type `from` converted as Cast does to the
+/// onnx element type `to` (float8/4-bit types encoded on their bits;
+/// `saturate` and `roundMode` as Cast's attributes). Defined in Cast.cpp.
+Value castScalarElement(OpBuilder &b, Location loc, Value v, Type from,
+                        Type to, bool saturate = true,
+                        StringRef roundMode = "up");
+
 //===----------------------------------------------------------------------===//
 // Broadcasting and elementwise generics
 //===----------------------------------------------------------------------===//
@@ -178,6 +185,16 @@ void populateGatherScatterToLinalgPatterns(const TypeConverter &converter,
 
 /// Resize.
 void populateResizeToLinalgPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
+/// QuantizeLinear, DequantizeLinear, MatMulInteger, ConvInteger,
+/// QLinearMatMul, QLinearConv.
+void populateQuantizationToLinalgPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns);
+
+/// RandomUniform, RandomNormal and their Like forms (a counter-based
+/// generator: a hash of (seed, element index)).
+void populateRandomToLinalgPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns);
 
 /// Sequences and optionals as runtime values: SequenceEmpty/Construct/
