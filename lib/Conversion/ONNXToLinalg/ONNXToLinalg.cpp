@@ -52,6 +52,8 @@ struct ConvertONNXToLinalgPass
     populateDataMovementToLinalgPatterns(converter, patterns);
     populateGatherScatterToLinalgPatterns(converter, patterns);
     populateResizeToLinalgPatterns(converter, patterns);
+    populateControlFlowToLinalgPatterns(converter, patterns);
+    populateRecurrentToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);
