@@ -37,6 +37,7 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   // 3. buffers.
   addPipeline(pm, "eliminate-empty-tensors,"
                   "one-shot-bufferize{bufferize-function-boundaries "
+                  "allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map},"
                   "canonicalize,buffer-deallocation-pipeline,"
                   "convert-bufferization-to-memref,canonicalize");

@@ -58,6 +58,8 @@ struct ConvertONNXToLinalgPass
     populateRandomToLinalgPatterns(converter, patterns);
     populateSequenceToLinalgPatterns(converter, patterns);
     populateMiscToLinalgPatterns(converter, patterns);
+    populateControlFlowToLinalgPatterns(converter, patterns);
+    populateRecurrentToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

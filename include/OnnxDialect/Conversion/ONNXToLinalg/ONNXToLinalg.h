@@ -206,6 +206,15 @@ void populateSequenceToLinalgPatterns(const TypeConverter &converter,
 void populateMiscToLinalgPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 
+/// If, Loop, Scan (to scf.if / scf.while / scf.for) and the onnx.yield of
+/// their regions.
+void populateControlFlowToLinalgPatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns);
+
+/// RNN, GRU, LSTM (an scf.for over time with linalg.matmul gates).
+void populateRecurrentToLinalgPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns);
+
 } // namespace onnx
 } // namespace mlir
 

@@ -1,0 +1,67 @@
+// RUN: onnx-opt %s --convert-onnx-to-linalg --split-input-file | FileCheck %s
+
+// If: scf.if on the extracted condition; branches of different static shapes
+// are cast to the joined result type.
+// CHECK-LABEL: func.func @if
+// CHECK: %[[C:.*]] = tensor.extract %arg0[] : tensor<i1>
+// CHECK: scf.if %[[C]] -> (tensor<?xf32>)
+// CHECK: tensor.cast %{{.*}} : tensor<2xf32> to tensor<?xf32>
+// CHECK: scf.yield
+// CHECK: } else {
+// CHECK: tensor.cast %{{.*}} : tensor<3xf32> to tensor<?xf32>
+// CHECK: scf.yield
+func.func @if(%c: tensor<i1>, %a: tensor<2xf32>, %b: tensor<3xf32>) -> tensor<?xf32> {
+  %0 = onnx.If(%c) : (tensor<i1>) -> tensor<?xf32> else_branch {
+    %1 = onnx.Neg(%b) : (tensor<3xf32>) -> tensor<3xf32>
+    onnx.yield %1 : tensor<3xf32>
+  } then_branch {
+    %1 = onnx.Neg(%a) : (tensor<2xf32>) -> tensor<2xf32>
+    onnx.yield %1 : tensor<2xf32>
+  }
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// Loop: scf.while carrying the iteration number, the condition, the values
+// and one growing buffer per scan output.
+// CHECK-LABEL: func.func @loop
+// CHECK: scf.while
+// CHECK: arith.cmpi slt
+// CHECK: arith.andi
+// CHECK: scf.condition
+// CHECK: } do {
+// CHECK: tensor.from_elements %{{.*}} : tensor<i64>
+// CHECK: linalg.generic
+// CHECK: scf.if
+// CHECK: tensor.insert_slice
+// CHECK: scf.yield
+// CHECK: tensor.extract_slice
+func.func @loop(%m: tensor<i64>, %c: tensor<i1>, %y: tensor<1xf32>) -> (tensor<1xf32>, tensor<?x1xf32>) {
+  %0:2 = onnx.Loop(%m, %c, %y) : (tensor<i64>, tensor<i1>, tensor<1xf32>) -> (tensor<1xf32>, tensor<?x1xf32>) body {
+  ^bb0(%i: tensor<i64>, %ci: tensor<i1>, %yi: tensor<1xf32>):
+    %1 = onnx.Add(%yi, %yi) : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+    onnx.yield %ci, %1, %1 : tensor<i1>, tensor<1xf32>, tensor<1xf32>
+  }
+  return %0#0, %0#1 : tensor<1xf32>, tensor<?x1xf32>
+}
+
+// -----
+
+// Scan: scf.for over the scan length, slices of the scan input, the output
+// inserted row by row (reversed for direction 1).
+// CHECK-LABEL: func.func @scan
+// CHECK: scf.for
+// CHECK: tensor.extract_slice %arg1{{.*}} : tensor<3x2xf32> to tensor<2xf32>
+// CHECK: linalg.generic
+// CHECK: arith.subi
+// CHECK: tensor.insert_slice
+// CHECK: scf.yield
+func.func @scan(%init: tensor<2xf32>, %x: tensor<3x2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+  %0:2 = onnx.Scan(%init, %x) {num_scan_inputs = 1 : i64, scan_output_directions = array<i64: 1>} : (tensor<2xf32>, tensor<3x2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) body {
+  ^bb0(%s: tensor<2xf32>, %e: tensor<2xf32>):
+    %1 = onnx.Add(%s, %e) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    onnx.yield %1, %1 : tensor<2xf32>, tensor<2xf32>
+  }
+  return %0#0, %0#1 : tensor<2xf32>, tensor<3x2xf32>
+}
