@@ -52,6 +52,7 @@ struct ConvertONNXToLinalgPass
     populateDataMovementToLinalgPatterns(converter, patterns);
     populateGatherScatterToLinalgPatterns(converter, patterns);
     populateResizeToLinalgPatterns(converter, patterns);
+    populateGridSampleToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -175,6 +175,10 @@ void populateGatherScatterToLinalgPatterns(const TypeConverter &converter,
 void populateResizeToLinalgPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns);
 
+/// GridSample.
+void populateGridSampleToLinalgPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns);
+
 } // namespace onnx
 } // namespace mlir
 
