@@ -40,4 +40,4 @@ config.substitutions.append(
 
 tool_dirs = [config.onnx_dialect_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
-    ["onnx-opt", "onnx-translate", "onnx-run", "onnxd-api-test"], tool_dirs)
+    ["onnx-opt", "onnx-translate", "onnx-run", "onnxd-api-test", "onnxd-values-test"], tool_dirs)

@@ -535,8 +535,8 @@ dialect (the count is below); older versions are reached through the newest one 
 | import | `onnx-translate --import` maps a node to this op |
 | verify | ODS constraints and the schema verifier (arity, attributes, type variables) |
 | infer | result type and shape inference |
-| lower | `convert-onnx-to-linalg` lowers it (CPU) |
-| run CPU / run GPU | the conformance node tests of the operator pass end to end |
+| lower | it compiles for the CPU (lowered by `convert-onnx-to-linalg`, or expanded by `onnx-decompose` into ops that are): `yes` when at least one of its node tests passes and none fails for want of a lowering, `partial` when some do |
+| run CPU / run GPU | node tests of the operator passing end to end / all its node tests, ONNX 1.12 and 1.22 together (`utils/update_op_status.py` fills both columns from `docs/conformance.md`) |
 
 Schema versions: {count} ({ai} ai.onnx, {prev} ai.onnx.preview and ai.onnx.preview.training,
 {ml} ai.onnx.ml); operators: {ops}.

@@ -28,7 +28,8 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   // 1. onnx level.
   if (options.onnxLevel)
     // Decomposition needs ranks and element types: infer them first.
-    addPipeline(pm, "onnx-inline-functions,onnx-convert-opset,"
+    addPipeline(pm, "onnx-bind-input-defaults,onnx-inline-functions,"
+                    "onnx-convert-opset,"
                     "onnx-infer-shapes,onnx-decompose,onnx-infer-shapes");
   // 2. linalg on tensors.
   addPipeline(pm, "convert-onnx-to-linalg,canonicalize,cse,"
@@ -48,6 +49,7 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
     addPipeline(pm, "func.func(convert-linalg-to-parallel-loops)");
     pm.addPass(createSequentializeFailingLoopsPass());
     addPipeline(pm, "convert-scf-to-openmp");
+    pm.addPass(createInlineAllocaScopesPass());
   } else {
     addPipeline(pm, "func.func(convert-linalg-to-loops)");
   }
@@ -64,6 +66,7 @@ void mlir::onnx::registerPipelines() {
   registerPass(createLowerAssertsToRuntimePass);
   registerPass(createSequentializeFailingLoopsPass);
   registerPass(createStridedCopiesToLinalgPass);
+  registerPass(createInlineAllocaScopesPass);
   PassPipelineRegistration<LowerToLLVMOptions>(
       "onnx-lower-to-llvm",
       "Lower an onnx module through linalg and buffers to the LLVM dialect",

@@ -138,15 +138,19 @@ struct SequentializePass
     return "onnx-sequentialize-failing-loops";
   }
   StringRef getDescription() const override {
-    return "Turn scf.parallel loops that may call onnxd_rt_fail into scf.for "
-           "nests";
+    return "Turn scf.parallel loops that may call onnxd_rt_fail (or another "
+           "runtime function) into scf.for nests";
   }
 
+  /// Calls onnxd_rt_fail, or another runtime function (onnxd_*: string and
+  /// sequence functions use the calling thread's run arena and may fail).
   static bool mayFail(Operation *op) {
     return op
         ->walk([](func::CallOp call) {
-          return call.getCallee() == kFailFunction ? WalkResult::interrupt()
-                                                   : WalkResult::advance();
+          return call.getCallee() == kFailFunction ||
+                         call.getCallee().starts_with("onnxd_")
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
         })
         .wasInterrupted();
   }

@@ -19,6 +19,7 @@
 #include "OnnxDialect/InitAllPasses.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
 #include "OnnxDialect/Target/ONNX/ImportONNX.h"
+#include "OnnxDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -165,6 +166,7 @@ static bool isSupportedDType(int32_t dtype) {
   case 5:
   case 6:
   case 7:
+  case 8: // strings: `const char *` per element
   case 9:
   case 10:
   case 11:
@@ -183,14 +185,30 @@ static Error describeValue(Type type, DictionaryAttr attrs, std::string what,
     value.name = name.str();
   else
     value.name = what;
-  auto shaped = dyn_cast<TensorType>(type);
+  auto typeText = [](Type t) {
+    std::string s;
+    llvm::raw_string_ostream(s) << t;
+    return s;
+  };
+  // Sequences and optionals around the tensor (runtime handles).
+  Type inner = type;
+  while (true) {
+    if (auto seq = dyn_cast<onnx::SeqType>(inner)) {
+      value.nest.push_back(ONNXD_KIND_SEQUENCE);
+      inner = seq.getElementType();
+    } else if (auto opt = dyn_cast<onnx::OptType>(inner)) {
+      value.nest.push_back(ONNXD_KIND_OPTIONAL);
+      inner = opt.getElementType();
+    } else {
+      break;
+    }
+  }
+  auto shaped = dyn_cast<TensorType>(inner);
   if (!shaped)
-    return makeError(
-        ONNXD_UNSUPPORTED, "'" + value.name + "' is not a tensor (" + [&] {
-          std::string s;
-          llvm::raw_string_ostream(s) << type;
-          return s;
-        }() + "); only tensors are supported yet");
+    return makeError(ONNXD_UNSUPPORTED,
+                     "'" + value.name + "' has type " + typeText(type) +
+                         "; the runtime supports tensors and sequences and "
+                         "optionals of tensors");
   Type element = shaped.getElementType();
   value.dtype = onnx::getDataTypeForElementType(element);
   if (element.isSignlessInteger(1))
@@ -203,11 +221,12 @@ static Error describeValue(Type type, DictionaryAttr attrs, std::string what,
                          dtypeName(value.dtype) +
                          "), which the compiler does not support yet");
   }
-  if (auto ranked = dyn_cast<RankedTensorType>(type)) {
+  if (auto ranked = dyn_cast<RankedTensorType>(shaped)) {
     for (int64_t d : ranked.getShape())
       value.dims.push_back(ShapedType::isDynamic(d) ? -1 : d);
   } else {
     value.dims.clear(); // rank known after lowering (outputs only)
+    value.rankKnown = !value.nest.empty() ? false : true;
   }
   value.dimParams.assign(value.dims.size(), "");
   if (auto params = attrs ? attrs.getAs<ArrayAttr>("onnx.dim_params") : nullptr)
@@ -230,7 +249,7 @@ static Error extractSignature(ModuleOp module, Signature &sig) {
     if (Error e = describeValue(type.getInput(i), func.getArgAttrDict(i),
                                 "arg" + std::to_string(i), value))
       return makeError(e.status, "input " + e.message);
-    if (!isa<RankedTensorType>(type.getInput(i)))
+    if (value.nest.empty() && !isa<RankedTensorType>(type.getInput(i)))
       return makeError(ONNXD_UNSUPPORTED, "input '" + value.name +
                                               "' has no rank; the compiled "
                                               "code needs ranked inputs");
@@ -269,6 +288,13 @@ static Error fixOutputRanks(ModuleOp module, Signature &sig) {
     return makeError(ONNXD_COMPILE_ERROR,
                      "the lowered entry does not return one memref per output");
   for (auto [i, d] : llvm::enumerate(descriptors)) {
+    if (sig.outputs[i].isHandle()) {
+      if (!isa<LLVM::LLVMPointerType>(d))
+        return makeError(ONNXD_COMPILE_ERROR,
+                         "output '" + sig.outputs[i].name +
+                             "' is not a handle in the lowered entry");
+      continue;
+    }
     auto desc = dyn_cast<LLVM::LLVMStructType>(d);
     if (!desc || (desc.getBody().size() != 3 && desc.getBody().size() != 5))
       return makeError(ONNXD_COMPILE_ERROR,
@@ -325,6 +351,17 @@ static Error frontEnd(llvm::StringRef path, const onnxd_options &options,
                       Compilation &c) {
   if (Error e = load(path, options, c))
     return e;
+  // Inputs with an initializer default are bound to it before the signature
+  // is taken (onnx-bind-input-defaults; the pipeline runs it too).
+  {
+    registerPassesOnce();
+    PassManager pm(&c.context);
+    pm.addPass(onnx::createONNXBindInputDefaults());
+    if (failed(pm.run(*c.module)))
+      return makeError(ONNXD_COMPILE_ERROR,
+                       path.str() + ": " +
+                           c.diagnostics.take("binding input defaults failed"));
+  }
   if (Error e = extractSignature(*c.module, c.signature))
     return makeError(e.status, path.str() + ": " + e.message);
   if (Error e = lower(c, options))
@@ -383,20 +420,27 @@ static void addRuntimeSymbols(llvm::Module &module, const Signature &sig,
   llvm::Type *voidTy = llvm::Type::getVoidTy(ctx);
 
   // onnxd_entry(void **args)
+  // The C wrapper takes a pointer to the results first, except for one
+  // result that is not a struct (a handle), which it returns.
   size_t numArgs = 1 + sig.inputs.size();
-  llvm::SmallVector<llvm::Type *> params(numArgs, ptr);
+  llvm::Function *wrapper = module.getFunction("_mlir_ciface_" + sig.entry);
+  bool returnsValue =
+      wrapper && !wrapper->getFunctionType()->getReturnType()->isVoidTy();
+  llvm::SmallVector<llvm::Type *> params(numArgs - (returnsValue ? 1 : 0), ptr);
   llvm::FunctionCallee ciface = module.getOrInsertFunction(
       "_mlir_ciface_" + sig.entry,
-      llvm::FunctionType::get(voidTy, params, false));
+      llvm::FunctionType::get(returnsValue ? ptr : voidTy, params, false));
   auto *entry = llvm::Function::Create(
       llvm::FunctionType::get(voidTy, {ptr}, false),
       llvm::GlobalValue::ExternalLinkage, kEntrySymbol, module);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
   llvm::SmallVector<llvm::Value *> args;
-  for (size_t i = 0; i < numArgs; ++i)
+  for (size_t i = returnsValue ? 1 : 0; i < numArgs; ++i)
     args.push_back(
         b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, entry->getArg(0), i)));
-  b.CreateCall(ciface, args);
+  llvm::Value *result = b.CreateCall(ciface, args);
+  if (returnsValue)
+    b.CreateStore(result, b.CreateLoad(ptr, entry->getArg(0)));
   b.CreateRetVoid();
 
   // onnxd_signature
@@ -568,6 +612,8 @@ static std::string cTypeOf(int32_t dtype) {
     return "uint32_t";
   case 13:
     return "uint64_t";
+  case 8:
+    return "const char *"; // strings: one pointer per element
   default:
     return "void";
   }
@@ -617,6 +663,12 @@ static std::string makeHeader(const Signature &sig, llvm::StringRef library) {
     os << " *   " << v.name << ": " << describe(v) << "\n";
   os << " */\n\n";
   auto descriptor = [&](const ValueSignature &v, const std::string &name) {
+    if (v.isHandle()) {
+      os << "/* A sequence or optional: a handle to a value of the runtime\n"
+            " * (libOnnxDialectRuntime; docs/runtime.md, \"Values\"). */\n"
+         << "typedef void *" << name << ";\n\n";
+      return;
+    }
     size_t rank = v.dims.size();
     os << "typedef struct " << name << " {\n  " << cTypeOf(v.dtype)
        << " *allocated;\n  " << cTypeOf(v.dtype)
@@ -634,9 +686,15 @@ static std::string makeHeader(const Signature &sig, llvm::StringRef library) {
   for (auto [i, v] : llvm::enumerate(sig.outputs))
     os << "  " << e << "_output" << i << " " << identifier(v.name) << ";\n";
   os << "} " << e << "_results;\n\n";
-  os << "void _mlir_ciface_" << sig.entry << "(" << e << "_results *results";
+  // One handle result is returned, not written through a pointer.
+  bool returnsHandle = sig.outputs.size() == 1 && sig.outputs[0].isHandle();
+  if (returnsHandle)
+    os << e << "_output0 _mlir_ciface_" << sig.entry << "(";
+  else
+    os << "void _mlir_ciface_" << sig.entry << "(" << e << "_results *results";
   for (auto [i, v] : llvm::enumerate(sig.inputs))
-    os << ",\n    " << e << "_input" << i << " *" << identifier(v.name);
+    os << (i || !returnsHandle ? ",\n    " : "") << e << "_input" << i
+       << (v.isHandle() ? " " : " *") << identifier(v.name);
   os << ");\n\n"
      << "/* args[0] = results, args[1 + i] = input i. */\n"
      << "void onnxd_entry(void **args);\n"

@@ -27,9 +27,21 @@ namespace runtime {
 /// One graph input or output.
 struct ValueSignature {
   std::string name;
+  /// The kinds around the tensor, outermost first: {} for a tensor,
+  /// {SEQUENCE} for seq(tensor), {OPTIONAL, SEQUENCE} for
+  /// optional(seq(tensor)), ...
+  std::vector<int32_t> nest;
+  /// The (innermost) tensor's element type, rank and dims.
   int32_t dtype = 0;
+  bool rankKnown = true;
   std::vector<int64_t> dims; // -1: dynamic
   std::vector<std::string> dimParams;
+  /// ONNX's spelling of the type, "seq(tensor(float))" (built by finalize()).
+  std::string type;
+
+  int32_t kind() const { return nest.empty() ? 0 : nest.front(); }
+  /// Passed to compiled code as a runtime handle (!llvm.ptr).
+  bool isHandle() const { return !nest.empty(); }
   // Views for onnxd_value_info (built by finalize()).
   std::vector<const char *> dimParamPtrs;
 };

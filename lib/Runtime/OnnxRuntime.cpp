@@ -14,6 +14,7 @@
 #include "OnnxDialect/Runtime/OnnxRuntime.h"
 
 #include "Compiler.h"
+#include "Values.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "llvm/ADT/DenseSet.h"
@@ -227,6 +228,10 @@ static onnxd_status describeValue(const std::vector<ValueSignature> &values,
   info->rank = static_cast<int32_t>(v.dims.size());
   info->dims = v.dims.data();
   info->dim_params = v.dimParamPtrs.data();
+  if (!v.rankKnown)
+    info->rank = -1;
+  info->kind = v.kind();
+  info->type = v.type.c_str();
   return ONNXD_OK;
 }
 
@@ -270,15 +275,108 @@ static std::string shapeString(int32_t rank, const int64_t *shape) {
   return s + "]";
 }
 
-/// Puts the caller's tensors in signature order and checks them.
-static onnxd_status bindInputs(const Signature &sig, const onnxd_tensor *inputs,
+static const char *kindWord(int32_t kind) {
+  switch (kind) {
+  case ONNXD_KIND_TENSOR:
+    return "a tensor";
+  case ONNXD_KIND_SEQUENCE:
+    return "a sequence";
+  case ONNXD_KIND_MAP:
+    return "a map";
+  case ONNXD_KIND_OPTIONAL:
+    return "an optional";
+  default:
+    return "an unknown kind";
+  }
+}
+
+/// Checks `value` against the part of `sig` below `depth` kinds; `what`
+/// names it ("input 'x'", "input 'x' element 2").
+static onnxd_status
+checkValue(const ValueSignature &sig, size_t depth, const onnxd_value &value,
+           const std::string &what,
+           llvm::StringMap<std::pair<int64_t, std::string>> &params) {
+  std::string expected = "expected " + describe(sig);
+  int32_t kind =
+      depth < sig.nest.size() ? sig.nest[depth] : int32_t(ONNXD_KIND_TENSOR);
+  if (value.kind != kind)
+    return fail(ONNXD_INVALID_ARGUMENT,
+                what + ": " + kindWord(value.kind) + ", " + expected);
+  if (kind != ONNXD_KIND_TENSOR) {
+    if (value.num_elements && !value.elements)
+      return fail(ONNXD_INVALID_ARGUMENT, what + ": elements is NULL");
+    if (kind == ONNXD_KIND_OPTIONAL && value.num_elements > 1)
+      return fail(ONNXD_INVALID_ARGUMENT,
+                  what + ": an optional holds at most one value");
+    if (kind == ONNXD_KIND_MAP)
+      return fail(ONNXD_UNSUPPORTED, what + ": maps are not supported yet");
+    for (size_t i = 0; i < value.num_elements; ++i)
+      if (onnxd_status s =
+              checkValue(sig, depth + 1, value.elements[i],
+                         kind == ONNXD_KIND_OPTIONAL
+                             ? what + " (its value)"
+                             : what + " element " + std::to_string(i),
+                         params))
+        return s;
+    return ONNXD_OK;
+  }
+  const onnxd_tensor &t = value.tensor;
+  if (t.dtype != sig.dtype)
+    return fail(ONNXD_INVALID_ARGUMENT, what + ": element type " +
+                                            dtypeName(t.dtype) + ", " +
+                                            expected);
+  if (t.rank < 0 || (sig.rankKnown && t.rank != int32_t(sig.dims.size())))
+    return fail(ONNXD_INVALID_ARGUMENT,
+                what + ": rank " + std::to_string(t.rank) + ", " + expected);
+  if (t.rank > 0 && !t.shape)
+    return fail(ONNXD_INVALID_ARGUMENT, what + ": shape is NULL");
+  int64_t elements = 1;
+  for (int32_t d = 0; d < t.rank; ++d) {
+    int64_t size = t.shape[d];
+    std::string dim = "dim " + std::to_string(d);
+    if (size < 0)
+      return fail(ONNXD_INVALID_ARGUMENT, what + ": " + dim + " is negative (" +
+                                              std::to_string(size) + ")");
+    elements *= size;
+    if (!sig.rankKnown)
+      continue;
+    if (sig.dims[d] >= 0 && size != sig.dims[d])
+      return fail(ONNXD_INVALID_ARGUMENT,
+                  what + ": shape " + shapeString(t.rank, t.shape) + ", " +
+                      expected + " (" + dim + " must be " +
+                      std::to_string(sig.dims[d]) + ")");
+    // dim_params tie the dims of top-level tensors together.
+    const std::string &param = sig.dimParams[d];
+    if (!param.empty() && sig.nest.empty()) {
+      auto [it, inserted] =
+          params.try_emplace(param, size, sig.name + " " + dim);
+      if (!inserted && it->second.first != size)
+        return fail(ONNXD_INVALID_ARGUMENT,
+                    what + ": " + dim + " (" + param + ") is " +
+                        std::to_string(size) + ", but " + param + " = " +
+                        std::to_string(it->second.first) + " from " +
+                        it->second.second);
+    }
+  }
+  if (elements > 0 && !t.data)
+    return fail(ONNXD_INVALID_ARGUMENT, what + ": data is NULL");
+  if (t.dtype == ONNXD_STRING)
+    for (int64_t i = 0; i < elements; ++i)
+      if (!static_cast<const char *const *>(t.data)[i])
+        return fail(ONNXD_INVALID_ARGUMENT,
+                    what + ": string " + std::to_string(i) + " is NULL");
+  return ONNXD_OK;
+}
+
+/// Puts the caller's values in signature order and checks them.
+static onnxd_status bindInputs(const Signature &sig, const onnxd_value *inputs,
                                size_t numInputs,
-                               std::vector<const onnxd_tensor *> &bound) {
+                               std::vector<const onnxd_value *> &bound) {
   bound.assign(sig.inputs.size(), nullptr);
   if (numInputs && !inputs)
     return fail(ONNXD_INVALID_ARGUMENT, "inputs is NULL");
   // NULL or "" is no name (TensorProto files often carry none).
-  auto hasName = [](const onnxd_tensor &t) { return t.name && *t.name; };
+  auto hasName = [](const onnxd_value &t) { return t.name && *t.name; };
   bool named = numInputs == 0 || hasName(inputs[0]);
   for (size_t i = 0; i < numInputs; ++i)
     if (hasName(inputs[i]) != named)
@@ -316,51 +414,13 @@ static onnxd_status bindInputs(const Signature &sig, const onnxd_tensor *inputs,
       return fail(ONNXD_INVALID_ARGUMENT, "missing input(s):" + missing);
   }
 
-  // Element types, ranks, static dims, one size per dim_param.
+  // Kinds, element types, ranks, static dims, one size per dim_param.
   llvm::StringMap<std::pair<int64_t, std::string>> params;
-  for (size_t j = 0; j < sig.inputs.size(); ++j) {
-    const ValueSignature &v = sig.inputs[j];
-    const onnxd_tensor &t = *bound[j];
-    std::string what = "input '" + v.name + "'";
-    std::string expected = "expected " + describe(v);
-    if (t.dtype != v.dtype)
-      return fail(ONNXD_INVALID_ARGUMENT, what + ": element type " +
-                                              dtypeName(t.dtype) + ", " +
-                                              expected);
-    if (t.rank != static_cast<int32_t>(v.dims.size()))
-      return fail(ONNXD_INVALID_ARGUMENT,
-                  what + ": rank " + std::to_string(t.rank) + ", " + expected);
-    if (t.rank > 0 && !t.shape)
-      return fail(ONNXD_INVALID_ARGUMENT, what + ": shape is NULL");
-    int64_t elements = 1;
-    for (int32_t d = 0; d < t.rank; ++d) {
-      int64_t size = t.shape[d];
-      std::string dim = "dim " + std::to_string(d);
-      if (size < 0)
-        return fail(ONNXD_INVALID_ARGUMENT, what + ": " + dim +
-                                                " is negative (" +
-                                                std::to_string(size) + ")");
-      if (v.dims[d] >= 0 && size != v.dims[d])
-        return fail(ONNXD_INVALID_ARGUMENT,
-                    what + ": shape " + shapeString(t.rank, t.shape) + ", " +
-                        expected + " (" + dim + " must be " +
-                        std::to_string(v.dims[d]) + ")");
-      const std::string &param = v.dimParams[d];
-      if (!param.empty()) {
-        auto [it, inserted] =
-            params.try_emplace(param, size, v.name + " " + dim);
-        if (!inserted && it->second.first != size)
-          return fail(ONNXD_INVALID_ARGUMENT,
-                      what + ": " + dim + " (" + param + ") is " +
-                          std::to_string(size) + ", but " + param + " = " +
-                          std::to_string(it->second.first) + " from " +
-                          it->second.second);
-      }
-      elements *= size;
-    }
-    if (elements > 0 && !t.data)
-      return fail(ONNXD_INVALID_ARGUMENT, what + ": data is NULL");
-  }
+  for (size_t j = 0; j < sig.inputs.size(); ++j)
+    if (onnxd_status s =
+            checkValue(sig.inputs[j], 0, *bound[j],
+                       "input '" + sig.inputs[j].name + "'", params))
+      return s;
   return ONNXD_OK;
 }
 
@@ -397,6 +457,13 @@ void onnxd_tensor_free(onnxd_tensor *tensor) {
   if (!tensor)
     return;
   auto *t = reinterpret_cast<OwnedTensor *>(tensor);
+  if (t->tensor.dtype == ONNXD_STRING && t->base) {
+    int64_t n = 1;
+    for (int32_t d = 0; d < t->tensor.rank; ++d)
+      n *= t->tensor.shape[d];
+    for (int64_t i = 0; i < n; ++i)
+      std::free(static_cast<char **>(t->base)[i]);
+  }
   std::free(t->base);
   std::free(t);
 }
@@ -426,28 +493,153 @@ static void copyStrided(char *dst, const char *src, size_t elemSize,
   }
 }
 
-onnxd_status onnxd_run(onnxd_model *model, const onnxd_tensor *inputs,
-                       size_t num_inputs, onnxd_tensor **outputs,
-                       size_t num_outputs) {
-  if (!model)
-    return fail(ONNXD_INVALID_ARGUMENT, "onnxd_run: NULL model");
-  const Signature &sig = model->signature;
-  if (!outputs || num_outputs != sig.outputs.size())
-    return fail(ONNXD_INVALID_ARGUMENT,
-                "onnxd_run: the model has " +
-                    std::to_string(sig.outputs.size()) +
-                    " outputs; pass an array of that many slots");
-  for (size_t i = 0; i < num_outputs; ++i)
-    outputs[i] = nullptr;
-  std::vector<const onnxd_tensor *> bound;
-  if (onnxd_status s = bindInputs(sig, inputs, num_inputs, bound))
-    return s;
+//===----------------------------------------------------------------------===//
+// Values across the boundary
+//===----------------------------------------------------------------------===//
 
-  // Input descriptors: {allocated, aligned, offset, sizes[r], strides[r]}.
+/// A caller's value as a runtime value of this run (tensor data copied;
+/// strings borrowed for the run). Optionals become null or their value.
+static RtValue *toRuntime(const onnxd_value &v, Arena &arena) {
+  if (v.kind == ONNXD_KIND_OPTIONAL)
+    return v.num_elements ? toRuntime(v.elements[0], arena) : nullptr;
+  RtValue *out = arena.make(v.kind);
+  if (v.kind == ONNXD_KIND_SEQUENCE) {
+    for (size_t i = 0; i < v.num_elements; ++i)
+      out->elements.push_back(toRuntime(v.elements[i], arena));
+    return out;
+  }
+  out->dtype = v.tensor.dtype;
+  out->shape.assign(v.tensor.shape, v.tensor.shape + v.tensor.rank);
+  size_t bytes = out->numElements() * storageSize(out->dtype);
+  if (bytes)
+    out->data.assign(static_cast<const char *>(v.tensor.data),
+                     static_cast<const char *>(v.tensor.data) + bytes);
+  return out;
+}
+
+/// Copies `count` strings (pointers at `src`) into malloc'ed ones at `dst`.
+static void copyStrings(char **dst, const char *const *src, int64_t count) {
+  for (int64_t i = 0; i < count; ++i)
+    dst[i] = strdup(src[i] ? src[i] : "");
+}
+
+static void freeContents(onnxd_value &v);
+
+/// The caller-owned copy of runtime value `r` whose type is `sig` below
+/// `depth` kinds.
+static void fromRuntime(const RtValue *r, const ValueSignature &sig,
+                        size_t depth, onnxd_value &out) {
+  std::memset(&out, 0, sizeof(out));
+  int32_t kind =
+      depth < sig.nest.size() ? sig.nest[depth] : int32_t(ONNXD_KIND_TENSOR);
+  out.kind = kind;
+  if (kind == ONNXD_KIND_OPTIONAL) {
+    if (!r)
+      return;
+    out.num_elements = 1;
+    out.elements =
+        static_cast<onnxd_value *>(std::calloc(1, sizeof(onnxd_value)));
+    fromRuntime(r, sig, depth + 1, out.elements[0]);
+    return;
+  }
+  if (kind == ONNXD_KIND_SEQUENCE) {
+    out.num_elements = r->elements.size();
+    out.elements = static_cast<onnxd_value *>(std::calloc(
+        std::max<size_t>(1, out.num_elements), sizeof(onnxd_value)));
+    for (size_t i = 0; i < out.num_elements; ++i)
+      fromRuntime(r->elements[i], sig, depth + 1, out.elements[i]);
+    return;
+  }
+  onnxd_tensor &t = out.tensor;
+  t.dtype = r->dtype;
+  t.rank = static_cast<int32_t>(r->shape.size());
+  auto *shape = static_cast<int64_t *>(
+      std::malloc(std::max<size_t>(1, t.rank) * sizeof(int64_t)));
+  std::memcpy(shape, r->shape.data(), t.rank * sizeof(int64_t));
+  t.shape = shape;
+  size_t bytes = r->data.size();
+  t.data = std::malloc(std::max<size_t>(1, bytes));
+  if (r->dtype == ONNXD_STRING)
+    copyStrings(static_cast<char **>(t.data),
+                reinterpret_cast<const char *const *>(r->data.data()),
+                r->numElements());
+  else
+    std::memcpy(t.data, r->data.data(), bytes);
+}
+
+static void freeContents(onnxd_value &v) {
+  if (v.kind == ONNXD_KIND_TENSOR || v.kind == ONNXD_KIND_MAP) {
+    if (v.tensor.dtype == ONNXD_STRING && v.tensor.data) {
+      int64_t n = 1;
+      for (int32_t d = 0; d < v.tensor.rank; ++d)
+        n *= v.tensor.shape[d];
+      for (int64_t i = 0; i < n; ++i)
+        std::free(static_cast<char **>(v.tensor.data)[i]);
+    }
+    std::free(v.tensor.data);
+    std::free(const_cast<int64_t *>(v.tensor.shape));
+  }
+  for (size_t i = 0; i < v.num_elements; ++i)
+    freeContents(v.elements[i]);
+  std::free(v.elements);
+}
+
+namespace {
+/// An output of onnxd_run_values: the value first (onnxd_value_free takes it
+/// back); a top-level tensor keeps the OwnedTensor its fields point into.
+struct OwnedValue {
+  onnxd_value value;
+  onnxd_tensor *tensor;
+  char *name;
+};
+
+/// What one run hands back: per output, a tensor or a value.
+struct RunOutput {
+  onnxd_tensor *tensor = nullptr;
+  onnxd_value value{};
+  bool isValue = false;
+};
+} // namespace
+
+void onnxd_value_free(onnxd_value *value) {
+  if (!value)
+    return;
+  auto *v = reinterpret_cast<OwnedValue *>(value);
+  if (v->tensor)
+    onnxd_tensor_free(v->tensor);
+  else
+    freeContents(v->value);
+  std::free(v->name);
+  std::free(v);
+}
+
+static void freeOutputs(std::vector<RunOutput> &outs) {
+  for (RunOutput &o : outs) {
+    onnxd_tensor_free(o.tensor);
+    if (o.isValue)
+      freeContents(o.value);
+  }
+  outs.clear();
+}
+
+/// Runs the entry on checked inputs (signature order).
+static onnxd_status runEntry(onnxd_model *model,
+                             const std::vector<const onnxd_value *> &bound,
+                             std::vector<RunOutput> &outs) {
+  const Signature &sig = model->signature;
+  Arena arena;
+  ArenaScope scope(arena);
+
+  // Input descriptors: {allocated, aligned, offset, sizes[r], strides[r]};
+  // sequences and optionals: a runtime handle.
   std::vector<std::vector<int64_t>> descriptors(bound.size());
   std::vector<void *> args(1 + bound.size());
   for (size_t i = 0; i < bound.size(); ++i) {
-    const onnxd_tensor &t = *bound[i];
+    if (sig.inputs[i].isHandle()) {
+      args[1 + i] = toRuntime(*bound[i], arena);
+      continue;
+    }
+    const onnxd_tensor &t = bound[i]->tensor;
     std::vector<int64_t> &d = descriptors[i];
     d.resize(3 + 2 * t.rank);
     auto data = reinterpret_cast<int64_t>(t.data);
@@ -463,7 +655,7 @@ onnxd_status onnxd_run(onnxd_model *model, const onnxd_tensor *inputs,
   }
   size_t resultWords = 0;
   for (const ValueSignature &v : sig.outputs)
-    resultWords += 3 + 2 * v.dims.size();
+    resultWords += v.isHandle() ? 1 : 3 + 2 * v.dims.size();
   std::vector<int64_t> results(resultWords, 0);
   args[0] = results.data();
 
@@ -476,13 +668,21 @@ onnxd_status onnxd_run(onnxd_model *model, const onnxd_tensor *inputs,
 
   // Hand the result buffers over; copy those the caller cannot own.
   llvm::DenseSet<void *> inputBuffers, taken, toFree;
-  for (const onnxd_tensor *t : bound)
-    inputBuffers.insert(t->data);
+  for (size_t i = 0; i < bound.size(); ++i)
+    if (!sig.inputs[i].isHandle())
+      inputBuffers.insert(bound[i]->tensor.data);
   auto *constant = reinterpret_cast<void *>(uintptr_t(0xdeadbeef));
   size_t word = 0;
   onnxd_status status = ONNXD_OK;
+  outs.assign(sig.outputs.size(), RunOutput());
   for (size_t i = 0; i < sig.outputs.size(); ++i) {
     const ValueSignature &v = sig.outputs[i];
+    if (v.isHandle()) {
+      auto *handle = reinterpret_cast<RtValue *>(results[word++]);
+      outs[i].isValue = true;
+      fromRuntime(handle, v, 0, outs[i].value);
+      continue;
+    }
     size_t rank = v.dims.size();
     int64_t *d = &results[word];
     word += 3 + 2 * rank;
@@ -490,7 +690,7 @@ onnxd_status onnxd_run(onnxd_model *model, const onnxd_tensor *inputs,
     auto *aligned = reinterpret_cast<char *>(d[1]);
     int64_t offset = d[2];
     const int64_t *sizes = d + 3, *strides = d + 3 + rank;
-    size_t elemSize = dtypeSize(v.dtype);
+    size_t elemSize = storageSize(v.dtype);
     bool owned =
         allocated && allocated != constant && !inputBuffers.count(allocated);
     if (owned)
@@ -507,9 +707,9 @@ onnxd_status onnxd_run(onnxd_model *model, const onnxd_tensor *inputs,
       status = fail(ONNXD_RUNTIME_ERROR, "out of memory");
       break;
     }
-    outputs[i] = &t->tensor;
+    outs[i].tensor = &t->tensor;
     char *data = aligned + offset * elemSize;
-    if (owned && dense && !taken.count(allocated)) {
+    if (owned && dense && !taken.count(allocated) && v.dtype != ONNXD_STRING) {
       taken.insert(allocated);
       t->base = allocated;
       t->tensor.data = data;
@@ -525,16 +725,93 @@ onnxd_status onnxd_run(onnxd_model *model, const onnxd_tensor *inputs,
     if (elements > 0)
       copyStrided(static_cast<char *>(t->base), data, elemSize, rank, sizes,
                   strides);
+    // Strings point into the run's arena (or the inputs): copy them.
+    if (v.dtype == ONNXD_STRING) {
+      auto **strings = static_cast<char **>(t->base);
+      for (int64_t k = 0; k < elements; ++k)
+        strings[k] = strdup(strings[k] ? strings[k] : "");
+    }
   }
   for (void *p : toFree)
     if (!taken.count(p))
       std::free(p);
   if (status != ONNXD_OK)
-    for (size_t i = 0; i < num_outputs; ++i) {
-      onnxd_tensor_free(outputs[i]);
-      outputs[i] = nullptr;
-    }
+    freeOutputs(outs);
   return status;
+}
+
+onnxd_status onnxd_run(onnxd_model *model, const onnxd_tensor *inputs,
+                       size_t num_inputs, onnxd_tensor **outputs,
+                       size_t num_outputs) {
+  if (!model)
+    return fail(ONNXD_INVALID_ARGUMENT, "onnxd_run: NULL model");
+  const Signature &sig = model->signature;
+  if (!outputs || num_outputs != sig.outputs.size())
+    return fail(ONNXD_INVALID_ARGUMENT,
+                "onnxd_run: the model has " +
+                    std::to_string(sig.outputs.size()) +
+                    " outputs; pass an array of that many slots");
+  for (size_t i = 0; i < num_outputs; ++i)
+    outputs[i] = nullptr;
+  for (const auto *list : {&sig.inputs, &sig.outputs})
+    for (const ValueSignature &v : *list)
+      if (v.isHandle())
+        return fail(ONNXD_INVALID_ARGUMENT,
+                    "onnxd_run: '" + v.name + "' is " + describe(v) +
+                        ", not a tensor: use onnxd_run_values");
+  if (num_inputs && !inputs)
+    return fail(ONNXD_INVALID_ARGUMENT, "inputs is NULL");
+  std::vector<onnxd_value> values(num_inputs);
+  for (size_t i = 0; i < num_inputs; ++i) {
+    values[i] = onnxd_value{};
+    values[i].name = inputs[i].name;
+    values[i].kind = ONNXD_KIND_TENSOR;
+    values[i].tensor = inputs[i];
+  }
+  std::vector<const onnxd_value *> bound;
+  if (onnxd_status s = bindInputs(sig, values.data(), num_inputs, bound))
+    return s;
+  std::vector<RunOutput> outs;
+  if (onnxd_status s = runEntry(model, bound, outs))
+    return s;
+  for (size_t i = 0; i < num_outputs; ++i)
+    outputs[i] = outs[i].tensor;
+  return ONNXD_OK;
+}
+
+onnxd_status onnxd_run_values(onnxd_model *model, const onnxd_value *inputs,
+                              size_t num_inputs, onnxd_value **outputs,
+                              size_t num_outputs) {
+  if (!model)
+    return fail(ONNXD_INVALID_ARGUMENT, "onnxd_run_values: NULL model");
+  const Signature &sig = model->signature;
+  if (!outputs || num_outputs != sig.outputs.size())
+    return fail(ONNXD_INVALID_ARGUMENT,
+                "onnxd_run_values: the model has " +
+                    std::to_string(sig.outputs.size()) +
+                    " outputs; pass an array of that many slots");
+  for (size_t i = 0; i < num_outputs; ++i)
+    outputs[i] = nullptr;
+  std::vector<const onnxd_value *> bound;
+  if (onnxd_status s = bindInputs(sig, inputs, num_inputs, bound))
+    return s;
+  std::vector<RunOutput> outs;
+  if (onnxd_status s = runEntry(model, bound, outs))
+    return s;
+  for (size_t i = 0; i < num_outputs; ++i) {
+    auto *v = static_cast<OwnedValue *>(std::calloc(1, sizeof(OwnedValue)));
+    v->name = strdup(sig.outputs[i].name.c_str());
+    if (outs[i].isValue) {
+      v->value = outs[i].value;
+    } else {
+      v->tensor = outs[i].tensor;
+      v->value.kind = ONNXD_KIND_TENSOR;
+      v->value.tensor = *outs[i].tensor;
+    }
+    v->value.name = v->name;
+    outputs[i] = &v->value;
+  }
+  return ONNXD_OK;
 }
 
 size_t onnxd_dtype_size(int32_t dtype) { return dtypeSize(dtype); }

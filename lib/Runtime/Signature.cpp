@@ -51,10 +51,30 @@ const char *mlir::onnx::runtime::dtypeName(int32_t dtype) {
   return f ? f->name : "undefined";
 }
 
+static const char *kindName(int32_t kind) {
+  switch (kind) {
+  case ONNXD_KIND_SEQUENCE:
+    return "seq";
+  case ONNXD_KIND_MAP:
+    return "map";
+  case ONNXD_KIND_OPTIONAL:
+    return "optional";
+  default:
+    return "tensor";
+  }
+}
+
 std::string mlir::onnx::runtime::describe(const ValueSignature &value) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << dtypeName(value.dtype) << "[";
+  for (int32_t kind : value.nest)
+    os << kindName(kind) << "(";
+  os << dtypeName(value.dtype);
+  if (!value.rankKnown) {
+    os << "[*]" << std::string(value.nest.size(), ')');
+    return s;
+  }
+  os << "[";
   for (size_t i = 0; i < value.dims.size(); ++i) {
     if (i)
       os << ",";
@@ -65,7 +85,7 @@ std::string mlir::onnx::runtime::describe(const ValueSignature &value) {
     else
       os << value.dims[i];
   }
-  os << "]";
+  os << "]" << std::string(value.nest.size(), ')');
   return s;
 }
 
@@ -73,6 +93,14 @@ void Signature::finalize() {
   for (auto *list : {&inputs, &outputs})
     for (ValueSignature &v : *list) {
       v.dimParams.resize(v.dims.size());
+      v.type.clear();
+      for (int32_t kind : v.nest)
+        v.type += std::string(kindName(kind)) + "(";
+      v.type += std::string("tensor(") +
+                (v.dtype == 1    ? "float"
+                 : v.dtype == 11 ? "double"
+                                 : dtypeName(v.dtype)) +
+                ")" + std::string(v.nest.size(), ')');
       v.dimParamPtrs.clear();
       for (const std::string &p : v.dimParams)
         v.dimParamPtrs.push_back(p.c_str());
@@ -82,7 +110,9 @@ void Signature::finalize() {
 static llvm::json::Array valuesToJSON(const std::vector<ValueSignature> &vs) {
   llvm::json::Array out;
   for (const ValueSignature &v : vs) {
-    llvm::json::Array dims, params;
+    llvm::json::Array dims, params, nest;
+    for (int32_t k : v.nest)
+      nest.push_back(k);
     for (int64_t d : v.dims)
       dims.push_back(d);
     for (const std::string &p : v.dimParams)
@@ -90,7 +120,9 @@ static llvm::json::Array valuesToJSON(const std::vector<ValueSignature> &vs) {
     out.push_back(llvm::json::Object{{"name", v.name},
                                      {"dtype", v.dtype},
                                      {"dims", std::move(dims)},
-                                     {"dim_params", std::move(params)}});
+                                     {"dim_params", std::move(params)},
+                                     {"nest", std::move(nest)},
+                                     {"rank_known", v.rankKnown}});
   }
   return out;
 }
@@ -124,6 +156,14 @@ static bool valuesFromJSON(const llvm::json::Array *array,
       return false;
     v.name = name->str();
     v.dtype = static_cast<int32_t>(*dtype);
+    v.rankKnown = obj->getBoolean("rank_known").value_or(true);
+    if (const llvm::json::Array *nest = obj->getArray("nest"))
+      for (const llvm::json::Value &k : *nest) {
+        auto i = k.getAsInteger();
+        if (!i)
+          return false;
+        v.nest.push_back(static_cast<int32_t>(*i));
+      }
     for (const llvm::json::Value &d : *dims) {
       auto i = d.getAsInteger();
       if (!i)

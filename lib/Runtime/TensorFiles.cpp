@@ -4,6 +4,7 @@
 
 #include "Compiler.h"
 
+#include "onnx-data.pb.h"
 #include "onnx.pb.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -28,6 +29,12 @@ onnxd_tensor HostTensor::view() const {
   t.rank = static_cast<int32_t>(shape.size());
   t.shape = shape.data();
   t.data = const_cast<char *>(data.data());
+  if (dtype == ONNXD_STRING) {
+    stringPtrs.clear();
+    for (const std::string &s : strings)
+      stringPtrs.push_back(s.c_str());
+    t.data = stringPtrs.data();
+  }
   return t;
 }
 
@@ -36,9 +43,39 @@ HostTensor HostTensor::fromTensor(const onnxd_tensor &t) {
   h.name = t.name ? t.name : "";
   h.dtype = t.dtype;
   h.shape.assign(t.shape, t.shape + t.rank);
+  if (t.dtype == ONNXD_STRING) {
+    for (int64_t i = 0, e = h.numElements(); i < e; ++i)
+      h.strings.push_back(static_cast<const char *const *>(t.data)[i]);
+    return h;
+  }
   size_t bytes = h.numElements() * dtypeSize(t.dtype);
   const char *p = static_cast<const char *>(t.data);
   h.data.assign(p, p + bytes);
+  return h;
+}
+
+onnxd_value HostValue::view() const {
+  onnxd_value v{};
+  v.name = name.c_str();
+  v.kind = kind;
+  v.tensor = tensor.view();
+  elementViews.clear();
+  for (const HostValue &e : elements)
+    elementViews.push_back(e.view());
+  v.num_elements = elementViews.size();
+  v.elements = elementViews.data();
+  return v;
+}
+
+HostValue HostValue::fromValue(const onnxd_value &v) {
+  HostValue h;
+  h.name = v.name ? v.name : "";
+  h.kind = v.kind;
+  if (v.kind == ONNXD_KIND_TENSOR || v.kind == ONNXD_KIND_MAP)
+    h.tensor = HostTensor::fromTensor(v.tensor);
+  h.tensor.name = h.name;
+  for (size_t i = 0; i < v.num_elements; ++i)
+    h.elements.push_back(fromValue(v.elements[i]));
   return h;
 }
 
@@ -217,6 +254,10 @@ static void copyField(const Field &field, std::vector<char> &data) {
   }
 }
 
+static bool readTensorMessage(const onnx_dialect::proto::TensorProto &proto,
+                              const std::string &path, HostTensor &out,
+                              std::string &error);
+
 bool mlir::onnx::runtime::readTensorProto(const std::string &path,
                                           HostTensor &out, std::string &error) {
   std::ifstream is(path, std::ios::binary);
@@ -229,9 +270,24 @@ bool mlir::onnx::runtime::readTensorProto(const std::string &path,
     error = path + ": not a TensorProto";
     return false;
   }
+  return readTensorMessage(proto, path, out, error);
+}
+
+static bool readTensorMessage(const onnx_dialect::proto::TensorProto &proto,
+                              const std::string &path, HostTensor &out,
+                              std::string &error) {
   out.name = proto.name();
   out.dtype = proto.data_type();
   out.shape.assign(proto.dims().begin(), proto.dims().end());
+  if (out.dtype == ONNXD_STRING) {
+    out.strings.assign(proto.string_data().begin(), proto.string_data().end());
+    if (int64_t(out.strings.size()) != out.numElements()) {
+      error = path + ": " + std::to_string(out.strings.size()) +
+              " strings for " + std::to_string(out.numElements()) + " elements";
+      return false;
+    }
+    return true;
+  }
   size_t elemSize = dtypeSize(out.dtype);
   if (!elemSize || (proto.has_data_location() && proto.data_location() != 0)) {
     error = path + ": tensors of type " + dtypeName(out.dtype) +
@@ -291,6 +347,122 @@ bool mlir::onnx::runtime::readTensorProto(const std::string &path,
     return false;
   }
   return true;
+}
+
+static bool readSequenceMessage(const onnx_dialect::proto::SequenceProto &p,
+                                const std::string &path, HostValue &out,
+                                std::string &error);
+static bool readOptionalMessage(const onnx_dialect::proto::OptionalProto &p,
+                                const std::string &path, HostValue &out,
+                                std::string &error);
+
+// elem_type codes of SequenceProto and OptionalProto.
+enum {
+  kProtoTensor = 1,
+  kProtoSequence = 3,
+  kProtoMap = 4,
+  kProtoOptional = 5
+};
+
+static bool readSequenceMessage(const onnx_dialect::proto::SequenceProto &p,
+                                const std::string &path, HostValue &out,
+                                std::string &error) {
+  out.name = p.name();
+  out.kind = ONNXD_KIND_SEQUENCE;
+  switch (p.elem_type()) {
+  case kProtoTensor:
+    for (const auto &t : p.tensor_values()) {
+      out.elements.emplace_back();
+      if (!readTensorMessage(t, path, out.elements.back().tensor, error))
+        return false;
+    }
+    return true;
+  case kProtoSequence:
+    for (const auto &s : p.sequence_values()) {
+      out.elements.emplace_back();
+      if (!readSequenceMessage(s, path, out.elements.back(), error))
+        return false;
+    }
+    return true;
+  case kProtoOptional:
+    for (const auto &o : p.optional_values()) {
+      out.elements.emplace_back();
+      if (!readOptionalMessage(o, path, out.elements.back(), error))
+        return false;
+    }
+    return true;
+  case 0: // an empty sequence need not say
+    if (p.tensor_values_size() + p.sequence_values_size() +
+            p.optional_values_size() + p.map_values_size() ==
+        0)
+      return true;
+    [[fallthrough]];
+  default:
+    error = path + ": sequences of elem_type " + std::to_string(p.elem_type()) +
+            " are not supported";
+    return false;
+  }
+}
+
+static bool readOptionalMessage(const onnx_dialect::proto::OptionalProto &p,
+                                const std::string &path, HostValue &out,
+                                std::string &error) {
+  out.name = p.name();
+  out.kind = ONNXD_KIND_OPTIONAL;
+  if (p.has_tensor_value()) {
+    out.elements.emplace_back();
+    return readTensorMessage(p.tensor_value(), path, out.elements.back().tensor,
+                             error);
+  }
+  if (p.has_sequence_value()) {
+    out.elements.emplace_back();
+    return readSequenceMessage(p.sequence_value(), path, out.elements.back(),
+                               error);
+  }
+  if (p.has_optional_value()) {
+    out.elements.emplace_back();
+    return readOptionalMessage(p.optional_value(), path, out.elements.back(),
+                               error);
+  }
+  if (p.has_map_value() || p.has_sparse_tensor_value()) {
+    error = path + ": optionals of maps or sparse tensors are not supported";
+    return false;
+  }
+  return true; // no value
+}
+
+bool mlir::onnx::runtime::readValueProto(const std::string &path, int32_t kind,
+                                         HostValue &out, std::string &error) {
+  if (kind == ONNXD_KIND_TENSOR) {
+    out.kind = ONNXD_KIND_TENSOR;
+    if (!readTensorProto(path, out.tensor, error))
+      return false;
+    out.name = out.tensor.name;
+    return true;
+  }
+  std::ifstream is(path, std::ios::binary);
+  if (!is) {
+    error = path + ": cannot open";
+    return false;
+  }
+  if (kind == ONNXD_KIND_SEQUENCE) {
+    onnx_dialect::proto::SequenceProto proto;
+    if (!proto.ParseFromIstream(&is)) {
+      error = path + ": not a SequenceProto";
+      return false;
+    }
+    return readSequenceMessage(proto, path, out, error);
+  }
+  if (kind == ONNXD_KIND_OPTIONAL) {
+    onnx_dialect::proto::OptionalProto proto;
+    if (!proto.ParseFromIstream(&is)) {
+      error = path + ": not an OptionalProto";
+      return false;
+    }
+    return readOptionalMessage(proto, path, out, error);
+  }
+  error = path + ": maps are not supported";
+  return false;
 }
 
 bool mlir::onnx::runtime::readTensorFile(const std::string &path,

@@ -46,6 +46,43 @@ module attributes {onnx.opset_import = {ai.onnx = 6 : i64}} {
 
 // -----
 
+// Gemm-6's broadcast flag is gone at 7, where C always broadcasts.
+// CHECK-LABEL: func.func @gemm_broadcast
+// CHECK: onnx.Gemm(%arg0, %arg1, %arg2) {transB = 1 : i64}
+// CHECK-NOT: broadcast
+// PRelu before 7 applied a 1-D slope along axis 1.
+// CHECK-LABEL: func.func @prelu_channel
+// CHECK: %[[AX:.*]] = onnx.Constant() {value = dense<[1, 2]> : tensor<2xi64>}
+// CHECK: %[[S:.*]] = onnx.Unsqueeze(%arg1, %[[AX]])
+// CHECK: onnx.PRelu(%arg0, %[[S]])
+module attributes {onnx.opset_import = {ai.onnx = 6 : i64}} {
+  func.func @gemm_broadcast(%a: tensor<4x10xf32>, %b: tensor<8x10xf32>, %c: tensor<8xf32>) -> tensor<4x8xf32> {
+    %0 = onnx.Gemm_v6(%a, %b, %c) {broadcast = 1 : i64, transB = 1 : i64} : (tensor<4x10xf32>, tensor<8x10xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    return %0 : tensor<4x8xf32>
+  }
+  func.func @prelu_channel(%x: tensor<2x3x4x5xf32>, %s: tensor<3xf32>) -> tensor<2x3x4x5xf32> {
+    %0 = onnx.PRelu_v6(%x, %s) : (tensor<2x3x4x5xf32>, tensor<3xf32>) -> tensor<2x3x4x5xf32>
+    return %0 : tensor<2x3x4x5xf32>
+  }
+}
+
+// -----
+
+// Dropout's mask became bool at 10; users of the old float mask get a Cast.
+// CHECK-LABEL: func.func @dropout_mask
+// CHECK: %[[R:.*]] = onnx.Constant() {value = dense<5.000000e-01> : tensor<f32>}
+// CHECK: %[[Y:.*]], %[[M:.*]] = onnx.Dropout(%arg0, %[[R]]) : (tensor<3xf32>, tensor<f32>) -> (tensor<3xf32>, tensor<3xi1>)
+// CHECK: %[[C:.*]] = onnx.Cast(%[[M]]) {to = 1 : i64} : (tensor<3xi1>) -> tensor<3xf32>
+// CHECK: return %[[Y]], %[[C]]
+module attributes {onnx.opset_import = {ai.onnx = 7 : i64}} {
+  func.func @dropout_mask(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+    %y, %m = onnx.Dropout_v7(%x) {ratio = 5.000000e-01 : f32} : (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+    return %y, %m : tensor<3xf32>, tensor<3xf32>
+  }
+}
+
+// -----
+
 // Softmax before 13 normalizes over the flattened trailing axes.
 // CHECK-LABEL: func.func @softmax
 // CHECK: %[[F:.*]] = onnx.Flatten(%arg0) {axis = 1 : i64}

@@ -238,6 +238,8 @@ static bool sameBits(const HostTensor &a, const HostTensor &b, int64_t i) {
 }
 
 static std::string formatValue(const HostTensor &t, int64_t i) {
+  if (t.dtype == ONNXD_STRING)
+    return "'" + t.strings[i] + "'";
   if (t.dtype == ONNXD_BOOL)
     return valueAt(t, i) ? "True" : "False";
   char buf[64];
@@ -332,22 +334,23 @@ static void printTensor(llvm::raw_ostream &os, const HostTensor &t) {
 // Running
 //===----------------------------------------------------------------------===//
 
-/// Runs once; the outputs as host tensors.
+/// Runs once; the outputs as host values.
 static onnxd_status runOnce(onnxd_model *model,
-                            const std::vector<HostTensor> &inputs,
-                            std::vector<HostTensor> *results) {
-  std::vector<onnxd_tensor> views;
-  for (const HostTensor &t : inputs)
-    views.push_back(t.view());
+                            const std::vector<HostValue> &inputs,
+                            std::vector<HostValue> *results) {
+  std::vector<onnxd_value> views;
+  for (const HostValue &v : inputs)
+    views.push_back(v.view());
   size_t n = onnxd_model_num_outputs(model);
-  std::vector<onnxd_tensor *> outs(n, nullptr);
-  onnxd_status s = onnxd_run(model, views.data(), views.size(), outs.data(), n);
+  std::vector<onnxd_value *> outs(n, nullptr);
+  onnxd_status s =
+      onnxd_run_values(model, views.data(), views.size(), outs.data(), n);
   if (s != ONNXD_OK)
     return s;
-  for (onnxd_tensor *t : outs) {
+  for (onnxd_value *v : outs) {
     if (results)
-      results->push_back(HostTensor::fromTensor(*t));
-    onnxd_tensor_free(t);
+      results->push_back(HostValue::fromValue(*v));
+    onnxd_value_free(v);
   }
   return ONNXD_OK;
 }
@@ -357,8 +360,12 @@ static std::string expected(onnxd_model *model) {
   for (size_t i = 0; i < onnxd_model_num_inputs(model); ++i) {
     onnxd_value_info info;
     onnxd_model_input(model, i, &info);
-    s += std::string("\n  --input ") + info.name + "=FILE  (" +
-         onnxd_dtype_name(info.dtype) + "[";
+    s += std::string("\n  --input ") + info.name + "=FILE  (";
+    if (info.kind != ONNXD_KIND_TENSOR) {
+      s += std::string(info.type) + ")";
+      continue;
+    }
+    s += std::string(onnxd_dtype_name(info.dtype)) + "[";
     for (int32_t d = 0; d < info.rank; ++d) {
       if (d)
         s += ",";
@@ -382,6 +389,13 @@ static std::string compare(const HostTensor &got, const HostTensor &want) {
   if (got.shape != want.shape)
     return "shape " + formatShape(got.shape) + ", expected " +
            formatShape(want.shape);
+  if (got.dtype == ONNXD_STRING) {
+    for (size_t i = 0; i < got.strings.size(); ++i)
+      if (got.strings[i] != want.strings[i])
+        return "index " + formatIndex(got.shape, i) + ": got \"" +
+               got.strings[i] + "\", expected \"" + want.strings[i] + "\"";
+    return "";
+  }
   bool floating = isFloat(got.dtype);
   for (int64_t i = 0, e = got.numElements(); i < e; ++i) {
     bool ok;
@@ -401,6 +415,64 @@ static std::string compare(const HostTensor &got, const HostTensor &want) {
              formatValue(got, i) + ", expected " + formatValue(want, i);
   }
   return "";
+}
+
+static const char *kindName(int32_t kind) {
+  switch (kind) {
+  case ONNXD_KIND_TENSOR:
+    return "a tensor";
+  case ONNXD_KIND_SEQUENCE:
+    return "a sequence";
+  case ONNXD_KIND_OPTIONAL:
+    return "an optional";
+  default:
+    return "a map";
+  }
+}
+
+/// Compares values of any kind, recursively.
+static std::string compareValues(const HostValue &got, const HostValue &want) {
+  if (got.kind != want.kind)
+    return std::string(kindName(got.kind)) + ", expected " +
+           kindName(want.kind);
+  if (got.kind == ONNXD_KIND_TENSOR)
+    return compare(got.tensor, want.tensor);
+  if (got.elements.size() != want.elements.size()) {
+    if (got.kind == ONNXD_KIND_OPTIONAL)
+      return got.elements.empty() ? "no value, expected one"
+                                  : "a value, expected none";
+    return std::to_string(got.elements.size()) + " elements, expected " +
+           std::to_string(want.elements.size());
+  }
+  for (size_t i = 0; i < got.elements.size(); ++i) {
+    std::string m = compareValues(got.elements[i], want.elements[i]);
+    if (!m.empty())
+      return (got.kind == ONNXD_KIND_OPTIONAL
+                  ? std::string("its value: ")
+                  : "element " + std::to_string(i) + ": ") +
+             m;
+  }
+  return "";
+}
+
+static void printValue(llvm::raw_ostream &os, const HostValue &v,
+                       const std::string &name) {
+  if (v.kind == ONNXD_KIND_TENSOR) {
+    HostTensor t = v.tensor;
+    t.name = name;
+    printTensor(os, t);
+    return;
+  }
+  if (v.kind == ONNXD_KIND_OPTIONAL) {
+    if (v.elements.empty())
+      os << name << ": None\n";
+    else
+      printValue(os, v.elements[0], name);
+    return;
+  }
+  os << name << ": sequence of " << v.elements.size() << "\n";
+  for (size_t i = 0; i < v.elements.size(); ++i)
+    printValue(os, v.elements[i], name + "[" + std::to_string(i) + "]");
 }
 
 static std::vector<std::string> listFiles(const std::string &dir,
@@ -438,25 +510,33 @@ static int runTestDir(onnxd_model *model, const std::string &dir) {
   }
   for (const std::string &set : sets) {
     llvm::StringRef setName = llvm::sys::path::filename(set);
-    std::vector<HostTensor> inputs, wanted;
+    std::vector<HostValue> inputs, wanted;
     std::string error;
+    auto kindOf = [&](bool input, size_t i) {
+      onnxd_value_info info;
+      onnxd_status s = input ? onnxd_model_input(model, i, &info)
+                             : onnxd_model_output(model, i, &info);
+      return s == ONNXD_OK ? info.kind : int32_t(ONNXD_KIND_TENSOR);
+    };
     for (const std::string &file : listFiles(set, "input_")) {
       inputs.emplace_back();
-      if (!readTensorProto(file, inputs.back(), error)) {
+      if (!readValueProto(file, kindOf(true, inputs.size() - 1), inputs.back(),
+                          error)) {
         llvm::errs() << "onnx-run: " << error << "\n";
         return kUsage;
       }
     }
     for (const std::string &file : listFiles(set, "output_")) {
       wanted.emplace_back();
-      if (!readTensorProto(file, wanted.back(), error)) {
+      if (!readValueProto(file, kindOf(false, wanted.size() - 1), wanted.back(),
+                          error)) {
         llvm::errs() << "onnx-run: " << error << "\n";
         return kUsage;
       }
     }
     // Inputs whose names are not all the model's go in signature order.
     bool named = !inputs.empty();
-    for (const HostTensor &t : inputs) {
+    for (const HostValue &t : inputs) {
       bool known = false;
       for (size_t i = 0; i < onnxd_model_num_inputs(model); ++i) {
         onnxd_value_info info;
@@ -466,9 +546,9 @@ static int runTestDir(onnxd_model *model, const std::string &dir) {
       named &= known;
     }
     if (!named)
-      for (HostTensor &t : inputs)
+      for (HostValue &t : inputs)
         t.name.clear();
-    std::vector<HostTensor> got;
+    std::vector<HostValue> got;
     if (onnxd_status s = runOnce(model, inputs, &got)) {
       llvm::outs() << "FAIL " << name << " " << setName << ": "
                    << onnxd_last_error() << "\n";
@@ -481,7 +561,7 @@ static int runTestDir(onnxd_model *model, const std::string &dir) {
       return kMismatch;
     }
     for (size_t i = 0; i < got.size(); ++i) {
-      std::string message = compare(got[i], wanted[i]);
+      std::string message = compareValues(got[i], wanted[i]);
       if (!message.empty()) {
         llvm::outs() << "FAIL " << name << " " << setName << " output '"
                      << got[i].name << "': " << message << "\n";
@@ -494,7 +574,7 @@ static int runTestDir(onnxd_model *model, const std::string &dir) {
   return kOk;
 }
 
-static int runBench(onnxd_model *model, const std::vector<HostTensor> &inputs) {
+static int runBench(onnxd_model *model, const std::vector<HostValue> &inputs) {
   if (onnxd_status s = runOnce(model, inputs, nullptr)) // warm-up
     return report(s);
   std::vector<double> ms;
@@ -573,7 +653,7 @@ int main(int argc, char **argv) {
   if (!testDir.empty())
     return runTestDir(m, testDir);
 
-  std::vector<HostTensor> inputs;
+  std::vector<HostValue> inputs;
   for (const std::string &arg : opts.inputFiles) {
     auto [name, file] = llvm::StringRef(arg).split('=');
     if (name.empty() || file.empty()) {
@@ -581,9 +661,19 @@ int main(int argc, char **argv) {
                    << "'\n";
       return kUsage;
     }
-    HostTensor t;
+    HostValue t;
     std::string error;
-    if (!readTensorFile(file.str(), t, error)) {
+    int32_t kind = ONNXD_KIND_TENSOR;
+    for (size_t i = 0; i < onnxd_model_num_inputs(m); ++i) {
+      onnxd_value_info info;
+      onnxd_model_input(m, i, &info);
+      if (name == info.name)
+        kind = info.kind;
+    }
+    bool ok = kind == ONNXD_KIND_TENSOR
+                  ? readTensorFile(file.str(), t.tensor, error)
+                  : readValueProto(file.str(), kind, t, error);
+    if (!ok) {
       llvm::errs() << "onnx-run: input '" << name << "': " << error << "\n";
       return kUsage;
     }
@@ -599,13 +689,20 @@ int main(int argc, char **argv) {
   if (opts.benchRuns)
     return runBench(m, inputs);
 
-  std::vector<HostTensor> outputs;
+  std::vector<HostValue> outputs;
   if (onnxd_status s = runOnce(m, inputs, &outputs))
     return report(s);
   if (!outputDir.empty()) {
     llvm::sys::fs::create_directories(outputDir);
-    for (const HostTensor &t : outputs) {
+    for (const HostValue &v : outputs) {
+      HostTensor t = v.tensor;
+      t.name = v.name;
       std::string error;
+      if (v.kind != ONNXD_KIND_TENSOR || t.dtype == ONNXD_STRING) {
+        llvm::errs() << "onnx-run: output '" << v.name
+                     << "': only numeric tensors can be written as .npy\n";
+        return kUsage;
+      }
       llvm::SmallString<128> path(outputDir);
       llvm::sys::path::append(path, t.name + ".npy");
       if (!writeNpy(path.str().str(), t, error)) {
@@ -615,7 +712,7 @@ int main(int argc, char **argv) {
     }
     return kOk;
   }
-  for (const HostTensor &t : outputs)
-    printTensor(llvm::outs(), t);
+  for (const HostValue &v : outputs)
+    printValue(llvm::outs(), v, v.name);
   return kOk;
 }

@@ -38,6 +38,9 @@ def ConvertONNXToLinalg : Pass<"convert-onnx-to-linalg", "::mlir::ModuleOp"> {
     "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::func::FuncDialect",
   ];
 }
 

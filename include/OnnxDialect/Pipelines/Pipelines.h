@@ -58,6 +58,10 @@ std::unique_ptr<Pass> createSequentializeFailingLoopsPass();
 /// that compiled code does not call `memrefCopy` of MLIR's runner utils.
 std::unique_ptr<Pass> createStridedCopiesToLinalgPass();
 
+/// memref.alloca_scope (from convert-scf-to-openmp) -> its body inlined, with
+/// a stack save/restore where it allocates, before scf-to-cf splits it.
+std::unique_ptr<Pass> createInlineAllocaScopesPass();
+
 /// Registers the named pipelines with the pass registry (onnx-opt).
 void registerPipelines();
 

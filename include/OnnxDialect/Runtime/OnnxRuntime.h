@@ -57,7 +57,7 @@ typedef enum onnxd_status {
    *  broadcast of two dynamic dims that differ, an index out of range). */
   ONNXD_RUNTIME_ERROR = 4,
   /** The model uses something the compiler does not support yet (an element
-   *  type, a sequence or map input, ...). */
+   *  type, a map input, ...). */
   ONNXD_UNSUPPORTED = 5,
 } onnxd_status;
 
@@ -95,7 +95,35 @@ typedef struct onnxd_tensor {
   void *data;           /* product(shape) elements of dtype */
 } onnxd_tensor;
 
-/** A graph input or output as the model declares it. */
+/** Kinds of values (docs/runtime.md, "Values"). */
+typedef enum onnxd_kind {
+  ONNXD_KIND_TENSOR = 0,
+  ONNXD_KIND_SEQUENCE = 1,
+  ONNXD_KIND_MAP = 2,
+  ONNXD_KIND_OPTIONAL = 3,
+} onnxd_kind;
+
+/** A value of any kind, for onnxd_run_values.
+ *  - TENSOR: `tensor` (its name is not used).
+ *  - SEQUENCE: `elements[0..num_elements)`, values of the element kind.
+ *  - OPTIONAL: no value when num_elements is 0, else elements[0].
+ *  - MAP: `tensor` holds the keys (1-D, int64 or string), elements[i] the
+ *    value of key i (num_elements = number of keys).
+ *  String tensors (dtype ONNXD_STRING) hold `const char *` per element:
+ *  NUL-terminated UTF-8.
+ *  As an input everything is borrowed; as an output everything is owned by
+ *  the caller and released with onnxd_value_free. */
+typedef struct onnxd_value {
+  const char *name; /* top level only: the graph input/output */
+  int32_t kind;     /* onnxd_kind */
+  onnxd_tensor tensor;
+  size_t num_elements;
+  struct onnxd_value *elements;
+} onnxd_value;
+
+/** A graph input or output as the model declares it. For a sequence,
+ *  optional or map, dtype/rank/dims/dim_params describe the tensors it
+ *  holds (rank -1 when unknown) and `type` spells the whole type. */
 typedef struct onnxd_value_info {
   const char *name;
   int32_t dtype;
@@ -104,6 +132,11 @@ typedef struct onnxd_value_info {
   const int64_t *dims;
   /** `rank` names: the dim_param of each dimension, "" where it has none. */
   const char *const *dim_params;
+  /** onnxd_kind of the value. */
+  int32_t kind;
+  /** ONNX's spelling of the type: "tensor(float)",
+   *  "optional(seq(tensor(int64)))", ... */
+  const char *type;
 } onnxd_value_info;
 
 /** What onnxd_emit writes. */
@@ -183,6 +216,19 @@ onnxd_status onnxd_run(onnxd_model *model, const onnxd_tensor *inputs,
 
 /** Frees an output tensor (its shape, name and data). NULL is fine. */
 void onnxd_tensor_free(onnxd_tensor *tensor);
+
+/** Runs a model whose inputs or outputs may be sequences, optionals or
+ *  (string) tensors; like onnxd_run otherwise (inputs by name or all
+ *  unnamed; each checked against the signature: kind, element type, rank,
+ *  static dims, recursively). Outputs are new values owned by the caller
+ *  (onnxd_value_free). */
+onnxd_status onnxd_run_values(onnxd_model *model, const onnxd_value *inputs,
+                              size_t num_inputs, onnxd_value **outputs,
+                              size_t num_outputs);
+
+/** Frees an output value of onnxd_run_values and all it holds. NULL is
+ *  fine. */
+void onnxd_value_free(onnxd_value *value);
 
 /** Bytes per element of `dtype` (bool: 1); 0 for types without a fixed size
  *  (strings, packed 4-bit types) or unknown codes. */

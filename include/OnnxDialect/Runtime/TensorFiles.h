@@ -25,6 +25,10 @@ struct HostTensor {
   int32_t dtype = 0;
   std::vector<int64_t> shape;
   std::vector<char> data;
+  /// The elements of a string tensor (dtype ONNXD_STRING; `data` unused).
+  std::vector<std::string> strings;
+  /// The views of `strings` that view() hands out.
+  mutable std::vector<const char *> stringPtrs;
 
   int64_t numElements() const;
   /// A view for onnxd_run (borrows this tensor).
@@ -32,6 +36,26 @@ struct HostTensor {
   /// Copies a tensor the runtime returned.
   static HostTensor fromTensor(const onnxd_tensor &t);
 };
+
+/// A tensor, sequence or optional (onnxd_value's kinds) that owns its data.
+struct HostValue {
+  std::string name;
+  int32_t kind = ONNXD_KIND_TENSOR;
+  HostTensor tensor;
+  std::vector<HostValue> elements;
+  /// Storage of view()'s element arrays.
+  mutable std::vector<onnxd_value> elementViews;
+
+  /// A view for onnxd_run_values (borrows this value).
+  onnxd_value view() const;
+  /// Copies a value the runtime returned.
+  static HostValue fromValue(const onnxd_value &v);
+};
+
+/// Reads a serialized TensorProto, SequenceProto or OptionalProto, as
+/// `kind` says (the name goes to out.name).
+bool readValueProto(const std::string &path, int32_t kind, HostValue &out,
+                    std::string &error);
 
 /// Reads a .npy file; false with `error` (naming the file) on failure.
 bool readNpy(const std::string &path, HostTensor &out, std::string &error);

@@ -92,6 +92,22 @@ def ONNXValidate : Pass<"onnx-validate", "::mlir::ModuleOp"> {
   ];
 }
 
+def ONNXBindInputDefaults
+    : Pass<"onnx-bind-input-defaults", "::mlir::ModuleOp"> {
+  let summary = "Make the graph inputs that have an initializer default constants";
+  let description = [{
+    A graph input that an initializer of the same name gives a default
+    (`onnx.default = @global` on the argument; IR version 3 models list every
+    initializer as an input this way) becomes a load of that initializer,
+    and the argument is removed from the function. A compiled model then
+    takes only the inputs that have no default, as ONNX's test data and most
+    callers expect; the weights are constants that later passes can fold.
+    Callers that need to override such an input compile the model without
+    this pass (the argument then stays a required input).
+  }];
+  let dependentDialects = ["::mlir::ml_program::MLProgramDialect"];
+}
+
 def ONNXDecompose : Pass<"onnx-decompose", "::mlir::ModuleOp"> {
   let summary = "Expand the operators ONNX defines as functions into primitives";
   let description = [{

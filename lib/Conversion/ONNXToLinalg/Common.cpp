@@ -6,10 +6,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "OnnxDialect/IR/ONNXOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
@@ -24,6 +26,9 @@ using namespace mlir::onnx;
 //===----------------------------------------------------------------------===//
 
 Type mlir::onnx::convertElementType(Type type) {
+  // Strings: pointers to runtime-owned bytes (Sequence.cpp).
+  if (isa<StringType>(type))
+    return IntegerType::get(type.getContext(), 64);
   if (auto i = dyn_cast<IntegerType>(type))
     if (!i.isSignless())
       return IntegerType::get(type.getContext(), i.getWidth());
@@ -37,6 +42,11 @@ ONNXToLinalgTypeConverter::ONNXToLinalgTypeConverter() {
   });
   addConversion([](UnrankedTensorType type) -> Type {
     return UnrankedTensorType::get(convertElementType(type.getElementType()));
+  });
+  addConversion([](Type type) -> std::optional<Type> {
+    if (!isRuntimeHandleType(type))
+      return std::nullopt;
+    return LLVM::LLVMPointerType::get(type.getContext());
   });
 }
 

@@ -4,7 +4,7 @@
 // of an ml_program.global) become arith.constant: the data stays where it
 // is (a dense_resource blob is shared, not copied); unsigned element types
 // are reinterpreted as signless ones of the same width. Identity forwards
-// its input.
+// its input, and so does Dropout out of training mode (its mask all true).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,7 @@
 #include "OnnxDialect/IR/ONNXOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinDialect.h"
@@ -110,6 +111,11 @@ struct IdentityLowering : OpConversionPattern<IdentityOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Type type = getTypeConverter()->convertType(op.getType());
     Value input = adaptor.getInput();
+    if (isRuntimeHandleType(op.getInput().getType())) {
+      // A sequence or optional: the same runtime value (values are immutable).
+      rewriter.replaceOp(op, input);
+      return success();
+    }
     if (!isa_and_nonnull<RankedTensorType>(type) ||
         !isa<RankedTensorType>(input.getType()))
       return emitLoweringError(op, "expected ranked tensors");
@@ -120,10 +126,89 @@ struct IdentityLowering : OpConversionPattern<IdentityOp> {
   }
 };
 
+/// Dropout out of training mode, or with a ratio of 0: the output is the
+/// input and the mask is all true. Training mode with a nonzero ratio draws
+/// random numbers, which are not lowered: a compile error where both are
+/// constants, else a run-time check.
+struct DropoutLowering : OpConversionPattern<DropoutOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(DropoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // Known at compile time: training off, or a ratio of 0. Otherwise the
+    // values are read at run time and checked to be so.
+    Location loc = op.getLoc();
+    Value mode = adaptor.getTrainingMode(), ratio = adaptor.getRatio();
+    std::optional<SmallVector<int64_t>> training;
+    if (mode)
+      training = getConstantIntValues(mode);
+    std::optional<SmallVector<double>> ratioValue;
+    if (ratio)
+      ratioValue = getConstantFloatValues(ratio);
+    bool off =
+        !mode || (training && training->size() == 1 && (*training)[0] == 0);
+    bool zeroRatio =
+        ratioValue && ratioValue->size() == 1 && (*ratioValue)[0] == 0.0;
+    bool trainingOn = training && training->size() == 1 && (*training)[0] != 0;
+    bool nonzeroRatio = !ratio || (ratioValue && ratioValue->size() == 1 &&
+                                   (*ratioValue)[0] != 0.0);
+    if (trainingOn && nonzeroRatio)
+      return emitLoweringError(op, "training mode (random masks) is not "
+                                   "lowered; only inference and ratio 0");
+    if (!off && !zeroRatio) {
+      // cond = !training || ratio == 0, from the scalar inputs.
+      Value notTraining = arith::ConstantIntOp::create(rewriter, loc, 0, 1);
+      if (!trainingOn) {
+        Value t = tensor::ExtractOp::create(rewriter, loc, mode, ValueRange{});
+        Value yes = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+        notTraining = arith::XOrIOp::create(rewriter, loc, t, yes);
+      }
+      Value isZero = arith::ConstantIntOp::create(rewriter, loc, 0, 1);
+      if (ratio && !nonzeroRatio) {
+        Value r = tensor::ExtractOp::create(rewriter, loc, ratio, ValueRange{});
+        Value zero = arith::ConstantOp::create(
+            rewriter, loc, rewriter.getZeroAttr(r.getType()));
+        isZero = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ,
+                                       r, zero);
+      }
+      emitRuntimeCheck(rewriter, loc,
+                       arith::OrIOp::create(rewriter, loc, notTraining, isZero),
+                       op,
+                       "training mode with a nonzero ratio (random masks) "
+                       "is not supported");
+    }
+    auto type = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getOutput().getType()));
+    Value input = adaptor.getData();
+    if (!type || !isa<RankedTensorType>(input.getType()))
+      return emitLoweringError(op, "expected ranked tensors");
+    if (input.getType() != type)
+      input = tensor::CastOp::create(rewriter, loc, type, input);
+    SmallVector<Value> results = {input};
+    if (Value mask = op.getMask()) {
+      auto maskType = dyn_cast_or_null<RankedTensorType>(
+          getTypeConverter()->convertType(mask.getType()));
+      if (!maskType)
+        return emitLoweringError(op, "expected a ranked mask");
+      SmallVector<OpFoldResult> dims = getDims(rewriter, loc, input);
+      Value empty = tensor::EmptyOp::create(rewriter, loc, dims,
+                                            maskType.getElementType());
+      Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+      Value all = linalg::FillOp::create(rewriter, loc, one, empty).result();
+      if (all.getType() != maskType)
+        all = tensor::CastOp::create(rewriter, loc, maskType, all);
+      results.push_back(all);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnx::populateConstantToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ConstantLowering, GlobalLoadConstLowering, IdentityLowering>(
-      converter, patterns.getContext());
+  patterns.add<ConstantLowering, GlobalLoadConstLowering, IdentityLowering,
+               DropoutLowering>(converter, patterns.getContext());
 }

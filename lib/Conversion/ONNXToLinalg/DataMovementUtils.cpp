@@ -204,6 +204,13 @@ Value dm::reshapeTo(OpBuilder &b, Location loc, Value input,
   }
   if (resultType.getRank() == 1)
     return castTo(b, loc, flat, resultType);
+  // The one dim being expanded is static exactly when all the dims it expands
+  // into are (the element counts are checked before a reshape is built).
+  int64_t flatSize = ShapedType::kDynamic;
+  if (staticOut.hasStaticShape())
+    flatSize = staticOut.getNumElements();
+  flat = castTo(b, loc, flat,
+                RankedTensorType::get({flatSize}, resultType.getElementType()));
   ReassociationIndices all =
       llvm::to_vector(llvm::seq<int64_t>(0, resultType.getRank()));
   Value r = tensor::ExpandShapeOp::create(

@@ -16,7 +16,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -53,6 +55,7 @@ struct ConvertONNXToLinalgPass
     populateGatherScatterToLinalgPatterns(converter, patterns);
     populateResizeToLinalgPatterns(converter, patterns);
     populateGridSampleToLinalgPatterns(converter, patterns);
+    populateSequenceToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);
@@ -79,6 +82,10 @@ struct ConvertONNXToLinalgPass
         }
       if (lowered.contains(op->getName().getStringRef()))
         return;
+      // A region's terminator goes with its parent op (reported if that has
+      // no lowering).
+      if (isa<YieldOp>(op))
+        return;
       if (!reported.insert(op->getName().getStringRef()).second)
         return;
       op->emitError() << describeNode(op)
@@ -95,7 +102,8 @@ struct ConvertONNXToLinalgPass
     target.addLegalDialect<
         arith::ArithDialect, bufferization::BufferizationDialect,
         cf::ControlFlowDialect, complex::ComplexDialect, linalg::LinalgDialect,
-        math::MathDialect, scf::SCFDialect, tensor::TensorDialect>();
+        math::MathDialect, scf::SCFDialect, tensor::TensorDialect,
+        LLVM::LLVMDialect, memref::MemRefDialect>();
     target.addIllegalDialect<ONNXDialect>();
     target.addLegalOp<ml_program::GlobalOp>();
     target.addIllegalOp<ml_program::GlobalLoadConstOp>();

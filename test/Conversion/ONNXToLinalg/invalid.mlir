@@ -22,3 +22,14 @@ func.func @unranked_input(%a: tensor<*xf32>) -> tensor<2xf32> {
   %0 = onnx.Relu(%a) : (tensor<*xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+func.func @dropout_training(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = onnx.Constant() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %t = onnx.Constant() {value = dense<true> : tensor<i1>} : () -> tensor<i1>
+  // expected-error @+2 {{onnx.Dropout: cannot lower: training mode (random masks) is not lowered; only inference and ratio 0}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Dropout'}}
+  %y = onnx.Dropout(%x, %r, %t) : (tensor<4xf32>, tensor<f32>, tensor<i1>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}

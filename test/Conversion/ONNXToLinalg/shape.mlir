@@ -141,3 +141,18 @@ func.func @range(%a: tensor<i32>, %b: tensor<i32>, %c: tensor<i32>) -> tensor<?x
   %0 = onnx.Range(%a, %b, %c) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<?xi32>
   return %0 : tensor<?xi32>
 }
+
+// -----
+
+// A dynamic input reshaped to a static shape: the count is checked at run
+// time, and the flat tensor is cast to its static size before the expand.
+// CHECK-LABEL: func.func @reshape_dynamic_to_static
+// CHECK: cf.assert {{.*}}"onnx.Reshape: the new shape does not have as many elements as the input"
+// CHECK: %[[F:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<?x48xf32> into tensor<?xf32>
+// CHECK: %[[C:.*]] = tensor.cast %[[F]] : tensor<?xf32> to tensor<288xf32>
+// CHECK: tensor.expand_shape %[[C]] {{\[\[}}0, 1, 2, 3]] output_shape [2, 3, 6, 8] : tensor<288xf32> into tensor<2x3x6x8xf32>
+func.func @reshape_dynamic_to_static(%x: tensor<?x48xf32>) -> tensor<2x3x6x8xf32> {
+  %s = onnx.Constant() {value = dense<[2, 3, 6, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %0 = onnx.Reshape(%x, %s) : (tensor<?x48xf32>, tensor<4xi64>) -> tensor<2x3x6x8xf32>
+  return %0 : tensor<2x3x6x8xf32>
+}

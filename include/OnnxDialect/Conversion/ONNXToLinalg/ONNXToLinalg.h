@@ -37,11 +37,16 @@ namespace onnx {
 
 /// Converts onnx value types to the types the lowering works on: tensors of
 /// unsigned integers become tensors of signless integers of the same width;
-/// every other type is kept.
+/// sequences, optionals and maps become runtime handles (!llvm.ptr, see
+/// Sequence.cpp); every other type is kept.
 class ONNXToLinalgTypeConverter : public TypeConverter {
 public:
   ONNXToLinalgTypeConverter();
 };
+
+/// True for the onnx types whose values are runtime handles after
+/// conversion: !onnx.seq, !onnx.opt, !onnx.map.
+bool isRuntimeHandleType(Type type);
 
 /// The element type of a (tensor) type, or the type itself.
 Type getElementTypeOf(Type type);
@@ -178,6 +183,12 @@ void populateResizeToLinalgPatterns(const TypeConverter &converter,
 /// GridSample.
 void populateGridSampleToLinalgPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);
+
+/// Sequences and optionals as runtime values: SequenceEmpty/Construct/
+/// Insert/Erase/At/Length, ConcatFromSequence, SplitToSequence, Optional,
+/// OptionalHasElement, OptionalGetElement.
+void populateSequenceToLinalgPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns);
 
 } // namespace onnx
 } // namespace mlir

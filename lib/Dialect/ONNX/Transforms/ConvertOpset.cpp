@@ -15,6 +15,7 @@
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "OnnxDialect/Transforms/OpsetConversion.h"
 #include "OnnxDialect/Transforms/Passes.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -70,6 +71,9 @@ struct StepEdit {
   /// Outputs of the source version that the target does not have; they must
   /// be unused.
   SmallVector<StringRef> dropOutputs;
+  /// Element types of outputs (ONNX names of the target version) that
+  /// changed; the old value's users get a Cast back to its type.
+  llvm::StringMap<Type> outputElementTypes;
 };
 
 class Converter {
@@ -297,7 +301,11 @@ FailureOr<Operation *> Converter::rename(Operation *op, OperationName to,
       usedOut.insert(o);
       for (auto [v, arg] : llvm::zip(oldOut, oldOutArgs))
         if (arg == o && v) {
-          newOutTypes.push_back(v.getType());
+          Type type = v.getType();
+          if (Type elem = edit.outputElementTypes.lookup(n.name))
+            if (auto t = dyn_cast<TensorType>(type))
+              type = t.clone(elem);
+          newOutTypes.push_back(type);
           replaced.push_back(v);
           any = true;
         }
@@ -396,7 +404,21 @@ FailureOr<Operation *> Converter::rename(Operation *op, OperationName to,
   for (Value v : replaced) {
     if (!v)
       continue;
-    v.replaceAllUsesWith(newOp->getResult(next++));
+    Value now = newOp->getResult(next++);
+    if (now.getType() != v.getType() && !v.use_empty()) {
+      // An output whose element type changed: its users see the old type.
+      Type elem = getElementTypeOrSelf(v.getType());
+      int32_t code = getDataTypeForElementType(elem);
+      FailureOr<Operation *> cast = createSchemaOp(
+          builder, op->getLoc(), "", "Cast", target, {now}, {v.getType()},
+          {NamedAttribute(StringAttr::get(context, "to"),
+                          builder.getI64IntegerAttr(code))},
+          &why);
+      if (failed(cast))
+        return error(op, a, b) << why, failure();
+      now = (*cast)->getResult(0);
+    }
+    v.replaceAllUsesWith(now);
   }
   op->erase();
   return newOp;
@@ -442,6 +464,35 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
       edit.setInputs[inputName] = ints(b, loc, a);
   };
 
+  // Gemm's C broadcasts unidirectionally from 7 on; with broadcast=0 it
+  // already had the full shape, which still holds.
+  if (v == 7 && name == "Gemm") {
+    edit.dropAttrs.push_back("broadcast");
+    return success();
+  }
+
+  // Input `slot` with 1-dims inserted at `axes`, as the new op's input
+  // `inputName`.
+  auto unsqueezeInput = [&](unsigned slot, StringRef inputName,
+                            ArrayRef<int64_t> axes) -> LogicalResult {
+    SmallVector<Value> ins = {input(slot)};
+    SmallVector<NamedAttribute> unsqAttrs;
+    if (target >= 13)
+      ins.push_back(createI64Constant(b, loc, axes, target));
+    else
+      unsqAttrs.push_back(
+          attrs.getNamedAttr("axes", attrs.getDenseI64ArrayAttr(axes)));
+    std::string why;
+    Type elem = elementTypeOf(input(slot));
+    FailureOr<Operation *> unsq =
+        createSchemaOp(b, loc, "", "Unsqueeze", target, ins,
+                       {UnrankedTensorType::get(elem)}, unsqAttrs, &why);
+    if (failed(unsq))
+      return error(op, from, to) << why;
+    edit.setInputs[inputName] = (*unsq)->getResult(0);
+    return success();
+  };
+
   // Legacy broadcasting (broadcast, axis) became numpy broadcasting at 7.
   static const StringRef legacyBroadcast[] = {"Add",   "Sub",     "Mul", "Div",
                                               "Pow",   "And",     "Or",  "Xor",
@@ -467,22 +518,22 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
     SmallVector<int64_t> axes;
     for (int64_t i = 0; i < trailing; ++i)
       axes.push_back(*rankB + i);
-    SmallVector<Value> ins = {input(1)};
-    SmallVector<NamedAttribute> unsqAttrs;
-    if (target >= 13)
-      ins.push_back(createI64Constant(b, loc, axes, target));
-    else
-      unsqAttrs.push_back(
-          attrs.getNamedAttr("axes", attrs.getDenseI64ArrayAttr(axes)));
-    std::string why;
-    Type elem = elementTypeOf(input(1));
-    FailureOr<Operation *> unsq =
-        createSchemaOp(b, loc, "", "Unsqueeze", target, ins,
-                       {UnrankedTensorType::get(elem)}, unsqAttrs, &why);
-    if (failed(unsq))
-      return error(op, from, to) << why;
-    edit.setInputs["B"] = (*unsq)->getResult(0);
-    return success();
+    return unsqueezeInput(1, "B", axes);
+  }
+
+  // PRelu before 7 applied a 1-D slope along the channel axis (1); from 7 on
+  // the slope broadcasts numpy-style, so it becomes [C, 1, ..., 1].
+  if (name == "PRelu" && v == 7) {
+    std::optional<int64_t> rankX = rankOf(input(0)), rankS = rankOf(input(1));
+    auto slopeType = dyn_cast_or_null<RankedTensorType>(
+        input(1) ? input(1).getType() : Type());
+    if (!rankX || *rankX < 3 || rankS != 1 || !slopeType ||
+        slopeType.getDimSize(0) == 1)
+      return success();
+    SmallVector<int64_t> axes;
+    for (int64_t i = 1; i < *rankX - 1; ++i)
+      axes.push_back(i);
+    return unsqueezeInput(1, "slope", axes);
   }
 
   if (name == "Clip" && v == 11) {
@@ -565,6 +616,11 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
     edit.dropAttrs.push_back("k");
     if (auto k = dyn_cast_or_null<IntegerAttr>(attr("k")))
       edit.setInputs["K"] = createI64Constant(b, loc, {k.getInt()}, target);
+    return success();
+  }
+  // Dropout's mask became bool at 10 (it had the data's type).
+  if (name == "Dropout" && v == 10) {
+    edit.outputElementTypes["mask"] = IntegerType::get(ctx, 1);
     return success();
   }
   if (name == "Dropout" && v == 12) {
