@@ -56,6 +56,7 @@ struct ConvertONNXToLinalgPass
     populateResizeToLinalgPatterns(converter, patterns);
     populateQuantizationToLinalgPatterns(converter, patterns);
     populateRandomToLinalgPatterns(converter, patterns);
+    populateGridSampleToLinalgPatterns(converter, patterns);
     populateSequenceToLinalgPatterns(converter, patterns);
     populateMiscToLinalgPatterns(converter, patterns);
     populateControlFlowToLinalgPatterns(converter, patterns);

@@ -197,6 +197,10 @@ void populateQuantizationToLinalgPatterns(const TypeConverter &converter,
 void populateRandomToLinalgPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns);
 
+/// GridSample.
+void populateGridSampleToLinalgPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns);
+
 /// Sequences and optionals as runtime values: SequenceEmpty/Construct/
 /// Insert/Erase/At/Length, ConcatFromSequence, SplitToSequence, Optional,
 /// OptionalHasElement, OptionalGetElement.
