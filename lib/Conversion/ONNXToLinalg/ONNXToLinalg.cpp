@@ -13,6 +13,7 @@
 #include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "OnnxDialect/Conversion/Passes.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "SignalPatterns.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
@@ -52,6 +53,9 @@ struct ConvertONNXToLinalgPass
     populateDataMovementToLinalgPatterns(converter, patterns);
     populateGatherScatterToLinalgPatterns(converter, patterns);
     populateResizeToLinalgPatterns(converter, patterns);
+    populateSignalToLinalgPatterns(converter, patterns);
+    populateDetectionToLinalgPatterns(converter, patterns);
+    populateSamplingToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);
