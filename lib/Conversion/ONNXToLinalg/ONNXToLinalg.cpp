@@ -13,6 +13,7 @@
 #include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "OnnxDialect/Conversion/Passes.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "SignalPatterns.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
@@ -61,6 +62,9 @@ struct ConvertONNXToLinalgPass
     populateMiscToLinalgPatterns(converter, patterns);
     populateControlFlowToLinalgPatterns(converter, patterns);
     populateRecurrentToLinalgPatterns(converter, patterns);
+    populateSignalToLinalgPatterns(converter, patterns);
+    populateDetectionToLinalgPatterns(converter, patterns);
+    populateSamplingToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);
