@@ -132,7 +132,10 @@ struct GridSampleLowering : OpConversionPattern<GridSampleOp> {
     if (padding != "zeros" && padding != "border" && padding != "reflection")
       return emitLoweringError(op, "unknown padding_mode '" + padding + "'");
     Type elementType = type.getElementType();
+    // Strings are i64 pointers once converted: refuse them by their ONNX type
+    // (zeros padding has no string to give).
     if (!isa<FloatType, IntegerType>(elementType) ||
+        isa<StringType>(getElementTypeOrSelf(op.getX().getType())) ||
         (mode != "nearest" && elementType.isInteger(1)))
       return emitLoweringError(op, "GridSample of this element type");
     bool isUnsigned = isUnsignedElement(op.getX().getType());

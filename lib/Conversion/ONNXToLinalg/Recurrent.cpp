@@ -444,11 +444,13 @@ LogicalResult lowerRecurrent(Operation *op, const RecurrentArgs &a,
     if (kind == Kind::LSTM)
       c0 = initC ? slice(b, loc, initC, {dd, i0, i0}, {i1, batch, hidden}, {0})
                  : zeros(b, loc, bh, et);
-    Value y0 = emptyLike(b, loc, {seq, batch, hidden}, et);
+    // Y is carried only when it is an output.
+    bool wantY = a.yResult != nullptr;
     SmallVector<Value> inits{h0};
     if (c0)
       inits.push_back(c0);
-    inits.push_back(y0);
+    if (wantY)
+      inits.push_back(emptyLike(b, loc, {seq, batch, hidden}, et));
 
     Value rTzr, rTh;
     if (kind == Kind::GRU && !a.linearBeforeReset) {
@@ -463,7 +465,7 @@ LogicalResult lowerRecurrent(Operation *op, const RecurrentArgs &a,
         [&](OpBuilder &fb, Location fl, Value t, ValueRange iter) {
           Value hPrev = iter[0];
           Value cPrev = kind == Kind::LSTM ? iter[1] : Value();
-          Value y = iter.back();
+          Value y = wantY ? iter.back() : Value();
           Value tt = reverse && !reverseByLength
                          ? subI(fb, fl, subI(fb, fl, seqV, one), t)
                          : t;
@@ -685,16 +687,20 @@ LogicalResult lowerRecurrent(Operation *op, const RecurrentArgs &a,
             next.push_back(r[1]);
             yRow = r[2];
           }
-          SmallVector<OpFoldResult> offs{tt, i0, i0}, sizes{i1, batch, hidden},
-              strides{i1, i1, i1};
-          next.push_back(tensor::InsertSliceOp::create(fb, fl, yRow, y, offs,
-                                                       sizes, strides));
+          if (wantY) {
+            SmallVector<OpFoldResult> offs{tt, i0, i0},
+                sizes{i1, batch, hidden}, strides{i1, i1, i1};
+            next.push_back(tensor::InsertSliceOp::create(fb, fl, yRow, y, offs,
+                                                         sizes, strides));
+          }
           scf::YieldOp::create(fb, fl, next);
         });
-    Value yd = forOp.getResults().back();
-    if (reverseByLength)
-      yd = reverseWithinLengths(b, loc, yd, a.seqLens);
-    yDirs.push_back(yd);
+    if (wantY) {
+      Value yd = forOp.getResults().back();
+      if (reverseByLength)
+        yd = reverseWithinLengths(b, loc, yd, a.seqLens);
+      yDirs.push_back(yd);
+    }
     hDirs.push_back(forOp.getResult(0));
     if (kind == Kind::LSTM)
       cDirs.push_back(forOp.getResult(1));

@@ -239,9 +239,223 @@ struct RoiAlignLowering : OpConversionPattern<RoiAlignOp> {
   }
 };
 
+
+struct DeformConvLowering : OpConversionPattern<DeformConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(DeformConvOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getResultType(*this, op);
+    Value x = adaptor.getX(), w = adaptor.getW(), offset = adaptor.getOffset();
+    Value bias = adaptor.getB(), mask = adaptor.getMask();
+    auto xType = dyn_cast<RankedTensorType>(x.getType());
+    auto wType = dyn_cast<RankedTensorType>(w.getType());
+    auto oType = dyn_cast<RankedTensorType>(offset.getType());
+    if (!type || !xType || !wType || !oType)
+      return emitLoweringError(op, "expected ranked tensors");
+    int64_t rank = xType.getRank();
+    int64_t nd = rank - 2;
+    if (nd < 1 || wType.getRank() != rank || oType.getRank() != rank ||
+        type.getRank() != rank)
+      return emitLoweringError(op, "X, W, offset and Y need one rank >= 3");
+    if (bias && isa<NoneType>(bias.getType()))
+      bias = Value();
+    if (mask && isa<NoneType>(mask.getType()))
+      mask = Value();
+    auto attr = [&](std::optional<ArrayRef<int64_t>> a, int64_t n,
+                    int64_t dflt) {
+      SmallVector<int64_t> v(n, dflt);
+      if (a && a->size() == static_cast<size_t>(n))
+        v.assign(a->begin(), a->end());
+      return v;
+    };
+    if (auto a = op.getPads(); a && a->size() != static_cast<size_t>(2 * nd))
+      return emitLoweringError(op, "pads needs 2 values per spatial axis");
+    SmallVector<int64_t> strides = attr(op.getStrides(), nd, 1);
+    SmallVector<int64_t> dilations = attr(op.getDilations(), nd, 1);
+    SmallVector<int64_t> pads = attr(op.getPads(), 2 * nd, 0);
+    int64_t group = op.getGroup(), offsetGroup = op.getOffsetGroup();
+    if (group < 1 || offsetGroup < 1)
+      return emitLoweringError(op, "group and offset_group must be positive");
+    if (auto k = op.getKernelShape())
+      for (int64_t d = 0; d < nd && k->size() == static_cast<size_t>(nd); ++d)
+        if (!wType.isDynamicDim(2 + d) && wType.getDimSize(2 + d) != (*k)[d])
+          return emitLoweringError(op, "kernel_shape differs from W's shape");
+    Type elementType = type.getElementType();
+
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    SmallVector<Value> xDims = dimValues(b, loc, x);
+    SmallVector<Value> wDims = dimValues(b, loc, w);
+    SmallVector<Value> oDims = dimValues(b, loc, offset);
+    Value c = xDims[1], oc = wDims[0];
+    Value groupV = idx(b, loc, group), offsetGroupV = idx(b, loc, offsetGroup);
+    Value zero = idx(b, loc, 0);
+    auto divides = [&](Value d, Value v) {
+      return cmpI(b, loc, Pred::eq, arith::RemUIOp::create(b, loc, v, d), zero);
+    };
+    Value cPerGroup = arith::DivUIOp::create(b, loc, c, groupV);
+    Value ocPerGroup = arith::DivUIOp::create(b, loc, oc, groupV);
+    Value cPerOffsetGroup = arith::DivUIOp::create(b, loc, c, offsetGroupV);
+    check(b, loc,
+          andI(b, loc, andI(b, loc, divides(groupV, c), divides(groupV, oc)),
+               divides(offsetGroupV, c)),
+          op, "C and oC must be divisible by group, C by offset_group");
+    check(b, loc, cmpI(b, loc, Pred::eq, wDims[1], cPerGroup), op,
+          "W's dim 1 is not C / group");
+    Value kernelSize = idx(b, loc, 1);
+    for (int64_t d = 0; d < nd; ++d)
+      kernelSize = mulI(b, loc, kernelSize, wDims[2 + d]);
+    Value maskChannels = mulI(b, loc, offsetGroupV, kernelSize);
+    check(b, loc,
+          andI(b, loc, cmpI(b, loc, Pred::eq, oDims[0], xDims[0]),
+               cmpI(b, loc, Pred::eq, oDims[1],
+                    mulI(b, loc, maskChannels, idx(b, loc, nd)))),
+          op, "offset must have shape (N, offset_group * kernel size * " +
+                  Twine(nd) + ", output sizes...)");
+    if (mask) {
+      SmallVector<Value> mDims = dimValues(b, loc, mask);
+      Value ok = andI(b, loc, cmpI(b, loc, Pred::eq, mDims[0], xDims[0]),
+                      cmpI(b, loc, Pred::eq, mDims[1], maskChannels));
+      for (int64_t d = 0; d < nd; ++d)
+        ok = andI(b, loc, ok, cmpI(b, loc, Pred::eq, mDims[2 + d], oDims[2 + d]));
+      check(b, loc, ok, op, "mask must have shape (N, offset_group * kernel "
+                            "size, output sizes...)");
+    }
+    if (bias)
+      check(b, loc, cmpI(b, loc, Pred::eq, dimValues(b, loc, bias)[0], oc), op,
+            "B must have oC values");
+    SmallVector<OpFoldResult> dims = {xDims[0], oc};
+    for (int64_t d = 0; d < nd; ++d)
+      dims.push_back(oDims[2 + d]);
+    dims = preferStatic(b, type, dims);
+
+    // The result starts as the bias (or zeros).
+    MLIRContext *ctx = b.getContext();
+    Value init = tensor::EmptyOp::create(b, loc, dims, elementType);
+    if (bias) {
+      AffineMap biasMap = AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)},
+                                         ctx);
+      init = linalg::GenericOp::create(
+                 b, loc, TypeRange{init.getType()}, ValueRange{bias},
+                 ValueRange{init},
+                 ArrayRef<AffineMap>{biasMap,
+                                     AffineMap::getMultiDimIdentityMap(rank,
+                                                                       ctx)},
+                 SmallVector<utils::IteratorType>(
+                     rank, utils::IteratorType::parallel),
+                 [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                   linalg::YieldOp::create(nb, nloc, args[0]);
+                 })
+                 .getResult(0);
+    } else {
+      init = linalg::FillOp::create(b, loc,
+                                    ValueRange{zeroOf(b, loc, elementType)},
+                                    ValueRange{init})
+                 .getResult(0);
+    }
+    // Loops: (n, oc, o_1..o_nd) parallel, (c in group, k_1..k_nd) reduced;
+    // W is read through its map, the rest with tensor.extract.
+    int64_t loops = rank + 1 + nd;
+    SmallVector<AffineExpr> wExprs = {getAffineDimExpr(1, ctx)};
+    for (int64_t d = rank; d < loops; ++d)
+      wExprs.push_back(getAffineDimExpr(d, ctx));
+    AffineMap wMap = AffineMap::get(loops, 0, wExprs, ctx);
+    AffineMap outMap =
+        AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(rank);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.append(1 + nd, utils::IteratorType::reduction);
+    Type f64 = b.getF64Type();
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{init.getType()}, ValueRange{w}, ValueRange{init},
+        ArrayRef<AffineMap>{wMap, outMap}, iterators,
+        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          FloatMath m{nb, nloc, f64};
+          SmallVector<Value> ivs;
+          for (int64_t d = 0; d < loops; ++d)
+            ivs.push_back(linalg::IndexOp::create(nb, nloc, d));
+          Value n = ivs[0], o = ivs[1];
+          Value g = arith::DivUIOp::create(nb, nloc, o, ocPerGroup);
+          Value ic = addI(nb, nloc, mulI(nb, nloc, g, cPerGroup), ivs[rank]);
+          Value og = arith::DivUIOp::create(nb, nloc, ic, cPerOffsetGroup);
+          Value kf = idx(nb, nloc, 0);
+          for (int64_t d = 0; d < nd; ++d)
+            kf = addI(nb, nloc, mulI(nb, nloc, kf, wDims[2 + d]),
+                      ivs[rank + 1 + d]);
+          Value maskChannel =
+              addI(nb, nloc, mulI(nb, nloc, og, kernelSize), kf);
+          SmallVector<Value> outPos(ivs.begin() + 2, ivs.begin() + rank);
+          SmallVector<Value> lowIdx, frac;
+          for (int64_t d = 0; d < nd; ++d) {
+            SmallVector<Value> at = {
+                n, addI(nb, nloc, mulI(nb, nloc, maskChannel, idx(nb, nloc, nd)),
+                        idx(nb, nloc, d))};
+            at.append(outPos);
+            Value off = convertScalar(
+                nb, nloc, tensor::ExtractOp::create(nb, nloc, offset, at), f64,
+                false);
+            // o * stride - pad + k * dilation + offset
+            Value base = subI(nb, nloc,
+                              addI(nb, nloc,
+                                   mulI(nb, nloc, outPos[d],
+                                        idx(nb, nloc, strides[d])),
+                                   mulI(nb, nloc, ivs[rank + 1 + d],
+                                        idx(nb, nloc, dilations[d]))),
+                              idx(nb, nloc, pads[d]));
+            Value pos = m.add(m.fromIndex(base), off);
+            Value fl = m.floor(pos);
+            lowIdx.push_back(m.toIndex(fl));
+            frac.push_back(m.sub(pos, fl));
+          }
+          // N-linear interpolation with zeros outside the input.
+          Value val = m.c(0);
+          for (int64_t corner = 0; corner < (int64_t(1) << nd); ++corner) {
+            SmallVector<Value> at = {n, ic};
+            Value weight = m.c(1);
+            Value valid;
+            for (int64_t d = 0; d < nd; ++d) {
+              bool high = (corner >> (nd - 1 - d)) & 1;
+              Value i = high ? addI(nb, nloc, lowIdx[d], idx(nb, nloc, 1))
+                             : lowIdx[d];
+              Value in = andI(nb, nloc, cmpI(nb, nloc, Pred::sge, i, zero),
+                              cmpI(nb, nloc, Pred::slt, i, xDims[2 + d]));
+              valid = valid ? andI(nb, nloc, valid, in) : in;
+              Value last = maxI(nb, nloc,
+                                subI(nb, nloc, xDims[2 + d], idx(nb, nloc, 1)),
+                                zero);
+              at.push_back(clampI(nb, nloc, i, zero, last));
+              weight = m.mul(weight, high ? frac[d] : m.sub(m.c(1), frac[d]));
+            }
+            Value v = convertScalar(
+                nb, nloc, tensor::ExtractOp::create(nb, nloc, x, at), f64,
+                false);
+            val = m.add(val, m.sel(valid, m.mul(weight, v), m.c(0)));
+          }
+          if (mask) {
+            SmallVector<Value> at = {n, maskChannel};
+            at.append(outPos);
+            val = m.mul(val, convertScalar(
+                                 nb, nloc,
+                                 tensor::ExtractOp::create(nb, nloc, mask, at),
+                                 f64, false));
+          }
+          Value term = arith::MulFOp::create(
+              nb, nloc, convertScalar(nb, nloc, val, elementType, false),
+              args[0]);
+          linalg::YieldOp::create(
+              nb, nloc,
+              ValueRange{arith::AddFOp::create(nb, nloc, args[1], term)});
+        });
+    rewriter.replaceOp(op, castTo(b, loc, generic.getResult(0), type));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnx::populateSamplingToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<RoiAlignLowering>(converter, patterns.getContext());
+  patterns.add<RoiAlignLowering, DeformConvLowering>(converter, patterns.getContext());
 }
