@@ -320,7 +320,10 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
       std::optional<int64_t> staticStep = staticValue(fold(step));
       if (!staticStep || *staticStep < 0)
         positiveSteps = false;
-      offsets.push_back(fold(start));
+      // An empty slice starts at 0: extract_slice rejects an offset at the
+      // end of the dim, even for size 0.
+      offsets.push_back(fold(
+          select(b, loc, cmpI(b, loc, Pred::eq, len, zero), zero, start)));
       sizes.push_back(fold(len));
       strides.push_back(fold(step));
     }
@@ -397,7 +400,8 @@ struct PadLowering : OpConversionPattern<PadOp> {
       kept = maxI(b, loc, kept, zero);
       if (!matchPattern(cropLow, m_Zero()) || !matchPattern(cropHigh, m_Zero()))
         crops = true;
-      offsets.push_back(fold(cropLow));
+      offsets.push_back(fold(
+          select(b, loc, cmpI(b, loc, Pred::eq, kept, zero), zero, cropLow)));
       sizes.push_back(fold(kept));
       low.push_back(fold(maxI(b, loc, lo, zero)));
       high.push_back(fold(maxI(b, loc, hi, zero)));

@@ -378,6 +378,11 @@ struct LpNormalizationLowering : public OpConversionPattern<LpNormalizationOp> {
           Value norm = p == 1 ? s[0] : math::SqrtOp::create(b, l, s[0]);
           Value r =
               arith::DivFOp::create(b, l, convertFloat(b, l, v, acc), norm);
+          // A zero norm gives 0 (the reference's rule), not 0/0.
+          Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(acc));
+          Value isZero = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                               norm, zero);
+          r = arith::SelectOp::create(b, l, isZero, zero, r);
           return convertFloat(b, l, r, elem);
         });
     rewriter.replaceOp(op, castToType(rewriter, loc, y, resultType));

@@ -267,3 +267,17 @@ func.func @col2im(%a: tensor<1x4x16xf32>) -> tensor<1x1x5x5xf32> {
   %0 = onnx.Col2Im(%a, %img, %blk) : (tensor<1x4x16xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x1x5x5xf32>
   return %0 : tensor<1x1x5x5xf32>
 }
+
+// -----
+
+// An empty slice at the end of a dim starts at 0 (extract_slice rejects an
+// offset equal to the dim's size).
+// CHECK-LABEL: func.func @slice_empty_at_end
+// CHECK: tensor.extract_slice %arg0[0, 0] [2, 0] [1, 1] : tensor<2x8xf32> to tensor<2x0xf32>
+func.func @slice_empty_at_end(%a: tensor<2x8xf32>) -> tensor<2x0xf32> {
+  %st = onnx.Constant() {value = dense<8> : tensor<1xi64>} : () -> tensor<1xi64>
+  %en = onnx.Constant() {value = dense<8> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ax = onnx.Constant() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %0 = onnx.Slice(%a, %st, %en, %ax) : (tensor<2x8xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2x0xf32>
+  return %0 : tensor<2x0xf32>
+}

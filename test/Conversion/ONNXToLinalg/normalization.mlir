@@ -55,7 +55,9 @@ func.func @instancenorm(%x: tensor<?x?x?xf32>, %s: tensor<3xf32>, %b: tensor<3xf
 // CHECK: linalg.generic {indexing_maps = [{{.*}}, #[[KEPT]]], iterator_types = ["reduction", "parallel", "parallel"]}
 // CHECK: math.absf
 // CHECK: linalg.generic {indexing_maps = [{{.*}}, #[[KEPT]], {{.*}}]
-// CHECK: arith.divf
+// CHECK: %[[Q:.*]] = arith.divf
+// CHECK: %[[Z:.*]] = arith.cmpf oeq
+// CHECK: arith.select %[[Z]], %{{.*}}, %[[Q]]
 func.func @lpnorm(%x: tensor<2x3x4xf64>) -> tensor<2x3x4xf64> {
   %0 = onnx.LpNormalization(%x) {axis = -3 : i64, p = 1 : i64} : (tensor<2x3x4xf64>) -> tensor<2x3x4xf64>
   return %0 : tensor<2x3x4xf64>
