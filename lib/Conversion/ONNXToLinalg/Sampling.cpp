@@ -262,6 +262,14 @@ struct DeformConvLowering : OpConversionPattern<DeformConvOp> {
       bias = Value();
     if (mask && isa<NoneType>(mask.getType()))
       mask = Value();
+    auto rankIs = [](Value v, int64_t r) {
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      return t && t.getRank() == r;
+    };
+    if (mask && !rankIs(mask, rank))
+      return emitLoweringError(op, "mask must have the rank of X");
+    if (bias && !rankIs(bias, 1))
+      return emitLoweringError(op, "B must be 1-D");
     auto attr = [&](std::optional<ArrayRef<int64_t>> a, int64_t n,
                     int64_t dflt) {
       SmallVector<int64_t> v(n, dflt);
