@@ -62,6 +62,7 @@ struct ConvertONNXToLinalgPass
     populateMiscToLinalgPatterns(converter, patterns);
     populateControlFlowToLinalgPatterns(converter, patterns);
     populateRecurrentToLinalgPatterns(converter, patterns);
+    populateLinearAttentionToLinalgPatterns(converter, patterns);
     populateSignalToLinalgPatterns(converter, patterns);
     populateDetectionToLinalgPatterns(converter, patterns);
     populateSamplingToLinalgPatterns(converter, patterns);

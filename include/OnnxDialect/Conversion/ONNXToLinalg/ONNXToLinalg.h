@@ -215,6 +215,10 @@ void populateMiscToLinalgPatterns(const TypeConverter &converter,
 void populateControlFlowToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns);
 
+/// LinearAttention (an scf.for over tokens carrying the recurrent state).
+void populateLinearAttentionToLinalgPatterns(const TypeConverter &converter,
+                                             RewritePatternSet &patterns);
+
 /// RNN, GRU, LSTM (an scf.for over time with linalg.matmul gates).
 void populateRecurrentToLinalgPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns);
