@@ -1537,8 +1537,8 @@ static LogicalResult expandAdam(Expansion &x) {
         e.mul(r, e.unary("Sqrt",
                          e.sub(one, e.binary("Pow", e.scalar(et, beta), t)))),
         e.sub(one, e.binary("Pow", e.scalar(et, alpha), t)));
-    Value positive = e.compare(
-        "Greater", in->t, e.scalar(elementTypeOf(in->t), 0.0));
+    Value positive =
+        e.compare("Greater", in->t, e.scalar(elementTypeOf(in->t), 0.0));
     Value rAdj = e.where(positive, adjusted, r);
     Value xNew = e.sub(xv, e.mul(rAdj, e.div(vNew, hSqrt)));
     xs.push_back(e.mul(e.scalar(et, 1.0 - post), xNew));
@@ -1567,17 +1567,17 @@ static LogicalResult expandMomentum(Expansion &x) {
     return unsupported(x, "alpha, beta, mode and norm_coefficient are "
                           "required");
   if (*mode != "standard" && *mode != "nesterov")
-    return unsupported(x, "mode '" + *mode + "' is neither standard nor "
-                                             "nesterov");
+    return unsupported(x, "mode '" + *mode +
+                              "' is neither standard nor "
+                              "nesterov");
   SmallVector<Value> xs, vs;
   for (int64_t i = 0; i < in->n; ++i) {
     Value xv = in->get(0, i), g = in->get(1, i), v = in->get(2, i);
     Type et = elementTypeOf(xv);
     Value gr = emitRegularized(e, xv, g, *norm);
-    Value positive = e.compare(
-        "Greater", in->t, e.scalar(elementTypeOf(in->t), 0.0));
-    Value betaAdj =
-        e.where(positive, e.scalar(et, *beta), e.scalar(et, 1.0));
+    Value positive =
+        e.compare("Greater", in->t, e.scalar(elementTypeOf(in->t), 0.0));
+    Value betaAdj = e.where(positive, e.scalar(et, *beta), e.scalar(et, 1.0));
     Value vNew = e.add(e.mul(e.scalar(et, *alpha), v), e.mul(betaAdj, gr));
     Value r = e.castTo(in->r, et);
     Value step = *mode == "standard"
@@ -1589,6 +1589,44 @@ static LogicalResult expandMomentum(Expansion &x) {
   x.results.assign(xs.begin(), xs.end());
   x.results.append(vs.begin(), vs.end());
   return success(!e.failed());
+}
+
+//===--- ai.onnx.ml
+//----------------------------------------------------------===//
+
+/// Binarizer: X > threshold as 1 or 0 of X's type.
+static LogicalResult expandBinarizer(Expansion &x) {
+  Emitter &e = x.e;
+  Type et = x.et();
+  if (!et)
+    return unsupported(x, "unknown element type");
+  Value above =
+      e.compare("Greater", x.in(0), e.scalar(et, x.f("threshold", 0.0)));
+  x.results = {e.castTo(above, et)};
+  return success(!e.failed());
+}
+
+/// ArrayFeatureExtractor: Gather of the flattened indices along the last
+/// axis; a 1-D X gives a [1, n] result.
+static LogicalResult expandArrayFeatureExtractor(Expansion &x) {
+  Emitter &e = x.e;
+  std::optional<int64_t> rank = rankOf(x.in(0));
+  if (!rank || *rank < 1 || !x.et())
+    return unsupported(x, "X needs a known rank of at least 1");
+  Value flat = e.reshape(x.in(1), e.i64s({-1}));
+  Value out =
+      e.build1("Gather", {x.in(0), flat}, x.et(), {e.attr("axis", *rank - 1)});
+  if (*rank == 1)
+    out = e.unsqueeze(out, {0});
+  x.results = {out};
+  return success(!e.failed());
+}
+
+static ExpandFn lookupMlExpansion(StringRef name) {
+  return llvm::StringSwitch<ExpandFn>(name)
+      .Case("Binarizer", expandBinarizer)
+      .Case("ArrayFeatureExtractor", expandArrayFeatureExtractor)
+      .Default(nullptr);
 }
 
 static ExpandFn lookupTrainingExpansion(StringRef name) {
@@ -1784,6 +1822,8 @@ void DecomposePass::runOnOperation() {
       fn = lookupExpansion(name);
     else if (domain == "ai.onnx.preview.training")
       fn = lookupTrainingExpansion(name);
+    else if (domain == "ai.onnx.ml")
+      fn = lookupMlExpansion(name);
     if (fn)
       work.push_back({op, std::move(fn)});
   });
@@ -1798,8 +1838,8 @@ void DecomposePass::runOnOperation() {
     else
       addedOnnxOps = true;
   }
-  // A model that imported only another domain (the training optimizers)
-  // now uses ai.onnx ops at the newest opset: import it.
+  // A model that imported only another domain (the training optimizers,
+  // ai.onnx.ml) now uses ai.onnx ops at the newest opset: import it.
   auto opsets = module->getAttrOfType<DictionaryAttr>("onnx.opset_import");
   if (addedOnnxOps && opsets && !aiOnnxOpset(opsets)) {
     NamedAttrList list(opsets);
