@@ -23,6 +23,7 @@
 #include "OnnxDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -1591,6 +1592,81 @@ static LogicalResult expandMomentum(Expansion &x) {
   return success(!e.failed());
 }
 
+//===--- ai.onnx.preview
+//----------------------------------------------------===//
+
+/// The value a modifier subgraph (one tensor in, one out) computes from
+/// `in`: its ops cloned with the argument replaced; null if the region is
+/// empty (no modifier).
+static Value inlineModifier(Expansion &x, Region &region, Value in) {
+  if (region.empty())
+    return in;
+  Block &body = region.front();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (body.getNumArguments() != 1 || !yield || yield->getNumOperands() != 1)
+    return x.e.fail("a modifier subgraph must take and return one tensor"),
+           Value();
+  IRMapping map;
+  map.map(body.getArgument(0), in);
+  for (Operation &op : body.without_terminator())
+    x.b().clone(op, map);
+  return map.lookupOrDefault(yield->getOperand(0));
+}
+
+/// FlexAttention: Softmax((Q K^T) * scale, after score_mod) after prob_mod,
+/// times V, in softmax_precision (f32, or f64 for f64 inputs); K and V
+/// heads repeated for grouped queries.
+static LogicalResult expandFlexAttention(Expansion &x) {
+  Emitter &e = x.e;
+  MLIRContext *ctx = e.getContext();
+  auto op = cast<PreviewFlexAttentionOp>(x.ctx.getOp());
+  Type t = x.et(), i64 = IntegerType::get(ctx, 64);
+  Value q = x.in(0), k = x.in(1), v = x.in(2);
+  if (!isFloat(t) || x.et(1) != t || x.et(2) != t)
+    return unsupported(x, "Q, K and V are not float tensors of one type");
+  if (rankOf(q) != 4 || rankOf(k) != 4 || rankOf(v) != 4)
+    return unsupported(x, "Q, K and V must be 4-D");
+  Type p = t.isF64() ? Type(Float64Type::get(ctx)) : Float32Type::get(ctx);
+  if (x.ctx.hasAttr("softmax_precision")) {
+    p = x.ctx.getDataTypeAttr("softmax_precision");
+    if (!isFloat(p))
+      return unsupported(x, "softmax_precision is not a float type");
+  }
+  Value qp = e.castTo(q, p), kp = e.castTo(k, p), vp = e.castTo(v, p);
+  Value batch = e.shapeOf(q, 0, 1), qHeads = e.shapeOf(q, 1, 2);
+  Value kvHeads = e.shapeOf(k, 1, 2), kvLen = e.shapeOf(k, 2, 3);
+  Value headSize = e.shapeOf(q, 3, 4), vHeadSize = e.shapeOf(v, 3, 4);
+  // Query head h reads K/V head h / (q_num_heads / kv_num_heads).
+  Value group = e.castTo(e.div(qHeads, kvHeads), i64);
+  auto repeatHeads = [&](Value kv, Value size) {
+    Value shape5 = e.concat({batch, kvHeads, group, kvLen, size}, 0);
+    Value expanded =
+        e.build1("Expand", {e.unsqueeze(kv, {2}), shape5}, elementTypeOf(kv));
+    return e.reshape(expanded, e.concat({batch, qHeads, kvLen, size}, 0));
+  };
+  Value kAttn = repeatHeads(kp, headSize), vAttn = repeatHeads(vp, vHeadSize);
+  Value scale;
+  if (std::optional<double> s = x.ctx.getFloatAttr("scale"))
+    scale = e.scalar(p, *s);
+  else
+    scale =
+        e.div(e.scalar(p, 1.0, {1}), e.unary("Sqrt", e.castTo(headSize, p)));
+  Value scores = e.mul(
+      e.build1("MatMul", {qp, e.transpose(kAttn, {0, 1, 3, 2})}, p), scale);
+  scores = inlineModifier(x, op.getScoreMod(), scores);
+  Value probs = emitSoftmax(e, scores, 3, /*log=*/false);
+  probs = inlineModifier(x, op.getProbMod(), probs);
+  Value y = e.build1("MatMul", {probs, vAttn}, p);
+  x.results = {e.castTo(y, t)};
+  return success(!e.failed());
+}
+
+static ExpandFn lookupPreviewExpansion(StringRef name) {
+  return llvm::StringSwitch<ExpandFn>(name)
+      .Case("FlexAttention", expandFlexAttention)
+      .Default(nullptr);
+}
+
 //===--- ai.onnx.ml
 //----------------------------------------------------------===//
 
@@ -1824,6 +1900,8 @@ void DecomposePass::runOnOperation() {
       fn = lookupTrainingExpansion(name);
     else if (domain == "ai.onnx.ml")
       fn = lookupMlExpansion(name);
+    else if (domain == "ai.onnx.preview")
+      fn = lookupPreviewExpansion(name);
     if (fn)
       work.push_back({op, std::move(fn)});
   });
