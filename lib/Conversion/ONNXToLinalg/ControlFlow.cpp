@@ -21,8 +21,9 @@
 // attribute saying how many of their carried values are scan buffers (and
 // for Scan the output axes and directions).
 //
-// Sequence- and optional-typed values are refused (no runtime
-// representation yet).
+// Sequence- and optional-typed values (runtime handles, !llvm.ptr once
+// converted) pass through If results and Loop carried values as they are;
+// scan outputs and Scan's values are tensors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,7 @@
 #include "OnnxDialect/IR/ONNXOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -45,6 +47,13 @@ constexpr StringLiteral kScanDirsAttr = "onnx.scan_output_directions";
 
 bool allRankedTensors(TypeRange types) {
   return llvm::all_of(types, [](Type t) { return isa<RankedTensorType>(t); });
+}
+
+/// Ranked tensors and runtime handles (sequences, optionals).
+bool allLowerable(TypeRange types) {
+  return llvm::all_of(types, [](Type t) {
+    return isa<RankedTensorType, LLVM::LLVMPointerType>(t);
+  });
 }
 
 /// The type whose dims are static where both types agree, dynamic
@@ -159,7 +168,7 @@ struct IfLowering : OpConversionPattern<IfOp> {
     SmallVector<Type> resultTypes;
     if (failed(getTypeConverter()->convertTypes(op.getResultTypes(),
                                                 resultTypes)) ||
-        !allRankedTensors(resultTypes))
+        !allLowerable(resultTypes))
       return emitLoweringError(op, "outputs that are not tensors (sequences, "
                                    "optionals) have no lowering yet");
     Value cond = tensor::ExtractOp::create(rewriter, loc, adaptor.getCond(),
@@ -192,10 +201,10 @@ struct LoopLowering : OpConversionPattern<LoopOp> {
     SmallVector<Type> resultTypes;
     if (failed(getTypeConverter()->convertTypes(op.getResultTypes(),
                                                 resultTypes)) ||
-        !allRankedTensors(resultTypes) ||
-        !allRankedTensors(adaptor.getVInitial().getTypes()))
-      return emitLoweringError(op, "values that are not tensors (sequences, "
-                                   "optionals) have no lowering yet");
+        !allLowerable(resultTypes) ||
+        !allLowerable(adaptor.getVInitial().getTypes()))
+      return emitLoweringError(op, "values that are neither ranked tensors "
+                                   "nor sequences/optionals");
     Block &body = op.getBody().front();
     int64_t nv = adaptor.getVInitial().size();
     int64_t ns = (int64_t)resultTypes.size() - nv;
@@ -215,7 +224,16 @@ struct LoopLowering : OpConversionPattern<LoopOp> {
     SmallVector<Type> types = {i64, i1};
     SmallVector<Value> inits = {zero, cond0};
     for (int64_t k = 0; k < nv; ++k) {
-      auto rt = cast<RankedTensorType>(resultTypes[k]);
+      auto rt = dyn_cast<RankedTensorType>(resultTypes[k]);
+      if (!rt) {
+        // A runtime handle: the same pointer type on both sides.
+        if (adaptor.getVInitial()[k].getType() != resultTypes[k])
+          return emitLoweringError(op, "loop-carried value " + Twine(k) +
+                                           " changes kind");
+        types.push_back(resultTypes[k]);
+        inits.push_back(adaptor.getVInitial()[k]);
+        continue;
+      }
       rt = joinTypes(
           rt, dyn_cast<RankedTensorType>(adaptor.getVInitial()[k].getType()));
       Type argT =
@@ -226,7 +244,10 @@ struct LoopLowering : OpConversionPattern<LoopOp> {
           castIfNeeded(rewriter, loc, adaptor.getVInitial()[k], rt));
     }
     for (int64_t k = 0; k < ns; ++k) {
-      auto rt = cast<RankedTensorType>(resultTypes[nv + k]);
+      auto rt = dyn_cast<RankedTensorType>(resultTypes[nv + k]);
+      if (!rt)
+        return emitLoweringError(op, "scan output " + Twine(k) +
+                                         " is not a tensor");
       if (rt.getRank() < 1)
         return emitLoweringError(op, "scan output of rank 0");
       SmallVector<int64_t> shape(rt.getShape());
@@ -454,10 +475,13 @@ struct YieldLowering : OpConversionPattern<YieldOp> {
     Location loc = op.getLoc();
     Operation *parent = op->getParentOp();
     ValueRange values = adaptor.getValues();
-    if (!allRankedTensors(values.getTypes()))
-      return emitLoweringError(op, "values that are not ranked tensors "
-                                   "(sequences, optionals) have no lowering "
-                                   "yet");
+    if (!allLowerable(values.getTypes()))
+      return emitLoweringError(op, "values that are neither ranked tensors "
+                                   "nor sequences/optionals");
+    if (!isa<scf::IfOp, scf::WhileOp>(parent) &&
+        !allRankedTensors(values.getTypes()))
+      return emitLoweringError(op, "Scan states and outputs must be ranked "
+                                   "tensors");
     if (auto ifOp = dyn_cast<scf::IfOp>(parent)) {
       SmallVector<Value> out;
       for (auto [v, t] : llvm::zip(values, ifOp.getResultTypes()))
@@ -490,7 +514,8 @@ struct YieldLowering : OpConversionPattern<YieldOp> {
         Value v = values[1 + nv + k];
         Value buf = after->getArgument(2 + nv + k);
         auto bt = cast<RankedTensorType>(buf.getType());
-        if (cast<RankedTensorType>(v.getType()).getRank() + 1 != bt.getRank())
+        auto vt = dyn_cast<RankedTensorType>(v.getType());
+        if (!vt || vt.getRank() + 1 != bt.getRank())
           return emitLoweringError(op, "scan output value of the wrong rank");
         // Grow the buffer (doubling) when it is full.
         Value cap = tensor::DimOp::create(rewriter, loc, buf, 0);

@@ -322,8 +322,8 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
         positiveSteps = false;
       // An empty slice starts at 0: extract_slice rejects an offset at the
       // end of the dim, even for size 0.
-      offsets.push_back(fold(
-          select(b, loc, cmpI(b, loc, Pred::eq, len, zero), zero, start)));
+      offsets.push_back(
+          fold(select(b, loc, cmpI(b, loc, Pred::eq, len, zero), zero, start)));
       sizes.push_back(fold(len));
       strides.push_back(fold(step));
     }

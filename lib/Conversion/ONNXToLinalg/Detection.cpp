@@ -206,6 +206,15 @@ struct NonMaxSuppressionLowering : OpConversionPattern<NonMaxSuppressionOp> {
             "the number of selected boxes is not the inferred " +
                 Twine(type.getDimSize(0)));
     auto sliceType = RankedTensorType::get({ShapedType::kDynamic, 3}, i64);
+    // A buffer of statically no rows (no boxes, classes or batches, or a
+    // maximum of 0) gives an empty result: extract_slice rejects any offset
+    // into a dim of size 0.
+    if (cast<RankedTensorType>(all.getType()).getDimSize(0) == 0) {
+      Value empty =
+          tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{0, 3}, i64);
+      rewriter.replaceOp(op, castTo(b, loc, empty, type));
+      return success();
+    }
     Value result = tensor::ExtractSliceOp::create(
         b, loc, sliceType, all,
         ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},

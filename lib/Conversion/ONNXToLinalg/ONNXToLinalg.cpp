@@ -89,6 +89,18 @@ struct ConvertONNXToLinalgPass
           missing = true;
           return;
         }
+      // The lowerings read ranks off their tensor operands (a region's
+      // terminator is checked by its parent's lowering).
+      for (OpOperand &operand : op->getOpOperands())
+        if (!isa<YieldOp>(op) &&
+            isa<UnrankedTensorType>(operand.get().getType())) {
+          op->emitError() << describeNode(op) << ": operand #"
+                          << operand.getOperandNumber()
+                          << " has an unknown rank (give the graph input a "
+                             "shape, or run onnx-infer-shapes)";
+          missing = true;
+          return;
+        }
       if (lowered.contains(op->getName().getStringRef()))
         return;
       // A region's terminator goes with its parent op (reported if that has

@@ -239,7 +239,6 @@ struct RoiAlignLowering : OpConversionPattern<RoiAlignOp> {
   }
 };
 
-
 struct DeformConvLowering : OpConversionPattern<DeformConvOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -263,6 +262,14 @@ struct DeformConvLowering : OpConversionPattern<DeformConvOp> {
       bias = Value();
     if (mask && isa<NoneType>(mask.getType()))
       mask = Value();
+    auto rankIs = [](Value v, int64_t r) {
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      return t && t.getRank() == r;
+    };
+    if (mask && !rankIs(mask, rank))
+      return emitLoweringError(op, "mask must have the rank of X");
+    if (bias && !rankIs(bias, 1))
+      return emitLoweringError(op, "B must be 1-D");
     auto attr = [&](std::optional<ArrayRef<int64_t>> a, int64_t n,
                     int64_t dflt) {
       SmallVector<int64_t> v(n, dflt);
@@ -312,16 +319,19 @@ struct DeformConvLowering : OpConversionPattern<DeformConvOp> {
           andI(b, loc, cmpI(b, loc, Pred::eq, oDims[0], xDims[0]),
                cmpI(b, loc, Pred::eq, oDims[1],
                     mulI(b, loc, maskChannels, idx(b, loc, nd)))),
-          op, "offset must have shape (N, offset_group * kernel size * " +
-                  Twine(nd) + ", output sizes...)");
+          op,
+          "offset must have shape (N, offset_group * kernel size * " +
+              Twine(nd) + ", output sizes...)");
     if (mask) {
       SmallVector<Value> mDims = dimValues(b, loc, mask);
       Value ok = andI(b, loc, cmpI(b, loc, Pred::eq, mDims[0], xDims[0]),
                       cmpI(b, loc, Pred::eq, mDims[1], maskChannels));
       for (int64_t d = 0; d < nd; ++d)
-        ok = andI(b, loc, ok, cmpI(b, loc, Pred::eq, mDims[2 + d], oDims[2 + d]));
-      check(b, loc, ok, op, "mask must have shape (N, offset_group * kernel "
-                            "size, output sizes...)");
+        ok = andI(b, loc, ok,
+                  cmpI(b, loc, Pred::eq, mDims[2 + d], oDims[2 + d]));
+      check(b, loc, ok, op,
+            "mask must have shape (N, offset_group * kernel "
+            "size, output sizes...)");
     }
     if (bias)
       check(b, loc, cmpI(b, loc, Pred::eq, dimValues(b, loc, bias)[0], oc), op,
@@ -335,14 +345,13 @@ struct DeformConvLowering : OpConversionPattern<DeformConvOp> {
     MLIRContext *ctx = b.getContext();
     Value init = tensor::EmptyOp::create(b, loc, dims, elementType);
     if (bias) {
-      AffineMap biasMap = AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)},
-                                         ctx);
+      AffineMap biasMap =
+          AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
       init = linalg::GenericOp::create(
                  b, loc, TypeRange{init.getType()}, ValueRange{bias},
                  ValueRange{init},
-                 ArrayRef<AffineMap>{biasMap,
-                                     AffineMap::getMultiDimIdentityMap(rank,
-                                                                       ctx)},
+                 ArrayRef<AffineMap>{
+                     biasMap, AffineMap::getMultiDimIdentityMap(rank, ctx)},
                  SmallVector<utils::IteratorType>(
                      rank, utils::IteratorType::parallel),
                  [&](OpBuilder &nb, Location nloc, ValueRange args) {
@@ -390,20 +399,21 @@ struct DeformConvLowering : OpConversionPattern<DeformConvOp> {
           SmallVector<Value> lowIdx, frac;
           for (int64_t d = 0; d < nd; ++d) {
             SmallVector<Value> at = {
-                n, addI(nb, nloc, mulI(nb, nloc, maskChannel, idx(nb, nloc, nd)),
-                        idx(nb, nloc, d))};
+                n,
+                addI(nb, nloc, mulI(nb, nloc, maskChannel, idx(nb, nloc, nd)),
+                     idx(nb, nloc, d))};
             at.append(outPos);
             Value off = convertScalar(
                 nb, nloc, tensor::ExtractOp::create(nb, nloc, offset, at), f64,
                 false);
             // o * stride - pad + k * dilation + offset
-            Value base = subI(nb, nloc,
-                              addI(nb, nloc,
-                                   mulI(nb, nloc, outPos[d],
-                                        idx(nb, nloc, strides[d])),
-                                   mulI(nb, nloc, ivs[rank + 1 + d],
-                                        idx(nb, nloc, dilations[d]))),
-                              idx(nb, nloc, pads[d]));
+            Value base =
+                subI(nb, nloc,
+                     addI(nb, nloc,
+                          mulI(nb, nloc, outPos[d], idx(nb, nloc, strides[d])),
+                          mulI(nb, nloc, ivs[rank + 1 + d],
+                               idx(nb, nloc, dilations[d]))),
+                     idx(nb, nloc, pads[d]));
             Value pos = m.add(m.fromIndex(base), off);
             Value fl = m.floor(pos);
             lowIdx.push_back(m.toIndex(fl));
@@ -422,15 +432,15 @@ struct DeformConvLowering : OpConversionPattern<DeformConvOp> {
               Value in = andI(nb, nloc, cmpI(nb, nloc, Pred::sge, i, zero),
                               cmpI(nb, nloc, Pred::slt, i, xDims[2 + d]));
               valid = valid ? andI(nb, nloc, valid, in) : in;
-              Value last = maxI(nb, nloc,
-                                subI(nb, nloc, xDims[2 + d], idx(nb, nloc, 1)),
-                                zero);
+              Value last =
+                  maxI(nb, nloc, subI(nb, nloc, xDims[2 + d], idx(nb, nloc, 1)),
+                       zero);
               at.push_back(clampI(nb, nloc, i, zero, last));
               weight = m.mul(weight, high ? frac[d] : m.sub(m.c(1), frac[d]));
             }
-            Value v = convertScalar(
-                nb, nloc, tensor::ExtractOp::create(nb, nloc, x, at), f64,
-                false);
+            Value v = convertScalar(nb, nloc,
+                                    tensor::ExtractOp::create(nb, nloc, x, at),
+                                    f64, false);
             val = m.add(val, m.sel(valid, m.mul(weight, v), m.c(0)));
           }
           if (mask) {
@@ -457,5 +467,6 @@ struct DeformConvLowering : OpConversionPattern<DeformConvOp> {
 
 void mlir::onnx::populateSamplingToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<RoiAlignLowering, DeformConvLowering>(converter, patterns.getContext());
+  patterns.add<RoiAlignLowering, DeformConvLowering>(converter,
+                                                     patterns.getContext());
 }

@@ -314,7 +314,8 @@ struct STFTLowering : OpConversionPattern<STFTOp> {
     OpBuilder &b = rewriter;
     Value window =
         isAbsent(adaptor.getWindow()) ? Value() : adaptor.getWindow();
-    if (window && cast<RankedTensorType>(window.getType()).getRank() != 1)
+    if (window && (!isa<RankedTensorType>(window.getType()) ||
+                   cast<RankedTensorType>(window.getType()).getRank() != 1))
       return emitLoweringError(op, "the window must have rank 1");
     Value frameLengthInput =
         isAbsent(adaptor.getFrameLength()) ? Value() : adaptor.getFrameLength();

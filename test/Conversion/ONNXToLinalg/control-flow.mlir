@@ -48,6 +48,39 @@ func.func @loop(%m: tensor<i64>, %c: tensor<i1>, %y: tensor<1xf32>) -> (tensor<1
 
 // -----
 
+// Sequences are runtime handles: an If yields them and a Loop carries them
+// as !llvm.ptr values.
+// CHECK-LABEL: func.func @if_seq
+// CHECK: scf.if %{{.*}} -> (!llvm.ptr)
+// CHECK: scf.yield %{{.*}} : !llvm.ptr
+// CHECK: } else {
+// CHECK: scf.yield %{{.*}} : !llvm.ptr
+func.func @if_seq(%c: tensor<i1>, %a: tensor<2xf32>) -> !onnx.seq<tensor<2xf32>> {
+  %0 = onnx.If(%c) : (tensor<i1>) -> !onnx.seq<tensor<2xf32>> else_branch {
+    %1 = onnx.SequenceEmpty() : () -> !onnx.seq<tensor<2xf32>>
+    onnx.yield %1 : !onnx.seq<tensor<2xf32>>
+  } then_branch {
+    %1 = onnx.SequenceConstruct(%a) : (tensor<2xf32>) -> !onnx.seq<tensor<2xf32>>
+    onnx.yield %1 : !onnx.seq<tensor<2xf32>>
+  }
+  return %0 : !onnx.seq<tensor<2xf32>>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @loop_seq
+// CHECK: scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (i64, i1, !llvm.ptr) -> (i64, i1, !llvm.ptr)
+func.func @loop_seq(%m: tensor<i64>, %c: tensor<i1>, %s: !onnx.seq<tensor<2xf32>>, %a: tensor<2xf32>) -> !onnx.seq<tensor<2xf32>> {
+  %0 = onnx.Loop(%m, %c, %s) : (tensor<i64>, tensor<i1>, !onnx.seq<tensor<2xf32>>) -> !onnx.seq<tensor<2xf32>> body {
+  ^bb0(%i: tensor<i64>, %ci: tensor<i1>, %si: !onnx.seq<tensor<2xf32>>):
+    %1 = onnx.SequenceInsert(%si, %a) : (!onnx.seq<tensor<2xf32>>, tensor<2xf32>) -> !onnx.seq<tensor<2xf32>>
+    onnx.yield %ci, %1 : tensor<i1>, !onnx.seq<tensor<2xf32>>
+  }
+  return %0 : !onnx.seq<tensor<2xf32>>
+}
+
+// -----
+
 // Scan: scf.for over the scan length, slices of the scan input, the output
 // inserted row by row (reversed for direction 1).
 // CHECK-LABEL: func.func @scan

@@ -206,7 +206,7 @@ void populateGridSampleToLinalgPatterns(const TypeConverter &converter,
 /// OptionalHasElement, OptionalGetElement.
 void populateSequenceToLinalgPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);
-/// BitCast, Det.
+/// BitCast, Det, TfIdfVectorizer.
 void populateMiscToLinalgPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 
