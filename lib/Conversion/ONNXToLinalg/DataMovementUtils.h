@@ -3,7 +3,8 @@
 //
 // Index arithmetic, shape inputs read at run time, reshapes, and generics
 // over a result index space, shared by Shape.cpp, DataMovement.cpp,
-// Gather.cpp, Scatter.cpp, Unique.cpp and Resize.cpp (private to those).
+// Gather.cpp, Scatter.cpp, Unique.cpp, Resize.cpp and Misc.cpp (private to
+// those).
 //
 //===----------------------------------------------------------------------===//
 

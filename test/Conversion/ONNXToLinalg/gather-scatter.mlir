@@ -122,3 +122,89 @@ func.func @unique(%a: tensor<6xi32>) -> (tensor<?xi32>, tensor<?xi64>, tensor<?x
   %0:4 = onnx.Unique(%a) : (tensor<6xi32>) -> (tensor<?xi32>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>)
   return %0#0, %0#1, %0#2, %0#3 : tensor<?xi32>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>
 }
+
+// -----
+
+// TensorScatter, linear mode: each write index is checked first (the update
+// must fit in the cache); then one generic over the cache reads the update
+// (under scf.if) where s - write_indices[b] is inside it.
+// CHECK-LABEL: func.func @tensor_scatter
+// CHECK: scf.for %[[B:.*]] = %c0 to %c2
+// CHECK: tensor.extract %arg2[%[[B]]] : tensor<2xi64>
+// CHECK: cf.assert {{.*}}, "onnx.TensorScatter 'ts': write index out of range
+// CHECK: linalg.generic {{.*}} ins(%arg0 : tensor<2x1x4x5xf32>)
+// CHECK: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[I0:.*]] = linalg.index 0
+// CHECK: %[[I2:.*]] = linalg.index 2
+// CHECK: %[[I3:.*]] = linalg.index 3
+// CHECK: %[[W:.*]] = tensor.extract %arg2[%[[I0]]] : tensor<2xi64>
+// CHECK: %[[WI:.*]] = arith.index_cast %[[W]]
+// CHECK: %[[J:.*]] = arith.subi %[[I2]], %[[WI]]
+// CHECK: %[[IF:.*]] = scf.if %{{.*}} -> (f32) {
+// CHECK: %[[U:.*]] = tensor.extract %arg1[%[[I0]], %c0, %[[J]], %[[I3]]] : tensor<2x1x1x5xf32>
+// CHECK: scf.yield %[[U]]
+// CHECK: } else {
+// CHECK: scf.yield %[[IN]]
+// CHECK: linalg.yield %[[IF]]
+func.func @tensor_scatter(%p: tensor<2x1x4x5xf32>, %u: tensor<2x1x1x5xf32>, %w: tensor<2xi64>) -> tensor<2x1x4x5xf32> {
+  %0 = onnx.TensorScatter(%p, %u, %w) {onnx.name = "ts", mode = "linear"} : (tensor<2x1x4x5xf32>, tensor<2x1x1x5xf32>, tensor<2xi64>) -> tensor<2x1x4x5xf32>
+  return %0 : tensor<2x1x4x5xf32>
+}
+
+// -----
+
+// Circular mode, no write_indices (0), dynamic dims: the position modulo
+// the cache length; the update's dims are checked at run time.
+// CHECK-LABEL: func.func @tensor_scatter_circular
+// CHECK: %[[LEN:.*]] = tensor.dim %arg1, %c1 : tensor<?x?x3xi8>
+// CHECK: cf.assert {{.*}}, "onnx.TensorScatter: update and past_cache differ in dim 0"
+// CHECK: cf.assert {{.*}}, "onnx.TensorScatter: update is longer than past_cache along axis"
+// CHECK: linalg.generic
+// CHECK: %[[I1:.*]] = linalg.index 1
+// CHECK: %[[R:.*]] = arith.remsi %[[I1]], %c4
+// CHECK: %[[J:.*]] = arith.select %{{.*}}, %{{.*}}, %[[R]]
+// CHECK: arith.cmpi slt, %[[J]], %[[LEN]]
+// CHECK: scf.if
+// CHECK: tensor.extract %arg1[%{{.*}}, %[[J]], %{{.*}}] : tensor<?x?x3xi8>
+func.func @tensor_scatter_circular(%p: tensor<?x4x3xui8>, %u: tensor<?x?x3xui8>) -> tensor<?x4x3xui8> {
+  %0 = onnx.TensorScatter(%p, %u, none) {axis = 1 : i64, mode = "circular"} : (tensor<?x4x3xui8>, tensor<?x?x3xui8>) -> tensor<?x4x3xui8>
+  return %0 : tensor<?x4x3xui8>
+}
+
+// -----
+
+// MaxUnpool: zeros of the unpooled size ((2 - 1) * 2 + 2 = 4 per spatial
+// dim), X written at I's flat indices (checked), reshaped.
+// CHECK-LABEL: func.func @max_unpool
+// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16xf32>)
+// CHECK: %[[X:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : tensor<1x1x2x2xf32> into tensor<4xf32>
+// CHECK: %[[I:.*]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2, 3]] : tensor<1x1x2x2xi64> into tensor<4xi64>
+// CHECK: %[[R:.*]] = scf.for %[[K:.*]] = %c0 to %c4 step %c1 iter_args(%[[ACC:.*]] = %[[Z]]) -> (tensor<16xf32>)
+// CHECK: %[[IK:.*]] = tensor.extract %[[I]][%[[K]]]
+// CHECK: cf.assert {{.*}}, "onnx.MaxUnpool 'mu': index out of range"
+// CHECK: %[[XK:.*]] = tensor.extract %[[X]][%[[K]]]
+// CHECK: tensor.insert %[[XK]] into %[[ACC]]
+// CHECK: tensor.expand_shape %[[R]] {{\[\[}}0, 1, 2, 3]] output_shape [1, 1, 4, 4]
+func.func @max_unpool(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x2x2xi64>) -> tensor<1x1x4x4xf32> {
+  %0 = onnx.MaxUnpool(%x, %i) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, onnx.name = "mu"} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+// With an output_shape known at run time: checked to hold the unpooled
+// shape, which is inserted at its beginning.
+// CHECK-LABEL: func.func @max_unpool_output_shape
+// CHECK: %[[S2:.*]] = tensor.extract %arg2[%c2] : tensor<3xi64>
+// CHECK: %[[D2:.*]] = arith.index_cast %[[S2]] : i64 to index
+// CHECK: cf.assert {{.*}}, "onnx.MaxUnpool: output_shape is smaller than the unpooled shape in dim 0"
+// CHECK: cf.assert {{.*}}, "onnx.MaxUnpool: output_shape is smaller than the unpooled shape in dim 2"
+// CHECK: %[[R:.*]] = scf.for {{.*}} -> (tensor<4xf16>)
+// CHECK: %[[U:.*]] = tensor.expand_shape %[[R]] {{\[\[}}0, 1, 2]] output_shape [1, 1, 4]
+// CHECK: %[[E:.*]] = tensor.empty(%{{.*}}, %{{.*}}, %[[D2]]) : tensor<?x?x?xf16>
+// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f16) outs(%[[E]]
+// CHECK: tensor.insert_slice %[[U]] into %[[Z]][0, 0, 0] [1, 1, 4] [1, 1, 1]
+func.func @max_unpool_output_shape(%x: tensor<1x1x2xf16>, %i: tensor<1x1x2xi64>, %s: tensor<3xi64>) -> tensor<?x?x?xf16> {
+  %0 = onnx.MaxUnpool(%x, %i, %s) {kernel_shape = array<i64: 2>, strides = array<i64: 2>} : (tensor<1x1x2xf16>, tensor<1x1x2xi64>, tensor<3xi64>) -> tensor<?x?x?xf16>
+  return %0 : tensor<?x?x?xf16>
+}

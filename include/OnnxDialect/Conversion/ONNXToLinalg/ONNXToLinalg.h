@@ -179,7 +179,7 @@ void populateDataMovementToLinalgPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns);
 
 /// Indexed reads and writes: Gather, GatherElements, GatherND, OneHot,
-/// NonZero, ScatterElements, ScatterND, Unique.
+/// NonZero, ScatterElements, ScatterND, TensorScatter, MaxUnpool, Unique.
 void populateGatherScatterToLinalgPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns);
 
@@ -206,7 +206,7 @@ void populateGridSampleToLinalgPatterns(const TypeConverter &converter,
 /// OptionalHasElement, OptionalGetElement.
 void populateSequenceToLinalgPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);
-/// BitCast.
+/// BitCast, Det, TfIdfVectorizer.
 void populateMiscToLinalgPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 
