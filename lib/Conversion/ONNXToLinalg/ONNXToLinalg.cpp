@@ -66,6 +66,7 @@ struct ConvertONNXToLinalgPass
     populateSignalToLinalgPatterns(converter, patterns);
     populateDetectionToLinalgPatterns(converter, patterns);
     populateSamplingToLinalgPatterns(converter, patterns);
+    populateTreeEnsembleToLinalgPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -210,6 +210,11 @@ void populateSequenceToLinalgPatterns(const TypeConverter &converter,
 void populateMiscToLinalgPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 
+/// ai.onnx.ml TreeEnsemble (constant tree tables, a walk per tree with
+/// scf.while).
+void populateTreeEnsembleToLinalgPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns);
+
 /// If, Loop, Scan (to scf.if / scf.while / scf.for) and the onnx.yield of
 /// their regions.
 void populateControlFlowToLinalgPatterns(const TypeConverter &converter,

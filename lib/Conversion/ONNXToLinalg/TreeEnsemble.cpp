@@ -1,0 +1,565 @@
+//===- TreeEnsemble.cpp - ai.onnx.ml TreeEnsemble
+//--------------------------===//
+//
+// TreeEnsemble (ai.onnx.ml opset 5): the trees are attributes, so they
+// become constant tables: per node its feature, mode, children (a child
+// c >= 0 is a node, c < 0 the leaf -c - 1), missing_value_tracks_true and
+// its range in the table of set members (BRANCH_MEMBER); per node its
+// split; per leaf its target and weight; the roots.
+//
+// One linalg.generic over [N, n_targets] computes, for each (row, target),
+// an scf.for over the trees that walks each tree from its root with an
+// scf.while until a leaf, and aggregates the leaf's weight when the leaf's
+// target is this one (SUM, AVERAGE: the sum divided by the number of trees,
+// MIN, MAX; MIN and MAX start from the largest / lowest finite value of X's
+// type, as the onnx reference does, for targets no leaf reaches). The
+// comparisons and the aggregation are made in f64 (splits, members and
+// weights are exact in f64 whatever their type): BRANCH_NEQ is true for a
+// NaN feature, the other modes false, unless missing_value_tracks_true
+// sends a NaN to the true branch. post_transform: LOGISTIC and PROBIT
+// (sqrt(2) * erfinv(2x - 1), erfinv by Winitzki's approximation, a =
+// 0.147, as onnxruntime) apply per element in the same generic; SOFTMAX and
+// SOFTMAX_ZERO (zeros stay zero, 0.5 everywhere for an all-zero row) per
+// row in a second generic. nodes_hitrates is ignored (a hint).
+//
+//===----------------------------------------------------------------------===//
+
+#include "DataMovementUtils.h"
+#include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "OnnxDialect/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::onnx;
+
+namespace {
+
+enum Mode : int64_t { LEQ, LT, GTE, GT, EQ, NEQ, MEMBER };
+enum Aggregate : int64_t { AVERAGE, SUM, MIN, MAX };
+enum PostTransform : int64_t { NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO, PROBIT };
+
+/// The values of a tensor attribute (dense or a resource blob) as doubles;
+/// false for element types it cannot read.
+static bool readValues(ElementsAttr attr, SmallVectorImpl<double> &out) {
+  Type elementType = attr.getShapedType().getElementType();
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (isa<FloatType>(elementType)) {
+      for (const APFloat &v : dense.getValues<APFloat>())
+        out.push_back(APFloat(v).convertToDouble());
+      return true;
+    }
+    if (auto it = dyn_cast<IntegerType>(elementType)) {
+      for (const APInt &v : dense.getValues<APInt>())
+        out.push_back(it.isUnsigned() ? (double)v.getZExtValue()
+                                      : (double)v.getSExtValue());
+      return true;
+    }
+    return false;
+  }
+  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+  if (!resource)
+    return false;
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  if (!blob || !elementType.isIntOrFloat())
+    return false;
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  int64_t count = resource.getType().getNumElements();
+  ArrayRef<char> data = blob->getData();
+  if (width % 8 != 0 || width > 64 ||
+      data.size() < static_cast<size_t>(count) * width / 8)
+    return false;
+  for (int64_t i = 0; i < count; ++i) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, data.data() + i * (width / 8), width / 8);
+    APInt v(width, bits);
+    if (auto f = dyn_cast<FloatType>(elementType))
+      out.push_back(APFloat(f.getFloatSemantics(), v).convertToDouble());
+    else if (elementType.isUnsignedInteger())
+      out.push_back((double)v.getZExtValue());
+    else
+      out.push_back((double)v.getSExtValue());
+  }
+  return true;
+}
+
+struct TreeEnsembleLowering : OpConversionPattern<MLTreeEnsembleOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MLTreeEnsembleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    auto xType = dyn_cast<RankedTensorType>(x.getType());
+    auto type = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!xType || !type || xType.getRank() != 2 || type.getRank() != 2)
+      return emitLoweringError(op, "X must be [N, F] and Y [N, n_targets]");
+    auto xElement = dyn_cast<FloatType>(xType.getElementType());
+    if (!xElement || xElement.getWidth() < 16 || xElement.getWidth() > 64 ||
+        type.getElementType() != xElement)
+      return emitLoweringError(op, "X and Y must have the same float type "
+                                   "(f16, f32 or f64)");
+
+    // The attributes.
+    std::optional<ArrayRef<int64_t>> featureIds = op.getNodesFeatureids(),
+                                     trueIds = op.getNodesTruenodeids(),
+                                     falseIds = op.getNodesFalsenodeids(),
+                                     trueLeafs = op.getNodesTrueleafs(),
+                                     falseLeafs = op.getNodesFalseleafs(),
+                                     leafTargets = op.getLeafTargetids(),
+                                     roots = op.getTreeRoots();
+    std::optional<ElementsAttr> modesAttr = op.getNodesModes(),
+                                splitsAttr = op.getNodesSplits(),
+                                weightsAttr = op.getLeafWeights();
+    if (!featureIds || !trueIds || !falseIds || !trueLeafs || !falseLeafs ||
+        !leafTargets || !roots || !modesAttr || !splitsAttr || !weightsAttr)
+      return emitLoweringError(
+          op, "nodes_featureids, nodes_truenodeids, nodes_falsenodeids, "
+              "nodes_trueleafs, nodes_falseleafs, nodes_modes, nodes_splits, "
+              "leaf_targetids, leaf_weights and tree_roots are required");
+    SmallVector<double> modes, splits, weights, members;
+    if (!readValues(*modesAttr, modes) || !readValues(*splitsAttr, splits) ||
+        !readValues(*weightsAttr, weights))
+      return emitLoweringError(op, "nodes_modes, nodes_splits and "
+                                   "leaf_weights must be numeric tensors");
+    if (std::optional<ElementsAttr> m = op.getMembershipValues())
+      if (!readValues(*m, members))
+        return emitLoweringError(op, "membership_values must be a float "
+                                     "tensor");
+    ArrayRef<int64_t> missingTrue;
+    if (std::optional<ArrayRef<int64_t>> m =
+            op.getNodesMissingValueTracksTrue())
+      missingTrue = *m;
+
+    int64_t numNodes = featureIds->size();
+    int64_t numLeaves = leafTargets->size();
+    int64_t numTrees = roots->size();
+    if ((int64_t)trueIds->size() != numNodes ||
+        (int64_t)falseIds->size() != numNodes ||
+        (int64_t)trueLeafs->size() != numNodes ||
+        (int64_t)falseLeafs->size() != numNodes ||
+        (int64_t)modes.size() != numNodes ||
+        (int64_t)splits.size() != numNodes ||
+        (!missingTrue.empty() && (int64_t)missingTrue.size() != numNodes))
+      return emitLoweringError(op, "the nodes_* attributes must all have " +
+                                       Twine(numNodes) + " entries");
+    if ((int64_t)weights.size() != numLeaves)
+      return emitLoweringError(op, "leaf_weights and leaf_targetids must "
+                                   "have the same length");
+    if (numTrees == 0 || numNodes == 0)
+      return emitLoweringError(op, "there are no trees (tree_roots or the "
+                                   "nodes_* attributes are empty)");
+
+    int64_t aggregate = op.getAggregateFunction();
+    int64_t post = op.getPostTransform();
+    if (aggregate < AVERAGE || aggregate > MAX)
+      return emitLoweringError(op, "aggregate_function " + Twine(aggregate) +
+                                       " is not one of 0-3");
+    if (post < NONE || post > PROBIT)
+      return emitLoweringError(op, "post_transform " + Twine(post) +
+                                       " is not one of 0-4");
+
+    int64_t nTargets = 0;
+    if (std::optional<uint64_t> n = op.getNTargets())
+      nTargets = *n;
+    else if (!type.isDynamicDim(1))
+      nTargets = type.getDimSize(1);
+    else
+      for (int64_t t : *leafTargets)
+        nTargets = std::max(nTargets, t + 1);
+    if (!type.isDynamicDim(1) && type.getDimSize(1) != nTargets)
+      return emitLoweringError(op, "Y's last dim is not n_targets (" +
+                                       Twine(nTargets) + ")");
+    for (int64_t t : *leafTargets)
+      if (t < 0 || t >= nTargets)
+        return emitLoweringError(op, "leaf_targetids must be in [0, " +
+                                         Twine(nTargets) + ")");
+
+    // Node table: feature, mode, true child, false child, missing value
+    // tracks true, first member, end of members. A child c < 0 is the leaf
+    // -c - 1.
+    enum {
+      FEATURE,
+      MODE,
+      TRUE_CHILD,
+      FALSE_CHILD,
+      MISSING,
+      MBEGIN,
+      MEND,
+      COLS
+    };
+    SmallVector<int64_t> table;
+    SmallVector<double> memberValues;
+    size_t nextMember = 0;
+    int64_t maxFeature = 0;
+    for (int64_t i = 0; i < numNodes; ++i) {
+      int64_t feature = (*featureIds)[i];
+      if (feature < 0)
+        return emitLoweringError(op, "negative nodes_featureids");
+      maxFeature = std::max(maxFeature, feature);
+      double modeValue = modes[i];
+      if (modeValue < LEQ || modeValue > MEMBER)
+        return emitLoweringError(op, "nodes_modes must be in [0, 6]");
+      int64_t mode = static_cast<int64_t>(modeValue);
+      int64_t children[2];
+      for (int side = 0; side < 2; ++side) {
+        int64_t id = side == 0 ? (*trueIds)[i] : (*falseIds)[i];
+        bool leaf = (side == 0 ? (*trueLeafs)[i] : (*falseLeafs)[i]) != 0;
+        int64_t bound = leaf ? numLeaves : numNodes;
+        if (id < 0 || id >= bound)
+          return emitLoweringError(
+              op, Twine("node ") + Twine(i) + ": " +
+                      (side == 0 ? "true" : "false") + " branch " + Twine(id) +
+                      " is not a " + (leaf ? "leaf" : "node") + " (there are " +
+                      Twine(bound) + ")");
+        children[side] = leaf ? -id - 1 : id;
+      }
+      int64_t begin = memberValues.size();
+      if (mode == MEMBER) {
+        // The next set of members: up to a NaN or the end.
+        if (nextMember >= members.size())
+          return emitLoweringError(op, "membership_values has fewer sets "
+                                       "than there are BRANCH_MEMBER nodes");
+        while (nextMember < members.size() && !std::isnan(members[nextMember]))
+          memberValues.push_back(members[nextMember++]);
+        ++nextMember;
+      }
+      table.append({feature, mode, children[0], children[1],
+                    missingTrue.empty() ? 0 : (missingTrue[i] != 0 ? 1 : 0),
+                    begin, (int64_t)memberValues.size()});
+    }
+    for (int64_t r : *roots)
+      if (r < 0 || r >= numNodes)
+        return emitLoweringError(op, "tree_roots must be in [0, " +
+                                         Twine(numNodes) + ")");
+    // A walk must end at a leaf: no cycle among the nodes.
+    {
+      SmallVector<int8_t> state(numNodes, 0); // 0 new, 1 on stack, 2 done
+      for (int64_t start = 0; start < numNodes; ++start) {
+        if (state[start])
+          continue;
+        SmallVector<std::pair<int64_t, int>> stack{{start, 0}};
+        state[start] = 1;
+        while (!stack.empty()) {
+          auto &[node, side] = stack.back();
+          if (side == 2) {
+            state[node] = 2;
+            stack.pop_back();
+            continue;
+          }
+          int64_t child = table[node * COLS + TRUE_CHILD + side++];
+          if (child < 0 || state[child] == 2)
+            continue;
+          if (state[child] == 1)
+            return emitLoweringError(op, "the nodes form a cycle (node " +
+                                             Twine(child) + ")");
+          state[child] = 1;
+          stack.push_back({child, 0});
+        }
+      }
+    }
+    if (!xType.isDynamicDim(1) && maxFeature >= xType.getDimSize(1))
+      return emitLoweringError(op, "nodes_featureids must be in [0, " +
+                                       Twine(xType.getDimSize(1)) + ")");
+
+    OpBuilder &b = rewriter;
+    Type i64 = b.getI64Type(), f64 = b.getF64Type();
+    if (memberValues.empty())
+      memberValues.push_back(0);
+    SmallVector<int64_t> targetValues(leafTargets->begin(), leafTargets->end());
+    if (numLeaves == 0) {
+      targetValues.push_back(0);
+      weights.push_back(0);
+    }
+    SmallVector<int64_t> rootValues(roots->begin(), roots->end());
+    auto constant = [&](RankedTensorType t, auto values) -> Value {
+      return arith::ConstantOp::create(b, loc,
+                                       DenseElementsAttr::get(t, values));
+    };
+    Value tableT = constant(RankedTensorType::get({numNodes, COLS}, i64),
+                            ArrayRef<int64_t>(table));
+    Value splitT = constant(RankedTensorType::get({numNodes}, f64),
+                            ArrayRef<double>(splits));
+    Value memberT =
+        constant(RankedTensorType::get({(int64_t)memberValues.size()}, f64),
+                 ArrayRef<double>(memberValues));
+    Value targetT =
+        constant(RankedTensorType::get({(int64_t)targetValues.size()}, i64),
+                 ArrayRef<int64_t>(targetValues));
+    Value weightT =
+        constant(RankedTensorType::get({(int64_t)weights.size()}, f64),
+                 ArrayRef<double>(weights));
+    Value rootT = constant(RankedTensorType::get({numTrees}, i64),
+                           ArrayRef<int64_t>(rootValues));
+
+    // A feature beyond X's columns (F dynamic) stops the model.
+    if (xType.isDynamicDim(1)) {
+      Value f = tensor::DimOp::create(b, loc, x, 1);
+      dm::check(b, loc,
+                dm::cmpI(b, loc, arith::CmpIPredicate::slt,
+                         dm::idx(b, loc, maxFeature), f),
+                op, "nodes_featureids beyond X's features");
+    }
+
+    const llvm::fltSemantics &sem = xElement.getFloatSemantics();
+    double initValue = 0;
+    if (aggregate == MIN)
+      initValue = APFloat::getLargest(sem).convertToDouble();
+    else if (aggregate == MAX)
+      initValue = APFloat::getLargest(sem, /*Negative=*/true).convertToDouble();
+    bool rowWise = post == SOFTMAX || post == SOFTMAX_ZERO;
+    Type scoreType = rowWise ? f64 : Type(xElement);
+
+    SmallVector<OpFoldResult> dims{tensor::getMixedSize(b, loc, x, 0),
+                                   b.getIndexAttr(nTargets)};
+    Value init = tensor::EmptyOp::create(b, loc, dims, scoreType);
+    auto cst = [](OpBuilder &b, Location l, double v) -> Value {
+      return arith::ConstantOp::create(b, l, b.getF64FloatAttr(v));
+    };
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{init.getType()}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{b.getMultiDimIdentityMap(2)},
+        SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+        [&](OpBuilder &nb, Location l, ValueRange) {
+          Value row = linalg::IndexOp::create(nb, l, 0);
+          Value target = arith::IndexCastOp::create(
+              nb, l, i64, linalg::IndexOp::create(nb, l, 1));
+          Value zero = dm::idx(nb, l, 0), one = dm::idx(nb, l, 1);
+          Value c0 = arith::ConstantIntOp::create(nb, l, i64, 0);
+          auto tree = scf::ForOp::create(
+              nb, l, zero, dm::idx(nb, l, numTrees), one,
+              ValueRange{cst(nb, l, initValue)},
+              [&](OpBuilder &tb, Location tl, Value t, ValueRange acc) {
+                Value root = tensor::ExtractOp::create(tb, tl, rootT, t);
+                // Walk from the root while the current id is a node.
+                auto walk = scf::WhileOp::create(
+                    tb, tl, TypeRange{i64}, ValueRange{root},
+                    [&](OpBuilder &wb, Location wl, ValueRange cur) {
+                      Value isNode = arith::CmpIOp::create(
+                          wb, wl, arith::CmpIPredicate::sge, cur[0], c0);
+                      scf::ConditionOp::create(wb, wl, isNode, cur);
+                    },
+                    [&](OpBuilder &wb, Location wl, ValueRange cur) {
+                      Value node = arith::IndexCastOp::create(
+                          wb, wl, wb.getIndexType(), cur[0]);
+                      auto field = [&](int64_t col) -> Value {
+                        return tensor::ExtractOp::create(
+                            wb, wl, tableT,
+                            ValueRange{node, dm::idx(wb, wl, col)});
+                      };
+                      Value feature = arith::IndexCastOp::create(
+                          wb, wl, wb.getIndexType(), field(FEATURE));
+                      Value v = tensor::ExtractOp::create(
+                          wb, wl, x, ValueRange{row, feature});
+                      if (xElement != f64)
+                        v = arith::ExtFOp::create(wb, wl, f64, v);
+                      Value split =
+                          tensor::ExtractOp::create(wb, wl, splitT, node);
+                      auto cmp = [&](arith::CmpFPredicate p, Value y) {
+                        return arith::CmpFOp::create(wb, wl, p, v, y)
+                            .getResult();
+                      };
+                      // Membership: a loop over the node's members (an
+                      // empty range for the other modes).
+                      Value begin = arith::IndexCastOp::create(
+                          wb, wl, wb.getIndexType(), field(MBEGIN));
+                      Value end = arith::IndexCastOp::create(
+                          wb, wl, wb.getIndexType(), field(MEND));
+                      Value falseV = arith::ConstantIntOp::create(
+                          wb, wl, wb.getI1Type(), 0);
+                      auto member = scf::ForOp::create(
+                          wb, wl, begin, end, one, ValueRange{falseV},
+                          [&](OpBuilder &mb, Location ml, Value j,
+                              ValueRange found) {
+                            Value m =
+                                tensor::ExtractOp::create(mb, ml, memberT, j);
+                            Value eq = arith::CmpFOp::create(
+                                mb, ml, arith::CmpFPredicate::OEQ, v, m);
+                            scf::YieldOp::create(
+                                mb, ml,
+                                ValueRange{arith::OrIOp::create(mb, ml,
+                                                                found[0], eq)});
+                          });
+                      Value mode = field(MODE);
+                      std::pair<int64_t, Value> cases[] = {
+                          {LT, cmp(arith::CmpFPredicate::OLT, split)},
+                          {GTE, cmp(arith::CmpFPredicate::OGE, split)},
+                          {GT, cmp(arith::CmpFPredicate::OGT, split)},
+                          {EQ, cmp(arith::CmpFPredicate::OEQ, split)},
+                          {NEQ, cmp(arith::CmpFPredicate::UNE, split)},
+                          {MEMBER, member.getResult(0)}};
+                      Value taken = cmp(arith::CmpFPredicate::OLE, split);
+                      for (auto &[m, c] : cases) {
+                        Value is = arith::CmpIOp::create(
+                            wb, wl, arith::CmpIPredicate::eq, mode,
+                            arith::ConstantIntOp::create(wb, wl, i64, m));
+                        taken = arith::SelectOp::create(wb, wl, is, c, taken);
+                      }
+                      Value isNan = cmp(arith::CmpFPredicate::UNO, v);
+                      Value missing = arith::CmpIOp::create(
+                          wb, wl, arith::CmpIPredicate::ne, field(MISSING), c0);
+                      taken = arith::OrIOp::create(
+                          wb, wl, taken,
+                          arith::AndIOp::create(wb, wl, isNan, missing));
+                      Value next = arith::SelectOp::create(
+                          wb, wl, taken, field(TRUE_CHILD), field(FALSE_CHILD));
+                      scf::YieldOp::create(wb, wl, ValueRange{next});
+                    });
+                // The leaf -c - 1.
+                Value leaf = arith::SubIOp::create(
+                    tb, tl, arith::ConstantIntOp::create(tb, tl, i64, -1),
+                    walk.getResult(0));
+                leaf =
+                    arith::IndexCastOp::create(tb, tl, tb.getIndexType(), leaf);
+                Value leafTarget =
+                    tensor::ExtractOp::create(tb, tl, targetT, leaf);
+                Value w = tensor::ExtractOp::create(tb, tl, weightT, leaf);
+                Value a = acc[0], updated;
+                if (aggregate == MIN)
+                  updated = arith::MinimumFOp::create(tb, tl, a, w);
+                else if (aggregate == MAX)
+                  updated = arith::MaximumFOp::create(tb, tl, a, w);
+                else
+                  updated = arith::AddFOp::create(tb, tl, a, w);
+                Value hit = arith::CmpIOp::create(
+                    tb, tl, arith::CmpIPredicate::eq, leafTarget, target);
+                scf::YieldOp::create(tb, tl,
+                                     ValueRange{arith::SelectOp::create(
+                                         tb, tl, hit, updated, a)});
+              });
+          Value y = tree.getResult(0);
+          if (aggregate == AVERAGE)
+            y = arith::DivFOp::create(nb, l, y, cst(nb, l, (double)numTrees));
+          if (post == LOGISTIC) {
+            // 1 / (1 + exp(-|y|)), mirrored for y < 0.
+            Value e = math::ExpOp::create(
+                nb, l,
+                arith::NegFOp::create(nb, l, math::AbsFOp::create(nb, l, y)));
+            Value s = arith::DivFOp::create(
+                nb, l, cst(nb, l, 1),
+                arith::AddFOp::create(nb, l, cst(nb, l, 1), e));
+            Value negative = arith::CmpFOp::create(
+                nb, l, arith::CmpFPredicate::OLT, y, cst(nb, l, 0));
+            y = arith::SelectOp::create(
+                nb, l, negative, arith::SubFOp::create(nb, l, cst(nb, l, 1), s),
+                s);
+          } else if (post == PROBIT) {
+            // sqrt(2) * erfinv(2y - 1), erfinv(z) ~ sign(z) * sqrt(-v +
+            // sqrt(v^2 - ln(1 - z^2) / a)), v = 2 / (pi a) + ln(1 - z^2) / 2.
+            const double a = 0.147;
+            Value z = arith::SubFOp::create(
+                nb, l, arith::MulFOp::create(nb, l, y, cst(nb, l, 2)),
+                cst(nb, l, 1));
+            Value lg = math::LogOp::create(
+                nb, l,
+                arith::MulFOp::create(
+                    nb, l, arith::SubFOp::create(nb, l, cst(nb, l, 1), z),
+                    arith::AddFOp::create(nb, l, cst(nb, l, 1), z)));
+            Value v = arith::AddFOp::create(
+                nb, l, cst(nb, l, 2 / (llvm::numbers::pi * a)),
+                arith::MulFOp::create(nb, l, cst(nb, l, 0.5), lg));
+            Value v2 = arith::MulFOp::create(nb, l, cst(nb, l, 1 / a), lg);
+            Value r = math::SqrtOp::create(
+                nb, l,
+                arith::SubFOp::create(nb, l, arith::MulFOp::create(nb, l, v, v),
+                                      v2));
+            r = math::SqrtOp::create(nb, l, arith::SubFOp::create(nb, l, r, v));
+            Value negative = arith::CmpFOp::create(
+                nb, l, arith::CmpFPredicate::OLT, z, cst(nb, l, 0));
+            r = arith::SelectOp::create(nb, l, negative,
+                                        arith::NegFOp::create(nb, l, r), r);
+            y = arith::MulFOp::create(nb, l, cst(nb, l, llvm::numbers::sqrt2),
+                                      r);
+          }
+          if (scoreType != f64)
+            y = arith::TruncFOp::create(nb, l, scoreType, y);
+          linalg::YieldOp::create(nb, l, y);
+        });
+    Value result = generic.getResult(0);
+
+    if (rowWise) {
+      // Softmax over each row of the scores.
+      Value scores = result;
+      Value out = tensor::EmptyOp::create(b, loc, dims, xElement);
+      auto softmax = linalg::GenericOp::create(
+          b, loc, TypeRange{out.getType()}, ValueRange{}, ValueRange{out},
+          SmallVector<AffineMap>{b.getMultiDimIdentityMap(2)},
+          SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange) {
+            Value row = linalg::IndexOp::create(nb, l, 0);
+            Value col = linalg::IndexOp::create(nb, l, 1);
+            Value zero = dm::idx(nb, l, 0), one = dm::idx(nb, l, 1);
+            Value width = dm::idx(nb, l, nTargets);
+            auto at = [&](OpBuilder &bb, Location bl, Value j) -> Value {
+              return tensor::ExtractOp::create(bb, bl, scores,
+                                               ValueRange{row, j});
+            };
+            auto maxLoop = scf::ForOp::create(
+                nb, l, zero, width, one,
+                ValueRange{cst(nb, l, -std::numeric_limits<double>::max())},
+                [&](OpBuilder &fb, Location fl, Value j, ValueRange m) {
+                  scf::YieldOp::create(fb, fl,
+                                       ValueRange{arith::MaximumFOp::create(
+                                           fb, fl, m[0], at(fb, fl, j))});
+                });
+            Value mx = maxLoop.getResult(0);
+            // exp(s - max); SOFTMAX_ZERO keeps (near) zeros at zero.
+            auto expOf = [&](OpBuilder &eb, Location el, Value s) -> Value {
+              Value e = math::ExpOp::create(
+                  eb, el, arith::SubFOp::create(eb, el, s, mx));
+              if (post == SOFTMAX)
+                return e;
+              Value tiny = arith::CmpFOp::create(
+                  eb, el, arith::CmpFPredicate::OLE,
+                  math::AbsFOp::create(eb, el, s), cst(eb, el, 1e-7));
+              Value scaled = arith::MulFOp::create(
+                  eb, el, s,
+                  math::ExpOp::create(eb, el,
+                                      arith::NegFOp::create(eb, el, mx)));
+              return arith::SelectOp::create(eb, el, tiny, scaled, e);
+            };
+            auto sumLoop = scf::ForOp::create(
+                nb, l, zero, width, one, ValueRange{cst(nb, l, 0)},
+                [&](OpBuilder &fb, Location fl, Value j, ValueRange s) {
+                  scf::YieldOp::create(
+                      fb, fl,
+                      ValueRange{arith::AddFOp::create(
+                          fb, fl, s[0], expOf(fb, fl, at(fb, fl, j)))});
+                });
+            Value sum = sumLoop.getResult(0);
+            Value y =
+                arith::DivFOp::create(nb, l, expOf(nb, l, at(nb, l, col)), sum);
+            if (post == SOFTMAX_ZERO) {
+              Value allZero = arith::CmpFOp::create(
+                  nb, l, arith::CmpFPredicate::OEQ, sum, cst(nb, l, 0));
+              y = arith::SelectOp::create(nb, l, allZero, cst(nb, l, 0.5), y);
+            }
+            if (xElement != f64)
+              y = arith::TruncFOp::create(nb, l, xElement, y);
+            linalg::YieldOp::create(nb, l, y);
+          });
+      result = softmax.getResult(0);
+    }
+    rewriter.replaceOp(op, dm::castTo(b, loc, result, type));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::onnx::populateTreeEnsembleToLinalgPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<TreeEnsembleLowering>(converter, patterns.getContext());
+}
