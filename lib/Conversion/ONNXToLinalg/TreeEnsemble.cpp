@@ -1,5 +1,4 @@
-//===- TreeEnsemble.cpp - ai.onnx.ml TreeEnsemble
-//--------------------------===//
+//===- TreeEnsemble.cpp - ai.onnx.ml TreeEnsemble -------------------------===//
 //
 // TreeEnsemble (ai.onnx.ml opset 5): the trees are attributes, so they
 // become constant tables: per node its feature, mode, children (a child

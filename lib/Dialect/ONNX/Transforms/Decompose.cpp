@@ -1445,8 +1445,7 @@ static LogicalResult expandCausalConvWithState(Expansion &x) {
 //===----------------------------------------------------------------------===//
 
 /// The expansion of ai.onnx operator `name`, or null.
-//===--- Training optimizers (ai.onnx.preview.training)
-//---------------------===//
+//===--- Training optimizers (ai.onnx.preview.training) -------------------===//
 
 /// The inputs of an optimizer: R, T, then `groups` lists of `n` tensors
 /// (X..., G..., and the optimizer's state); n from the operand count.
@@ -1592,8 +1591,7 @@ static LogicalResult expandMomentum(Expansion &x) {
   return success(!e.failed());
 }
 
-//===--- ai.onnx.preview
-//----------------------------------------------------===//
+//===--- ai.onnx.preview --------------------------------------------------===//
 
 /// The value a modifier subgraph (one tensor in, one out) computes from
 /// `in`: its ops cloned with the argument replaced; null if the region is
@@ -1667,8 +1665,7 @@ static ExpandFn lookupPreviewExpansion(StringRef name) {
       .Default(nullptr);
 }
 
-//===--- ai.onnx.ml
-//----------------------------------------------------------===//
+//===--- ai.onnx.ml -------------------------------------------------------===//
 
 /// Binarizer: X > threshold as 1 or 0 of X's type.
 static LogicalResult expandBinarizer(Expansion &x) {
