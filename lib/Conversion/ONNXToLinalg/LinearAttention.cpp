@@ -131,6 +131,19 @@ struct LinearAttentionLowering : OpConversionPattern<LinearAttentionOp> {
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                 tensor::DimOp::create(b, loc, past, 0), batch);
       emitRuntimeCheck(b, loc, eq, op, "past_state's batch differs");
+      // Dims left open by the model are checked before the cast to the
+      // static state shape.
+      int64_t want[] = {hkv, dk, dv};
+      for (int64_t d = 1; d < 4; ++d) {
+        if (!cast<RankedTensorType>(past.getType()).isDynamicDim(d))
+          continue;
+        Value ok = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq,
+            tensor::DimOp::create(b, loc, past, d),
+            arith::ConstantIndexOp::create(b, loc, want[d - 1]));
+        emitRuntimeCheck(b, loc, ok, op,
+                         "past_state must be (B, H_kv, d_k, d_v)");
+      }
       auto pt = cast<RankedTensorType>(past.getType());
       Value init = tensor::EmptyOp::create(b, loc, stateType.getShape(), acc,
                                            ValueRange{batch});

@@ -35,3 +35,15 @@ func.func @linear_f16(%q: tensor<1x3x4xf16>, %k: tensor<1x3x4xf16>, %v: tensor<1
   %0:2 = onnx.LinearAttention(%q, %k, %v, %s) {q_num_heads = 2 : i64, kv_num_heads = 2 : i64, update_rule = "linear"} : (tensor<1x3x4xf16>, tensor<1x3x4xf16>, tensor<1x3x4xf16>, tensor<1x2x2x2xf16>) -> (tensor<1x3x4xf16>, tensor<1x2x2x2xf16>)
   return %0#0, %0#1 : tensor<1x3x4xf16>, tensor<1x2x2x2xf16>
 }
+
+// -----
+
+// A past state of open dims is checked against (B, H_kv, d_k, d_v) at run
+// time before the cast to the static state shape.
+// CHECK-LABEL: func.func @open_past
+// CHECK: cf.assert %{{.*}}, "onnx.LinearAttention: past_state must be (B, H_kv, d_k, d_v)"
+// CHECK: tensor.cast %arg3 : tensor<?x?x?x?xf32> to tensor<?x2x2x2xf32>
+func.func @open_past(%q: tensor<1x3x4xf32>, %k: tensor<1x3x4xf32>, %v: tensor<1x3x4xf32>, %s: tensor<?x?x?x?xf32>) -> (tensor<1x3x4xf32>, tensor<1x2x2x2xf32>) {
+  %0:2 = onnx.LinearAttention(%q, %k, %v, %s) {q_num_heads = 2 : i64, kv_num_heads = 2 : i64, update_rule = "linear"} : (tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<?x?x?x?xf32>) -> (tensor<1x3x4xf32>, tensor<1x2x2x2xf32>)
+  return %0#0, %0#1 : tensor<1x3x4xf32>, tensor<1x2x2x2xf32>
+}
