@@ -526,7 +526,6 @@ static void normalizeSubByte(int32_t dtype, char *data, int64_t elements) {
   }
 }
 
-
 /// A caller's value as a runtime value of this run (tensor data copied;
 /// strings borrowed for the run). Optionals become null or their value.
 static RtValue *toRuntime(const onnxd_value &v, Arena &arena) {

@@ -103,9 +103,8 @@ Value castToIndex(OpBuilder &b, Location loc, Value value,
 /// The scalar `v` of onnx element type `from` converted as Cast does to the
 /// onnx element type `to` (float8/4-bit types encoded on their bits;
 /// `saturate` and `roundMode` as Cast's attributes). Defined in Cast.cpp.
-Value castScalarElement(OpBuilder &b, Location loc, Value v, Type from,
-                        Type to, bool saturate = true,
-                        StringRef roundMode = "up");
+Value castScalarElement(OpBuilder &b, Location loc, Value v, Type from, Type to,
+                        bool saturate = true, StringRef roundMode = "up");
 
 //===----------------------------------------------------------------------===//
 // Broadcasting and elementwise generics
