@@ -177,6 +177,30 @@ Value buildConvolution(OpBuilder &b, Location loc, Value x, Value w, Value init,
   return mergeGroups(b, loc, result, 1);
 }
 
+/// Run-time checks of what the types leave open: W's spatial dims against
+/// `kernel` (kernel_shape) and B's length against the `m` output channels.
+void checkKernelAndBias(OpBuilder &b, Location loc, Operation *op,
+                        ArrayRef<OpFoldResult> wDims, ArrayRef<int64_t> kernel,
+                        Value bias, OpFoldResult m) {
+  IndexMath im{b, loc};
+  auto check = [&](OpFoldResult size, OpFoldResult expected,
+                   const Twine &what) {
+    std::optional<int64_t> cs = getConstantIntValue(size),
+                           ce = getConstantIntValue(expected);
+    if (cs && ce)
+      return; // static: the verifier and checkOperands saw them
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     im.value(size), im.value(expected));
+    emitRuntimeCheck(b, loc, ok, op, what);
+  };
+  for (auto [i, k] : llvm::enumerate(kernel))
+    check(wDims[2 + i], im.cst(k),
+          "W's spatial dim " + Twine(i) + " is not kernel_shape's " + Twine(k));
+  if (bias)
+    check(tensor::getMixedSize(b, loc, bias, 0), m,
+          "B does not have one element per output channel");
+}
+
 /// The initial output [N, M, O...] of `acc`: the bias `bias` [M] broadcast,
 /// or zeros.
 Value buildOutputInit(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> dims,
@@ -293,12 +317,11 @@ struct ConvLowering : public OpConversionPattern<ConvOp> {
     Value padded = padWith(rewriter, loc, x, low, high,
                            createScalarConstant(rewriter, loc, elem, 0));
 
+    checkKernelAndBias(rewriter, loc, op, wDims, kernel, bias, wDims[0]);
+    // The output dims are computed (a static result type is checked against
+    // them when the result is cast to it).
     SmallVector<OpFoldResult> outDims = {xDims[0], wDims[0]};
     for (int64_t i = 0; i < r; ++i) {
-      if (!resultType.isDynamicDim(2 + i)) {
-        outDims.push_back(m.cst(resultType.getDimSize(2 + i)));
-        continue;
-      }
       int64_t effective = (kernel[i] - 1) * attrs.dilations[i] + 1;
       OpFoldResult span =
           m.sub(m.add(m.add(inDims[i], begin[i]), end[i]), m.cst(effective));
@@ -474,6 +497,7 @@ struct ConvTransposeLowering : public OpConversionPattern<ConvTransposeOp> {
       if (lowPad[i] < 0 || highPad[i] < 0)
         crop = true;
     }
+    checkKernelAndBias(rewriter, loc, op, wDims, kernel, bias, convDims[1]);
     Value init = buildOutputInit(rewriter, loc, convDims, acc, bias);
     SmallVector<int64_t> ones(r, 1);
     Value y = buildConvolution(rewriter, loc, spreadInput, v, init, group, ones,

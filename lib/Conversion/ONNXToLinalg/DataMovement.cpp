@@ -194,7 +194,7 @@ struct SplitLowering : OpConversionPattern<SplitOp> {
       SmallVector<OpFoldResult> dims(inDims);
       offsets[axis] = fold(offset);
       dims[axis] = fold(sizes[i]);
-      dims = preferStatic(b, types[i], dims);
+      dims = preferStatic(b, loc, op, types[i], dims);
       // A slice that is statically empty is a fresh empty tensor (its
       // offset may be the end of the dim, which extract_slice rejects).
       if (llvm::any_of(dims, [](OpFoldResult d) {
@@ -327,7 +327,7 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
       sizes.push_back(fold(len));
       strides.push_back(fold(step));
     }
-    sizes = preferStatic(b, type, sizes);
+    sizes = preferStatic(b, loc, op, type, sizes);
     if (positiveSteps) {
       Value r =
           tensor::ExtractSliceOp::create(b, loc, data, offsets, sizes, strides);
@@ -418,7 +418,7 @@ struct PadLowering : OpConversionPattern<PadOp> {
           addI(b, loc,
                addI(b, loc, toValue(b, loc, sizes[d]), toValue(b, loc, low[d])),
                toValue(b, loc, high[d]))));
-    outDims = preferStatic(b, type, outDims);
+    outDims = preferStatic(b, loc, op, type, outDims);
 
     if (mode == "constant") {
       Value padValue;
@@ -819,7 +819,7 @@ struct CompressLowering : OpConversionPattern<CompressOp> {
         })[1];
     SmallVector<OpFoldResult> dims = getDims(b, loc, input);
     dims[axis] = count;
-    dims = preferStatic(b, type, dims);
+    dims = preferStatic(b, loc, op, type, dims);
     int64_t rank = type.getRank();
     MLIRContext *ctx = b.getContext();
     AffineMap posMap =
@@ -917,7 +917,7 @@ struct Col2ImLowering : OpConversionPattern<Col2ImOp> {
     SmallVector<OpFoldResult> dims = {fold(inDims[0]), fold(c)};
     for (Value img : imageV)
       dims.push_back(fold(img));
-    dims = preferStatic(b, type, dims);
+    dims = preferStatic(b, loc, op, type, dims);
     Value init = tensor::EmptyOp::create(b, loc, dims, t);
     init = linalg::FillOp::create(b, loc, zero, init).getResult(0);
     SmallVector<OpFoldResult> blockDims(blockV.begin(), blockV.end());

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -307,12 +308,24 @@ dm::buildLoopNest(OpBuilder &b, Location loc, ArrayRef<Value> dims,
   return llvm::to_vector(nest.results);
 }
 
-SmallVector<OpFoldResult> dm::preferStatic(OpBuilder &b, RankedTensorType type,
+SmallVector<OpFoldResult> dm::preferStatic(OpBuilder &b, Location loc,
+                                           Operation *node,
+                                           RankedTensorType type,
                                            ArrayRef<OpFoldResult> computed) {
   SmallVector<OpFoldResult> dims(computed);
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (!type.isDynamicDim(d))
-      dims[d] = b.getIndexAttr(type.getDimSize(d));
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (type.isDynamicDim(d))
+      continue;
+    int64_t size = type.getDimSize(d);
+    if (!staticValue(computed[d]))
+      check(b, loc,
+            cmpI(b, loc, arith::CmpIPredicate::eq, toValue(b, loc, computed[d]),
+                 idx(b, loc, size)),
+            node,
+            "the result's dim " + Twine(d) + " is not " + Twine(size) +
+                " at run time, the size its inferred or declared type gives");
+    dims[d] = b.getIndexAttr(size);
+  }
   return dims;
 }
 
@@ -321,4 +334,43 @@ SmallVector<Value> dm::dimValues(OpBuilder &b, Location loc, Value tensor) {
   for (OpFoldResult d : getDims(b, loc, tensor))
     out.push_back(toValue(b, loc, d));
   return out;
+}
+
+using dm::FloatMath;
+
+Value FloatMath::c(double v) { return createScalarConstant(b, loc, type, v); }
+Value FloatMath::add(Value x, Value y) {
+  return arith::AddFOp::create(b, loc, x, y);
+}
+Value FloatMath::sub(Value x, Value y) {
+  return arith::SubFOp::create(b, loc, x, y);
+}
+Value FloatMath::mul(Value x, Value y) {
+  return arith::MulFOp::create(b, loc, x, y);
+}
+Value FloatMath::div(Value x, Value y) {
+  return arith::DivFOp::create(b, loc, x, y);
+}
+Value FloatMath::max(Value x, Value y) {
+  return arith::MaximumFOp::create(b, loc, x, y);
+}
+Value FloatMath::cmp(arith::CmpFPredicate p, Value x, Value y) {
+  return arith::CmpFOp::create(b, loc, p, x, y);
+}
+Value FloatMath::sel(Value c, Value x, Value y) {
+  return arith::SelectOp::create(b, loc, c, x, y);
+}
+Value FloatMath::floor(Value x) { return math::FloorOp::create(b, loc, x); }
+Value FloatMath::fromIndex(Value i) {
+  return arith::SIToFPOp::create(
+      b, loc, type, arith::IndexCastOp::create(b, loc, b.getI64Type(), i));
+}
+Value FloatMath::toIndex(Value x) {
+  return arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      arith::FPToSIOp::create(b, loc, b.getI64Type(), x));
+}
+Value FloatMath::clamp(Value x, Value lo, Value hi) {
+  return arith::MinimumFOp::create(
+      b, loc, arith::MaximumFOp::create(b, loc, x, lo), hi);
 }

@@ -108,8 +108,11 @@ buildLoopNest(OpBuilder &b, Location loc, ArrayRef<Value> dims,
                                               ValueRange)>
                   body);
 
-/// The static sizes of `type` where it has them, else `computed`.
-SmallVector<OpFoldResult> preferStatic(OpBuilder &b, RankedTensorType type,
+/// The static sizes of `type` where it has them, else `computed`; a computed
+/// size that is not a constant is checked against the static one at run
+/// time (the message names `node`).
+SmallVector<OpFoldResult> preferStatic(OpBuilder &b, Location loc,
+                                       Operation *node, RankedTensorType type,
                                        ArrayRef<OpFoldResult> computed);
 
 /// The sizes of a ranked tensor as index values.
@@ -130,6 +133,29 @@ void populateScatterPatterns(const TypeConverter &converter,
 /// Unique (Unique.cpp).
 void populateUniquePatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
+
+/// Float arithmetic on one builder, location and float type (the sampling
+/// lowerings: GridSample, RoiAlign, DeformConv).
+struct FloatMath {
+  OpBuilder &b;
+  Location loc;
+  Type type;
+  Value c(double v);
+  Value add(Value x, Value y);
+  Value sub(Value x, Value y);
+  Value mul(Value x, Value y);
+  Value div(Value x, Value y);
+  Value max(Value x, Value y);
+  Value cmp(arith::CmpFPredicate p, Value x, Value y);
+  Value sel(Value c, Value x, Value y);
+  Value floor(Value x);
+  /// An index as a float of `type`.
+  Value fromIndex(Value i);
+  /// Truncation toward zero to an index.
+  Value toIndex(Value x);
+  /// `x` clamped into [lo, hi].
+  Value clamp(Value x, Value lo, Value hi);
+};
 
 } // namespace dm
 } // namespace onnx

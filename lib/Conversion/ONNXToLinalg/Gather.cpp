@@ -49,7 +49,7 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     SmallVector<OpFoldResult> dims(dataDims.begin(), dataDims.begin() + axis);
     dims.append(indicesDims);
     dims.append(dataDims.begin() + axis + 1, dataDims.end());
-    dims = preferStatic(b, type, dims);
+    dims = preferStatic(b, loc, op, type, dims);
     MLIRContext *ctx = b.getContext();
     SmallVector<AffineExpr> exprs;
     for (int64_t i = 0; i < q; ++i)
@@ -93,7 +93,7 @@ struct GatherElementsLowering : OpConversionPattern<GatherElementsOp> {
     OpBuilder &b = rewriter;
     SmallVector<Value> dataDims = dimValues(b, loc, data);
     SmallVector<OpFoldResult> dims =
-        preferStatic(b, type, getDims(b, loc, indices));
+        preferStatic(b, loc, op, type, getDims(b, loc, indices));
     Value result = buildIndexGeneric(
         b, loc, type, dims, {indices}, {b.getMultiDimIdentityMap(r)},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs, ValueRange args) {
@@ -154,7 +154,7 @@ struct GatherNDLowering : OpConversionPattern<GatherNDOp> {
     SmallVector<OpFoldResult> dims(indicesDims.begin(), indicesDims.end() - 1);
     for (int64_t d = batch + k; d < r; ++d)
       dims.push_back(getDims(b, loc, data)[d]);
-    dims = preferStatic(b, type, dims);
+    dims = preferStatic(b, loc, op, type, dims);
     Value result = buildIndexGeneric(
         b, loc, type, dims, {}, {},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs, ValueRange) {
@@ -215,7 +215,7 @@ struct OneHotLowering : OpConversionPattern<OneHotOp> {
     Value on = extractIndexedValue(b, loc, adaptor.getValues(), 1);
     SmallVector<OpFoldResult> dims = getDims(b, loc, indices);
     dims.insert(dims.begin() + axis, depthIndex);
-    dims = preferStatic(b, type, dims);
+    dims = preferStatic(b, loc, op, type, dims);
     MLIRContext *ctx = b.getContext();
     SmallVector<AffineExpr> exprs;
     for (int64_t d = 0; d < rank; ++d)
@@ -288,7 +288,7 @@ struct NonZeroLowering : OpConversionPattern<NonZeroOp> {
       check(b, loc,
             cmpI(b, loc, Pred::eq, count, idx(b, loc, type.getDimSize(1))), op,
             "the number of non-zero values is not the inferred one");
-    dims = preferStatic(b, type, dims);
+    dims = preferStatic(b, loc, op, type, dims);
     Value init = tensor::EmptyOp::create(b, loc, dims, type.getElementType());
     Value result = buildLoopNest(
         b, loc, xDims, {zero, init},

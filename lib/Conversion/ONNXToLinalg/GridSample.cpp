@@ -26,39 +26,6 @@ namespace {
 using Pred = arith::CmpIPredicate;
 using FPred = arith::CmpFPredicate;
 
-/// Float helpers on one builder.
-struct FloatMath {
-  OpBuilder &b;
-  Location loc;
-  Type type;
-  Value c(double v) { return createScalarConstant(b, loc, type, v); }
-  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
-  Value cmp(FPred p, Value x, Value y) {
-    return arith::CmpFOp::create(b, loc, p, x, y);
-  }
-  Value sel(Value c, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, c, x, y);
-  }
-  Value floor(Value x) { return math::FloorOp::create(b, loc, x); }
-  Value fromIndex(Value i) {
-    return arith::SIToFPOp::create(
-        b, loc, type, arith::IndexCastOp::create(b, loc, b.getI64Type(), i));
-  }
-  /// Truncation toward zero to an index.
-  Value toIndex(Value x) {
-    return arith::IndexCastOp::create(
-        b, loc, b.getIndexType(),
-        arith::FPToSIOp::create(b, loc, b.getI64Type(), x));
-  }
-  Value clamp(Value x, Value lo, Value hi) {
-    return arith::MinimumFOp::create(
-        b, loc, arith::MaximumFOp::create(b, loc, x, lo), hi);
-  }
-};
-
 /// GridSample's reflection of `x` into [lo, hi] (the ONNX reference's
 /// _gs_reflect: repeated reflections at both borders).
 Value reflect(FloatMath &m, Value x, Value lo, Value hi) {
@@ -156,7 +123,7 @@ struct GridSampleLowering : OpConversionPattern<GridSampleOp> {
     SmallVector<OpFoldResult> dims = {xDims[0], xDims[1]};
     for (int64_t d = 1; d <= r; ++d)
       dims.push_back(gDims[d]);
-    dims = preferStatic(b, type, dims);
+    dims = preferStatic(b, loc, op, type, dims);
 
     Type f64 = b.getF64Type();
     FloatMath outer{b, loc, f64};

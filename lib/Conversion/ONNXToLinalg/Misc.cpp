@@ -228,7 +228,7 @@ struct DetLowering : OpConversionPattern<DetOp> {
           });
 
     SmallVector<OpFoldResult> batchDims =
-        dm::preferStatic(b, resultType, getDims(b, loc, x));
+        dm::preferStatic(b, loc, op, resultType, getDims(b, loc, x));
     batchDims.resize(r - 2);
     Value init = tensor::EmptyOp::create(b, loc, batchDims, elementType);
     ArrayRef<Value> batchSizes = ArrayRef(dims).drop_back(2);

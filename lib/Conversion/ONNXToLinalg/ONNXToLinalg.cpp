@@ -15,11 +15,14 @@
 #include "OnnxDialect/IR/ONNXOps.h"
 #include "SignalPatterns.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -32,6 +35,44 @@ namespace onnx {
 
 using namespace mlir;
 using namespace mlir::onnx;
+
+/// A run-time check before every tensor.cast that makes a dynamic dim static:
+/// a lowering casts to the type inference gave (or a model declared), and a
+/// run-time size that disagrees must fail the run, naming the node, instead
+/// of reading or writing past a buffer.
+static void checkNarrowingCasts(ModuleOp module) {
+  module.walk([](tensor::CastOp cast) {
+    auto from = dyn_cast<RankedTensorType>(cast.getSource().getType());
+    auto to = dyn_cast<RankedTensorType>(cast.getType());
+    if (!from || !to || from.getRank() != to.getRank())
+      return;
+    OpBuilder b(cast);
+    Location loc = cast.getLoc();
+    std::string where;
+    if (auto name = dyn_cast<NameLoc>(loc))
+      where = "node '" + name.getName().str() + "'";
+    else if (auto file = dyn_cast<FileLineColLoc>(loc))
+      where = (file.getFilename().str() + ":" + Twine(file.getLine()) + ":" +
+               Twine(file.getColumn()))
+                  .str();
+    else
+      where = "a node";
+    for (int64_t d = 0; d < to.getRank(); ++d) {
+      if (!from.isDynamicDim(d) || to.isDynamicDim(d))
+        continue;
+      Value size = tensor::DimOp::create(b, loc, cast.getSource(), d);
+      Value ok = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, size,
+          arith::ConstantIndexOp::create(b, loc, to.getDimSize(d)));
+      cf::AssertOp::create(
+          b, loc, ok,
+          (where + ": a value's dim " + Twine(d) + " is not " +
+           Twine(to.getDimSize(d)) +
+           " at run time, the size its inferred or declared type gives")
+              .str());
+    }
+  });
+}
 
 namespace {
 
@@ -139,6 +180,7 @@ struct ConvertONNXToLinalgPass
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    checkNarrowingCasts(module);
 
     // Initializers are constants now; drop the globals nothing refers to.
     SymbolTableCollection symbols;

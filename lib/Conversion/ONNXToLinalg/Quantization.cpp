@@ -191,6 +191,28 @@ bool isQuantizedType(Type t) {
   return isa<IntegerType>(t) || isa<FloatType>(t);
 }
 
+/// `x` (identity map) followed by its scale and zero point (null: absent),
+/// each mapped per tensor, per axis or per block as `getParamMap` reads them.
+/// `origs` are the same values at the onnx level, for their element types.
+FailureOr<SmallVector<MappedInput>>
+mapWithParams(OpBuilder &b, Location loc, Value x, Type xOnnx,
+              ArrayRef<std::pair<Value, Value>> params, int64_t axis,
+              int64_t blockSize, Operation *node) {
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  SmallVector<MappedInput> inputs = {
+      {x, b.getMultiDimIdentityMap(rank), xOnnx}};
+  for (auto [param, orig] : params) {
+    if (!param)
+      continue;
+    FailureOr<AffineMap> map =
+        getParamMap(b, loc, param, x, axis, blockSize, node);
+    if (failed(map))
+      return failure();
+    inputs.push_back({param, *map, getElementTypeOf(orig.getType())});
+  }
+  return inputs;
+}
+
 struct QuantizeLinearLowering : OpConversionPattern<QuantizeLinearOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -207,21 +229,14 @@ struct QuantizeLinearLowering : OpConversionPattern<QuantizeLinearOp> {
     Type outElement = getElementTypeOf(op.getType());
     if (!isQuantizedType(outElement))
       return emitLoweringError(op, "unsupported output type");
-    int64_t rank = xType.getRank();
-    SmallVector<MappedInput> inputs = {{x,
-                                        rewriter.getMultiDimIdentityMap(rank),
-                                        getElementTypeOf(op.getX().getType())}};
-    for (auto [param, orig] :
-         {std::pair<Value, Value>{adaptor.getYScale(), op.getYScale()},
-          {adaptor.getYZeroPoint(), op.getYZeroPoint()}}) {
-      if (!param)
-        continue;
-      FailureOr<AffineMap> map = getParamMap(
-          rewriter, loc, param, x, op.getAxis(), op.getBlockSize(), op);
-      if (failed(map))
-        return failure();
-      inputs.push_back({param, *map, getElementTypeOf(orig.getType())});
-    }
+    FailureOr<SmallVector<MappedInput>> mapped =
+        mapWithParams(rewriter, loc, x, getElementTypeOf(op.getX().getType()),
+                      {{adaptor.getYScale(), op.getYScale()},
+                       {adaptor.getYZeroPoint(), op.getYZeroPoint()}},
+                      op.getAxis(), op.getBlockSize(), op);
+    if (failed(mapped))
+      return failure();
+    SmallVector<MappedInput> &inputs = *mapped;
     bool saturate = op.getSaturate() != 0;
     SmallVector<Type> types;
     for (const MappedInput &in : inputs)
@@ -256,21 +271,14 @@ struct DequantizeLinearLowering : OpConversionPattern<DequantizeLinearOp> {
     Type outElement = getElementTypeOf(op.getType());
     if (!isa<FloatType>(outElement))
       return emitLoweringError(op, "the output must be a float tensor");
-    int64_t rank = xType.getRank();
-    SmallVector<MappedInput> inputs = {{x,
-                                        rewriter.getMultiDimIdentityMap(rank),
-                                        getElementTypeOf(op.getX().getType())}};
-    for (auto [param, orig] :
-         {std::pair<Value, Value>{adaptor.getXScale(), op.getXScale()},
-          {adaptor.getXZeroPoint(), op.getXZeroPoint()}}) {
-      if (!param)
-        continue;
-      FailureOr<AffineMap> map = getParamMap(
-          rewriter, loc, param, x, op.getAxis(), op.getBlockSize(), op);
-      if (failed(map))
-        return failure();
-      inputs.push_back({param, *map, getElementTypeOf(orig.getType())});
-    }
+    FailureOr<SmallVector<MappedInput>> mapped =
+        mapWithParams(rewriter, loc, x, getElementTypeOf(op.getX().getType()),
+                      {{adaptor.getXScale(), op.getXScale()},
+                       {adaptor.getXZeroPoint(), op.getXZeroPoint()}},
+                      op.getAxis(), op.getBlockSize(), op);
+    if (failed(mapped))
+      return failure();
+    SmallVector<MappedInput> &inputs = *mapped;
     SmallVector<Type> types;
     for (const MappedInput &in : inputs)
       types.push_back(in.onnxElement);
@@ -388,6 +396,28 @@ Value createConv(OpBuilder &b, Location loc, Operation *op, Type resultType,
   return b.create(state)->getResult(0);
 }
 
+/// x and w of ConvInteger / QLinearConv minus their zero points, as i32 (x's
+/// zero point per tensor, w's per output channel).
+template <typename OpTy, typename AdaptorTy>
+LogicalResult convOperands(OpBuilder &b, OpTy op, AdaptorTy adaptor, Value &x,
+                           Value &w) {
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  FailureOr<Value> xv = subtractZeroPoint(
+      b, loc, adaptor.getX(), onnxElement(op.getX()), adaptor.getXZeroPoint(),
+      onnxElement(op.getXZeroPoint()), -1, i32, op);
+  if (failed(xv))
+    return failure();
+  FailureOr<Value> wv = subtractZeroPoint(
+      b, loc, adaptor.getW(), onnxElement(op.getW()), adaptor.getWZeroPoint(),
+      onnxElement(op.getWZeroPoint()), 0, i32, op);
+  if (failed(wv))
+    return failure();
+  x = *xv;
+  w = *wv;
+  return success();
+}
+
 struct ConvIntegerLowering : OpConversionPattern<ConvIntegerOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -400,19 +430,11 @@ struct ConvIntegerLowering : OpConversionPattern<ConvIntegerOp> {
     Type resultType = getTypeConverter()->convertType(op.getType());
     if (!xType || !wType || !isa_and_nonnull<RankedTensorType>(resultType))
       return emitLoweringError(op, "x, w and y must be ranked");
-    Type i32 = rewriter.getI32Type();
-    FailureOr<Value> x = subtractZeroPoint(
-        rewriter, loc, adaptor.getX(), onnxElement(op.getX()),
-        adaptor.getXZeroPoint(), onnxElement(op.getXZeroPoint()), -1, i32, op);
-    if (failed(x))
-      return failure();
-    FailureOr<Value> w = subtractZeroPoint(
-        rewriter, loc, adaptor.getW(), onnxElement(op.getW()),
-        adaptor.getWZeroPoint(), onnxElement(op.getWZeroPoint()), 0, i32, op);
-    if (failed(w))
+    Value x, w;
+    if (failed(convOperands(rewriter, op, adaptor, x, w)))
       return failure();
     rewriter.replaceOp(
-        op, createConv(rewriter, loc, op, resultType, *x, *w, Value()));
+        op, createConv(rewriter, loc, op, resultType, x, w, Value()));
     return success();
   }
 };
@@ -527,18 +549,11 @@ struct QLinearConvLowering : OpConversionPattern<QLinearConvOp> {
     if (!xType || !wType || !resultType)
       return emitLoweringError(op, "x, w and y must be ranked");
     Type i32 = rewriter.getI32Type();
-    FailureOr<Value> x = subtractZeroPoint(
-        rewriter, loc, adaptor.getX(), onnxElement(op.getX()),
-        adaptor.getXZeroPoint(), onnxElement(op.getXZeroPoint()), -1, i32, op);
-    if (failed(x))
-      return failure();
-    FailureOr<Value> w = subtractZeroPoint(
-        rewriter, loc, adaptor.getW(), onnxElement(op.getW()),
-        adaptor.getWZeroPoint(), onnxElement(op.getWZeroPoint()), 0, i32, op);
-    if (failed(w))
+    Value x, w;
+    if (failed(convOperands(rewriter, op, adaptor, x, w)))
       return failure();
     auto accType = RankedTensorType::get(resultType.getShape(), i32);
-    Value acc = createConv(rewriter, loc, op, accType, *x, *w, adaptor.getB());
+    Value acc = createConv(rewriter, loc, op, accType, x, w, adaptor.getB());
     FailureOr<Value> result =
         requantize(rewriter, loc, acc,
                    {{adaptor.getXScale(), onnxElement(op.getXScale())},

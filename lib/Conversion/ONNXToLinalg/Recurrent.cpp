@@ -368,18 +368,27 @@ LogicalResult lowerRecurrent(Operation *op, const RecurrentArgs &a,
   checkDim(a.r, 0, b.getIndexAttr(numDirections), "R has a wrong shape");
   checkDim(a.r, 1, gh, "R has a wrong shape");
   checkDim(a.r, 2, hidden, "R has a wrong shape");
-  if (a.b)
+  OpFoldResult dirs = b.getIndexAttr(numDirections);
+  if (a.b) {
+    checkDim(a.b, 0, dirs, "B has a wrong shape");
     checkDim(a.b, 1, mulI(b, loc, toValue(b, loc, gh), idx(b, loc, 2)),
              "B has a wrong shape");
+  }
   if (a.seqLens)
     checkDim(a.seqLens, 0, batch, "sequence_lens has a wrong shape");
-  if (initH)
-    checkDim(initH, 1, batch, "initial_h has a wrong shape");
-  if (initC)
-    checkDim(initC, 1, batch, "initial_c has a wrong shape");
-  if (a.p)
+  for (auto [v, what] : {std::pair<Value, StringRef>{initH, "initial_h"},
+                         {initC, "initial_c"}}) {
+    if (!v)
+      continue;
+    checkDim(v, 0, dirs, what + " has a wrong shape");
+    checkDim(v, 1, batch, what + " has a wrong shape");
+    checkDim(v, 2, hidden, what + " has a wrong shape");
+  }
+  if (a.p) {
+    checkDim(a.p, 0, dirs, "P has a wrong shape");
     checkDim(a.p, 1, mulI(b, loc, hiddenV, idx(b, loc, 3)),
              "P has a wrong shape");
+  }
 
   Value seqV = toValue(b, loc, seq);
   Value zero = idx(b, loc, 0), one = idx(b, loc, 1);
@@ -708,7 +717,6 @@ LogicalResult lowerRecurrent(Operation *op, const RecurrentArgs &a,
 
   // Stack the directions: Y [seq, dirs, batch, hidden], Y_h/Y_c [dirs,
   // batch, hidden]; layout 1 transposes them.
-  OpFoldResult dirs = b.getIndexAttr(numDirections);
   auto stack = [&](ArrayRef<Value> parts, int64_t axis,
                    ArrayRef<OpFoldResult> partSizes) {
     SmallVector<OpFoldResult> sizes(partSizes);
@@ -743,10 +751,29 @@ LogicalResult lowerRecurrent(Operation *op, const RecurrentArgs &a,
   return success();
 }
 
-template <typename OpTy> std::optional<double> clipOf(OpTy op) {
+/// The operands and attributes the three recurrent ops share.
+template <typename OpTy, typename AdaptorTy>
+RecurrentArgs commonArgs(OpTy op, AdaptorTy adaptor, Kind kind) {
+  RecurrentArgs a;
+  a.kind = kind;
+  a.x = adaptor.getX();
+  a.w = adaptor.getW();
+  a.r = adaptor.getR();
+  a.b = adaptor.getB();
+  a.seqLens = adaptor.getSequenceLens();
+  a.initH = adaptor.getInitialH();
+  a.alphas = op.getActivationAlpha();
+  a.betas = op.getActivationBeta();
+  a.activations = op.getActivationsAttr();
   if (std::optional<APFloat> c = op.getClip())
-    return c->convertToDouble();
-  return std::nullopt;
+    a.clip = c->convertToDouble();
+  a.direction = op.getDirection();
+  if (std::optional<uint64_t> h = op.getHiddenSize())
+    a.hiddenSize = *h;
+  a.layout = op.getLayout();
+  a.yResult = op.getY();
+  a.yhResult = op.getYH();
+  return a;
 }
 
 struct RNNLowering : OpConversionPattern<RNNOp> {
@@ -754,24 +781,7 @@ struct RNNLowering : OpConversionPattern<RNNOp> {
   LogicalResult
   matchAndRewrite(RNNOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RecurrentArgs a;
-    a.kind = Kind::RNN;
-    a.x = adaptor.getX();
-    a.w = adaptor.getW();
-    a.r = adaptor.getR();
-    a.b = adaptor.getB();
-    a.seqLens = adaptor.getSequenceLens();
-    a.initH = adaptor.getInitialH();
-    a.alphas = op.getActivationAlpha();
-    a.betas = op.getActivationBeta();
-    a.activations = op.getActivationsAttr();
-    a.clip = clipOf(op);
-    a.direction = op.getDirection();
-    if (std::optional<uint64_t> h = op.getHiddenSize())
-      a.hiddenSize = *h;
-    a.layout = op.getLayout();
-    a.yResult = op.getY();
-    a.yhResult = op.getYH();
+    RecurrentArgs a = commonArgs(op, adaptor, Kind::RNN);
     return lowerRecurrent(op, a, getTypeConverter(), rewriter);
   }
 };
@@ -781,25 +791,8 @@ struct GRULowering : OpConversionPattern<GRUOp> {
   LogicalResult
   matchAndRewrite(GRUOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RecurrentArgs a;
-    a.kind = Kind::GRU;
-    a.x = adaptor.getX();
-    a.w = adaptor.getW();
-    a.r = adaptor.getR();
-    a.b = adaptor.getB();
-    a.seqLens = adaptor.getSequenceLens();
-    a.initH = adaptor.getInitialH();
-    a.alphas = op.getActivationAlpha();
-    a.betas = op.getActivationBeta();
-    a.activations = op.getActivationsAttr();
-    a.clip = clipOf(op);
-    a.direction = op.getDirection();
-    if (std::optional<uint64_t> h = op.getHiddenSize())
-      a.hiddenSize = *h;
-    a.layout = op.getLayout();
+    RecurrentArgs a = commonArgs(op, adaptor, Kind::GRU);
     a.linearBeforeReset = op.getLinearBeforeReset() != 0;
-    a.yResult = op.getY();
-    a.yhResult = op.getYH();
     return lowerRecurrent(op, a, getTypeConverter(), rewriter);
   }
 };
@@ -809,27 +802,10 @@ struct LSTMLowering : OpConversionPattern<LSTMOp> {
   LogicalResult
   matchAndRewrite(LSTMOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RecurrentArgs a;
-    a.kind = Kind::LSTM;
-    a.x = adaptor.getX();
-    a.w = adaptor.getW();
-    a.r = adaptor.getR();
-    a.b = adaptor.getB();
-    a.seqLens = adaptor.getSequenceLens();
-    a.initH = adaptor.getInitialH();
+    RecurrentArgs a = commonArgs(op, adaptor, Kind::LSTM);
     a.initC = adaptor.getInitialC();
     a.p = adaptor.getP();
-    a.alphas = op.getActivationAlpha();
-    a.betas = op.getActivationBeta();
-    a.activations = op.getActivationsAttr();
-    a.clip = clipOf(op);
-    a.direction = op.getDirection();
-    if (std::optional<uint64_t> h = op.getHiddenSize())
-      a.hiddenSize = *h;
-    a.layout = op.getLayout();
     a.inputForget = op.getInputForget() != 0;
-    a.yResult = op.getY();
-    a.yhResult = op.getYH();
     a.ycResult = op.getYC();
     return lowerRecurrent(op, a, getTypeConverter(), rewriter);
   }

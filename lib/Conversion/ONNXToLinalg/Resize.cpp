@@ -219,7 +219,7 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
               op,
               "the output size of dim " + Twine(d) + " is not the inferred " +
                   Twine(type.getDimSize(d)));
-    dims = preferStatic(b, type, dims);
+    dims = preferStatic(b, loc, op, type, dims);
 
     // Taps per axis. The antialiasing filter widens with 1 / scale: its
     // first tap is at floor(-w / s) + 1 (w = 1 linear, 2 cubic) and there

@@ -27,38 +27,6 @@ namespace {
 using Pred = arith::CmpIPredicate;
 using FPred = arith::CmpFPredicate;
 
-/// Float helpers on one builder.
-struct FloatMath {
-  OpBuilder &b;
-  Location loc;
-  Type type;
-  Value c(double v) { return createScalarConstant(b, loc, type, v); }
-  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
-  Value max(Value x, Value y) {
-    return arith::MaximumFOp::create(b, loc, x, y);
-  }
-  Value cmp(FPred p, Value x, Value y) {
-    return arith::CmpFOp::create(b, loc, p, x, y);
-  }
-  Value sel(Value c, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, c, x, y);
-  }
-  Value floor(Value x) { return math::FloorOp::create(b, loc, x); }
-  Value fromIndex(Value i) {
-    return arith::SIToFPOp::create(
-        b, loc, type, arith::IndexCastOp::create(b, loc, b.getI64Type(), i));
-  }
-  /// Truncation toward zero to an index.
-  Value toIndex(Value x) {
-    return arith::IndexCastOp::create(
-        b, loc, b.getIndexType(),
-        arith::FPToSIOp::create(b, loc, b.getI64Type(), x));
-  }
-};
-
 /// The four corners and weights of the bilinear interpolation at (y, x) in
 /// an image of `height` x `width` (index and f64 values), as RoiAlign's
 /// reference computes them: a sample more than one pixel outside gives
@@ -145,7 +113,7 @@ struct RoiAlignLowering : OpConversionPattern<RoiAlignOp> {
           "rois must have 4 coordinates");
     SmallVector<OpFoldResult> dims = {rDims[0], xDims[1], b.getIndexAttr(outH),
                                       b.getIndexAttr(outW)};
-    dims = preferStatic(b, type, dims);
+    dims = preferStatic(b, loc, op, type, dims);
     FloatMath outer{b, loc, f64};
     Value heightF = outer.fromIndex(xDims[2]);
     Value widthF = outer.fromIndex(xDims[3]);
@@ -339,7 +307,7 @@ struct DeformConvLowering : OpConversionPattern<DeformConvOp> {
     SmallVector<OpFoldResult> dims = {xDims[0], oc};
     for (int64_t d = 0; d < nd; ++d)
       dims.push_back(oDims[2 + d]);
-    dims = preferStatic(b, type, dims);
+    dims = preferStatic(b, loc, op, type, dims);
 
     // The result starts as the bias (or zeros).
     MLIRContext *ctx = b.getContext();

@@ -301,7 +301,7 @@ struct TensorScatterLowering : OpConversionPattern<TensorScatterOp> {
             });
     }
     SmallVector<OpFoldResult> dims =
-        preferStatic(b, type, getDims(b, loc, past));
+        preferStatic(b, loc, op, type, getDims(b, loc, past));
     Value result = buildIndexGeneric(
         b, loc, type, dims, {past}, {b.getMultiDimIdentityMap(r)},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs,

@@ -175,7 +175,7 @@ struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
                 "dim " + Twine(i) + " of the new shape is not " +
                     Twine(type.getDimSize(i)) + " (the inferred size)");
       }
-      dims = preferStatic(b, type, dims);
+      dims = preferStatic(b, loc, op, type, dims);
       for (OpFoldResult &d : dims)
         if (std::optional<int64_t> s = staticValue(d))
           d = b.getIndexAttr(*s);
@@ -207,7 +207,7 @@ struct FlattenLowering : OpConversionPattern<FlattenOp> {
     SmallVector<OpFoldResult> dims = {
         product(rewriter, loc, ArrayRef(inDims).take_front(axis)),
         product(rewriter, loc, ArrayRef(inDims).drop_front(axis))};
-    dims = preferStatic(rewriter, type, dims);
+    dims = preferStatic(rewriter, loc, op, type, dims);
     if (axis > 0 && axis < rank) {
       ReassociationIndices front = llvm::to_vector(llvm::seq<int64_t>(0, axis));
       ReassociationIndices back =
@@ -291,7 +291,7 @@ LogicalResult squeezeAtRunTime(Operation *op, Value data, Value axes,
   check(b, loc, cmpI(b, loc, Pred::eq, pos, idx(b, loc, type.getRank())), op,
         "the number of squeezed dims does not match the result rank");
   SmallVector<OpFoldResult> result(dims.begin(), dims.end());
-  result = preferStatic(b, type, result);
+  result = preferStatic(b, loc, op, type, result);
   checkSameCount(b, loc, data, result, op);
   rewriter.replaceOp(op, reshapeTo(b, loc, data, type, result));
   return success();
@@ -323,7 +323,7 @@ LogicalResult unsqueezeAtRunTime(Operation *op, Value data, Value axes,
   }
   check(b, loc, cmpI(b, loc, Pred::eq, pos, idx(b, loc, inRank)), op,
         "the number of axes does not match the result rank");
-  dims = preferStatic(b, type, dims);
+  dims = preferStatic(b, loc, op, type, dims);
   checkSameCount(b, loc, data, dims, op);
   rewriter.replaceOp(op, reshapeTo(b, loc, data, type, dims));
   return success();
@@ -522,7 +522,7 @@ struct ConstantOfShapeLowering : OpConversionPattern<ConstantOfShapeOp> {
                      idx(rewriter, loc, 0)),
                 op, "a negative value in the shape");
       }
-      dims = preferStatic(rewriter, type, *shape);
+      dims = preferStatic(rewriter, loc, op, type, *shape);
     }
     Value empty = tensor::EmptyOp::create(rewriter, loc, dims, elementType);
     Value result =

@@ -211,7 +211,7 @@ struct DFTLowering : OpConversionPattern<DFTOp> {
               op,
               "the output size of dim " + Twine(d) + " is not the inferred " +
                   Twine(type.getDimSize(d)));
-    dims = preferStatic(b, type, dims);
+    dims = preferStatic(b, loc, op, type, dims);
     Value count = irfft ? len : minI(b, loc, len, nIn);
     Type f64 = b.getF64Type();
 
@@ -351,7 +351,7 @@ struct STFTLowering : OpConversionPattern<STFTOp> {
               op,
               "the output size of dim " + Twine(d) + " is not the inferred " +
                   Twine(type.getDimSize(d)));
-    dims = preferStatic(b, type, dims);
+    dims = preferStatic(b, loc, op, type, dims);
     // Each frame reads window-length samples (zero past the signal) and
     // weights them by the window; the DFT has frame_length points.
     Value count = minI(b, loc, windowLen, len);
@@ -461,7 +461,7 @@ struct MelWeightMatrixLowering : OpConversionPattern<MelWeightMatrixOp> {
               op,
               "the output size of dim " + Twine(d) + " is not the inferred " +
                   Twine(type.getDimSize(d)));
-    dims = preferStatic(b, type, dims);
+    dims = preferStatic(b, loc, op, type, dims);
     Value result = buildIndexGeneric(
         b, loc, type, dims, {}, {},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs, ValueRange) {

@@ -207,7 +207,7 @@ struct UniqueLowering : OpConversionPattern<UniqueOp> {
     // Y.
     SmallVector<OpFoldResult> yDims = getDims(b, loc, x);
     yDims[axis] = count;
-    yDims = preferStatic(b, yType, yDims);
+    yDims = preferStatic(b, loc, op, yType, yDims);
     MLIRContext *ctx = b.getContext();
     AffineMap orderMap =
         AffineMap::get(rank, 0, {getAffineDimExpr(axis, ctx)}, ctx);
@@ -220,7 +220,7 @@ struct UniqueLowering : OpConversionPattern<UniqueOp> {
         }));
     auto i64Vector = [&](Value source, RankedTensorType type) {
       return buildIndexGeneric(
-          b, loc, type, preferStatic(b, type, getDims(b, loc, source)),
+          b, loc, type, preferStatic(b, loc, op, type, getDims(b, loc, source)),
           {source}, {b.getMultiDimIdentityMap(1)},
           [&](OpBuilder &nb, Location nl, ValueRange, ValueRange args) {
             return (Value)arith::IndexCastOp::create(
@@ -233,7 +233,7 @@ struct UniqueLowering : OpConversionPattern<UniqueOp> {
     if (op.getInverseIndices()) {
       auto type = getResultType(*this, op, next++);
       results.push_back(buildIndexGeneric(
-          b, loc, type, preferStatic(b, type, {n}), {first},
+          b, loc, type, preferStatic(b, loc, op, type, {n}), {first},
           {b.getMultiDimIdentityMap(1)},
           [&](OpBuilder &nb, Location nl, ValueRange, ValueRange args) {
             Value p = tensor::ExtractOp::create(nb, nl, posOf, args[0]);
