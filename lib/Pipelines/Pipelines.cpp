@@ -31,16 +31,24 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
     addPipeline(pm, "onnx-bind-input-defaults,onnx-inline-functions,"
                     "onnx-convert-opset,"
                     "onnx-infer-shapes,onnx-decompose,onnx-infer-shapes");
-  // 2. linalg on tensors.
-  addPipeline(pm, "convert-onnx-to-linalg,canonicalize,cse,"
-                  "func.func(linalg-fuse-elementwise-ops),canonicalize");
+  // 2. linalg on tensors. The canonicalizer must not fold a tensor.cast of
+  // an scf.for init into the loop's iter_arg type: that assumes the carried
+  // value keeps the init's shape, but a Scan output buffer starts as a
+  // placeholder (0 along the dims its first value decides) and is replaced
+  // in the first iteration.
+  const std::string canonicalize = "canonicalize{disable-patterns=\"(anonymous "
+                                   "namespace)::ForOpTensorCastFolder\"}";
+  addPipeline(pm, "convert-onnx-to-linalg," + canonicalize +
+                      ",cse,func.func(linalg-fuse-elementwise-ops)," +
+                      canonicalize);
   // 3. buffers.
   addPipeline(pm, "eliminate-empty-tensors,"
                   "one-shot-bufferize{bufferize-function-boundaries "
                   "allow-return-allocs-from-loops "
-                  "function-boundary-type-conversion=identity-layout-map},"
-                  "canonicalize,buffer-deallocation-pipeline,"
-                  "convert-bufferization-to-memref,canonicalize");
+                  "function-boundary-type-conversion=identity-layout-map}," +
+                      canonicalize +
+                      ",buffer-deallocation-pipeline,"
+                      "convert-bufferization-to-memref,canonicalize");
   // 4. loops (parallel ones on OpenMP threads) and LLVM.
   pm.addPass(createStridedCopiesToLinalgPass());
   pm.addPass(createMarkEntryCInterfacePass());

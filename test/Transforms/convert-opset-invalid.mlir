@@ -11,9 +11,9 @@ module attributes {onnx.opset_import = {ai.onnx = 9 : i64}} {
 // -----
 
 module attributes {onnx.opset_import = {ai.onnx = 8 : i64}} {
-  func.func @scan8(%s: tensor<1x2xf32>, %x: tensor<1x3x2xf32>) -> tensor<1x2xf32> {
-    // expected-error @+1 {{'onnx.Scan_v8' op cannot be converted from Scan-8 to Scan-9: Scan-8's batch axis and sequence_lens have no counterpart}}
-    %0:2 = onnx.Scan_v8(none, %s, %x) {num_scan_inputs = 1 : i64} : (tensor<1x2xf32>, tensor<1x3x2xf32>) -> (tensor<1x2xf32>, tensor<1x3x2xf32>) body {
+  func.func @scan8_directions(%s: tensor<1x2xf32>, %x: tensor<1x3x2xf32>) -> tensor<1x2xf32> {
+    // expected-error @+1 {{'onnx.Scan_v8' op cannot be converted from Scan-8 to Scan-25: directions has 2 entries for 1 scan inputs}}
+    %0:2 = onnx.Scan_v8(none, %s, %x) {num_scan_inputs = 1 : i64, directions = array<i64: 0, 1>} : (tensor<1x2xf32>, tensor<1x3x2xf32>) -> (tensor<1x2xf32>, tensor<1x3x2xf32>) body {
     ^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
       %t = onnx.Add(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
       onnx.yield %t, %t : tensor<2xf32>, tensor<2xf32>

@@ -116,6 +116,29 @@ module attributes {onnx.opset_import = {ai.onnx = 9 : i64}} {
 
 // -----
 
+// Scan-8: a Scan over the batch axis of every operand (no carried state)
+// whose body runs the original body as a Scan over the sequence.
+// CHECK-LABEL: func.func @scan8
+// CHECK: %[[R:.*]]:2 = onnx.Scan(%arg0, %arg1) {num_scan_inputs = 2 : i64, onnx.outputs = ["y", "z"]} : (tensor<1x2xf32>, tensor<1x3x2xf32>) -> (tensor<1x2xf32>, tensor<1x3x2xf32>) body {
+// CHECK-NEXT: ^bb0(%[[S:.*]]: tensor<2xf32>, %[[X:.*]]: tensor<3x2xf32>):
+// CHECK-NEXT: %[[I:.*]]:2 = onnx.Scan(%[[S]], %[[X]]) {num_scan_inputs = 1 : i64, scan_input_directions = array<i64: 1>} : (tensor<2xf32>, tensor<3x2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) body {
+// CHECK: onnx.Add(
+// CHECK: onnx.yield %{{.*}}, %{{.*}} : tensor<2xf32>, tensor<2xf32>
+// CHECK: onnx.yield {onnx.name = "scan8_batch_body"} %[[I]]#0, %[[I]]#1 : tensor<2xf32>, tensor<3x2xf32>
+// CHECK: return %[[R]]#0, %[[R]]#1
+module attributes {onnx.opset_import = {ai.onnx = 8 : i64}} {
+  func.func @scan8(%s: tensor<1x2xf32>, %x: tensor<1x3x2xf32>) -> (tensor<1x2xf32>, tensor<1x3x2xf32>) {
+    %0:2 = onnx.Scan_v8(none, %s, %x) {num_scan_inputs = 1 : i64, directions = array<i64: 1>, onnx.outputs = ["y", "z"]} : (tensor<1x2xf32>, tensor<1x3x2xf32>) -> (tensor<1x2xf32>, tensor<1x3x2xf32>) body {
+    ^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+      %t = onnx.Add_v7(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+      onnx.yield %t, %t : tensor<2xf32>, tensor<2xf32>
+    }
+    return %0#0, %0#1 : tensor<1x2xf32>, tensor<1x3x2xf32>
+  }
+}
+
+// -----
+
 // Downgrade where the signature allows it; nested graphs are converted too.
 // V13-LABEL: func.func @down
 // V13: onnx.Relu_v13(%arg0)

@@ -93,6 +93,9 @@ private:
   FailureOr<Operation *> replaceOperator(Operation *op, OperationName to);
   /// Softmax, LogSoftmax and Hardmax before 13 coerce their input to 2-D.
   FailureOr<Operation *> softmaxTo13(Operation *op, OperationName to);
+  /// Scan-8 (a batch of independent scans) as a Scan over the batch whose
+  /// body is a Scan over the sequence, both of the version `to` names.
+  FailureOr<Operation *> scan8ToBatchedScan(Operation *op, OperationName to);
 
   InFlightDiagnostic error(Operation *op, const OpSchema &from,
                            const OpSchema &to) {
@@ -193,6 +196,9 @@ FailureOr<Operation *> Converter::convertTo(Operation *op, OperationName goal) {
         cur = *r;
         continue;
       }
+      // Scan-8's batch axis: built at the goal version in one step.
+      if (b.sinceVersion == 9 && !*b.domain && name == "Scan")
+        return scan8ToBatchedScan(cur, goal);
       StepEdit edit;
       if (failed(adapt(cur, a, b, edit)))
         return failure();
@@ -745,10 +751,167 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
     return error(op, from, to)
            << "Tile-1's (tiles, axis) inputs need the input rank; not "
               "supported";
-  if (name == "Scan" && v == 9)
-    return error(op, from, to)
-           << "Scan-8's batch axis and sequence_lens have no counterpart";
   return success();
+}
+
+/// `type` without its first dim (a batch or sequence axis): unranked when
+/// its rank is unknown.
+static Type dropLeadingDim(Type type) {
+  if (auto ranked = dyn_cast<RankedTensorType>(type))
+    if (ranked.getRank() >= 1)
+      return RankedTensorType::get(ranked.getShape().drop_front(),
+                                   ranked.getElementType());
+  if (auto tensor = dyn_cast<TensorType>(type))
+    return UnrankedTensorType::get(tensor.getElementType());
+  return type;
+}
+
+// Scan-8 runs its body over every batch element on its own: the states are
+// [batch, ...] and the scan inputs [batch, sequence, ...]. Each element is
+// a Scan-9 over its states and sequences, so the converted form is an outer
+// Scan over the batch axis of every operand (no carried state; the outer
+// scan outputs stack each element's final states and scan outputs back along
+// the batch axis) whose body runs an inner Scan with the original body.
+// With sequence_lens, element b runs the first sequence_lens[b] steps (in a
+// reverse direction: from step sequence_lens[b] - 1 down), and its scan
+// outputs are zero from there to the longest sequence, as ONNX Runtime's
+// Scan-8 does; a length beyond the sequence is clamped to it (Slice's rule).
+FailureOr<Operation *> Converter::scan8ToBatchedScan(Operation *op,
+                                                     OperationName to) {
+  auto scan8 = cast<ScanV8Op>(op);
+  const OpSchema &a = schemaOf(op), &bs = schemaOf(to);
+  ValueRange operands = scan8.getInitialStateAndScanInputs();
+  int64_t m = static_cast<int64_t>(scan8.getNumScanInputs().value_or(0));
+  int64_t n = static_cast<int64_t>(operands.size()) - m;
+  int64_t k = static_cast<int64_t>(op->getNumResults()) - n;
+  if (m < 1 || n < 0 || k < 0)
+    return error(op, a, bs) << "num_scan_inputs (" << m << ") does not fit its "
+                            << operands.size() << " inputs and "
+                            << op->getNumResults() << " outputs",
+           failure();
+  Value seqLens = scan8.getSequenceLens();
+  if (seqLens && target < 13)
+    return error(op, a, bs) << "sequence_lens needs a target opset of 13 or "
+                               "newer (Slice, Pad and Reshape by inputs)",
+           failure();
+  SmallVector<int64_t> directions(m, 0);
+  if (std::optional<ArrayRef<int64_t>> d = scan8.getDirections()) {
+    if (static_cast<int64_t>(d->size()) != m)
+      return error(op, a, bs) << "directions has " << d->size()
+                              << " entries for " << m << " scan inputs",
+             failure();
+    directions.assign(d->begin(), d->end());
+  }
+
+  Builder attrs(ctx);
+  std::string why;
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  // The outer Scan: every operand (sequence_lens first) scanned on axis 0.
+  SmallVector<Value> outerIns;
+  if (seqLens)
+    outerIns.push_back(seqLens);
+  llvm::append_range(outerIns, operands);
+  SmallVector<NamedAttribute> outerAttrs(op->getDiscardableAttrs());
+  outerAttrs.push_back(attrs.getNamedAttr(
+      "num_scan_inputs",
+      attrs.getI64IntegerAttr(static_cast<int64_t>(outerIns.size()))));
+  FailureOr<Operation *> outer =
+      createSchemaOp(b, loc, to, outerIns,
+                     llvm::to_vector(op->getResultTypes()), outerAttrs, &why);
+  if (failed(outer))
+    return error(op, a, bs) << why, failure();
+
+  // Its body: one batch element.
+  Block *body = new Block();
+  (*outer)->getRegion(0).push_back(body);
+  for (Value v : outerIns)
+    body->addArgument(dropLeadingDim(v.getType()), loc);
+  OpBuilder ib = OpBuilder::atBlockBegin(body);
+  auto unranked = [&](Type elem) -> Type {
+    return UnrankedTensorType::get(elem);
+  };
+  auto create = [&](StringRef opType, ArrayRef<Value> ins, Type type,
+                    ArrayRef<NamedAttribute> opAttrs = {}) -> Value {
+    FailureOr<Operation *> created =
+        createSchemaOp(ib, loc, "", opType, target, ins, {type}, opAttrs, &why);
+    return succeeded(created) ? (*created)->getResult(0) : Value();
+  };
+  Type i64 = b.getI64Type();
+  ValueRange args = body->getArguments();
+  Value len, lenFirst; // [1]: this element's length; the sequence's length
+  SmallVector<Value> innerIns(args.drop_front(seqLens ? 1 : 0));
+  if (seqLens) {
+    len = create("Reshape", {args[0], createI64Constant(ib, loc, {1}, target)},
+                 unranked(i64));
+    Value zero = createI64Constant(ib, loc, {0}, target);
+    Value shape = len ? create("Shape", {innerIns[n]}, unranked(i64)) : Value();
+    lenFirst = shape ? create("Gather", {shape, zero}, unranked(i64)) : Value();
+    for (int64_t j = 0; j < m && lenFirst; ++j) {
+      Value &x = innerIns[n + j];
+      x = create("Slice", {x, zero, len, zero},
+                 unranked(getElementTypeOrSelf(x.getType())));
+      if (!x)
+        break;
+    }
+    if (!lenFirst || llvm::any_of(innerIns, [](Value v) { return !v; }))
+      return error(op, a, bs) << why, failure();
+  }
+
+  // The inner Scan: the original body over this element's sequences.
+  SmallVector<Type> innerTypes;
+  for (Type t : op->getResultTypes())
+    innerTypes.push_back(dropLeadingDim(t));
+  SmallVector<NamedAttribute> innerAttrs = {
+      attrs.getNamedAttr("num_scan_inputs", attrs.getI64IntegerAttr(m)),
+      attrs.getNamedAttr("scan_input_directions",
+                         attrs.getDenseI64ArrayAttr(directions))};
+  SmallVector<Type> innerResultTypes(innerTypes);
+  if (seqLens)
+    for (int64_t j = 0; j < k; ++j)
+      innerResultTypes[n + j] =
+          unranked(getElementTypeOrSelf(innerTypes[n + j]));
+  FailureOr<Operation *> inner =
+      createSchemaOp(ib, loc, to, innerIns, innerResultTypes, innerAttrs, &why);
+  if (failed(inner))
+    return error(op, a, bs) << why, failure();
+  (*inner)->getRegion(0).takeBody(op->getRegion(0));
+
+  // Scan outputs past this element's length are zero, up to the longest.
+  SmallVector<Value> results((*inner)->getResults());
+  if (seqLens) {
+    Value missing = create("Sub", {lenFirst, len}, unranked(i64));
+    for (int64_t j = 0; j < k && missing; ++j) {
+      auto type = dyn_cast<RankedTensorType>(innerTypes[n + j]);
+      if (!type || type.getRank() < 1)
+        return error(op, a, bs)
+                   << "with sequence_lens, scan output " << j
+                   << " needs a known rank (to pad it to the longest sequence)",
+               failure();
+      int64_t rank = type.getRank();
+      SmallVector<Value> parts = {
+          createI64Constant(ib, loc, SmallVector<int64_t>(rank, 0), target),
+          missing};
+      if (rank > 1)
+        parts.push_back(createI64Constant(
+            ib, loc, SmallVector<int64_t>(rank - 1, 0), target));
+      Value pads =
+          create("Concat", parts, unranked(i64),
+                 {attrs.getNamedAttr("axis", attrs.getI64IntegerAttr(0))});
+      Value &r = results[n + j];
+      r = pads ? create("Pad", {r, pads}, type) : Value();
+      if (!r)
+        return error(op, a, bs) << why, failure();
+    }
+    if (!missing)
+      return error(op, a, bs) << why, failure();
+  }
+  auto yield = YieldOp::create(ib, loc, results);
+  yield->setAttr("onnx.name", attrs.getStringAttr("scan8_batch_body"));
+
+  op->replaceAllUsesWith((*outer)->getResults());
+  op->erase();
+  return *outer;
 }
 
 FailureOr<Operation *> Converter::softmaxTo13(Operation *op, OperationName to) {
