@@ -136,6 +136,12 @@ std::optional<OperationName> lookupSchemaOp(MLIRContext *context,
                                             llvm::StringRef opType,
                                             int64_t opsetVersion);
 
+/// Whether `op` stands for a node of the version `selected`, which the
+/// importer read as a newer version of the same operator: its
+/// onnx.widened_from names `selected`'s since_version (a Constant-1 of int64,
+/// which only Constant-9 allows and ONNX Runtime accepts).
+bool isWidenedFrom(Operation *op, OperationName selected);
+
 } // namespace onnx
 } // namespace mlir
 

@@ -461,3 +461,14 @@ std::optional<OperationName> mlir::onnx::lookupSchemaOp(MLIRContext *context,
       found = name;
   return found;
 }
+
+bool mlir::onnx::isWidenedFrom(Operation *op, OperationName selected) {
+  auto from = op->getAttrOfType<IntegerAttr>("onnx.widened_from");
+  auto *selectedIface = selected.getInterface<ONNXSchemaOpInterface>();
+  auto iface = dyn_cast<ONNXSchemaOpInterface>(op);
+  if (!from || !selectedIface || !iface)
+    return false;
+  const OpSchema &a = selectedIface->getSchema(), &b = iface.getSchema();
+  return a.sinceVersion == from.getInt() && StringRef(a.name) == b.name &&
+         StringRef(a.domain) == b.domain && b.sinceVersion > a.sinceVersion;
+}

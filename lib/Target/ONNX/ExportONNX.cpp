@@ -551,7 +551,7 @@ LogicalResult Exporter::exportNode(Operation *op, proto::GraphProto &graph) {
       return error(op, "the model imports no opset of domain '" + dom + "'");
     std::optional<OperationName> bound = lookupSchemaOp(
         op->getContext(), schema->domain, schema->name, opset->second);
-    if (!bound || *bound != op->getName())
+    if (!bound || (*bound != op->getName() && !isWidenedFrom(op, *bound)))
       return error(op, Twine(schema->name) + "-" + Twine(schema->sinceVersion) +
                            " is not the version "
                            "that opset " +

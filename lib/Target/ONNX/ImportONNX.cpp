@@ -782,6 +782,30 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
                  (domain.empty() ? StringRef("ai.onnx") : domain) +
                  "' [ver-op-compatible]");
   }
+  // Constant before 9 allows only float values, but exporters of its time
+  // (PyTorch's among them) wrote int64 shape constants with it, and ONNX
+  // Runtime runs such models. The node is read as Constant-9, which differs
+  // from Constant-1 only in the types it allows, and the op keeps the
+  // version its opset selects in onnx.widened_from (for the validator).
+  std::optional<int64_t> widenedFrom;
+  if (domain.empty() && node.op_type() == "Constant" && opset->second < 9)
+    for (const proto::AttributeProto &attr : node.attribute())
+      if (attr.name() == "value" && attr.has_t() &&
+          !llvm::is_contained({proto::TensorProto::FLOAT,
+                               proto::TensorProto::FLOAT16,
+                               proto::TensorProto::DOUBLE},
+                              attr.t().data_type())) {
+        widenedFrom = opName ? opName->getInterface<ONNXSchemaOpInterface>()
+                                   ->getSchema()
+                                   .sinceVersion
+                             : 1;
+        opName = lookupSchemaOp(context, "", "Constant", 9);
+        emitWarning(loc) << what << ": Constant-" << *widenedFrom
+                         << " holds a value of a type only Constant-9 allows "
+                            "(data_type "
+                         << attr.t().data_type()
+                         << "); read as Constant-9, as ONNX Runtime does";
+      }
   const OpSchema *schema = nullptr;
   if (opName)
     schema = &opName->getInterface<ONNXSchemaOpInterface>()->getSchema();
@@ -932,6 +956,8 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
     }
   }
   attrs.append("onnx.outputs", builder.getArrayAttr(outNames));
+  if (widenedFrom)
+    attrs.append("onnx.widened_from", builder.getI64IntegerAttr(*widenedFrom));
   state.addAttributes(attrs);
   Operation *op = builder.create(state);
 

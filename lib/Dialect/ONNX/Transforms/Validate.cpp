@@ -755,7 +755,7 @@ void Validator::checkOp(Operation *op, DictionaryAttr opsets,
                   Twine(schema.sinceVersion) + " is newer than opset " +
                   Twine(v.getInt()) + " of '" + domain + "'",
               "ver-op-compatible");
-      else if (*selected != op->getName())
+      else if (*selected != op->getName() && !isWidenedFrom(op, *selected))
         error(loc,
               what + ": opset " + Twine(v.getInt()) + " of '" + domain +
                   "' selects " + selected->getStringRef() + ", not " +
