@@ -280,8 +280,10 @@ Value mlir::onnx::buildElementwise(
         continue;
       }
       // A dynamic dim is the result's dim when every other input has no
-      // such dim or a static 1 there.
-      bool alone = true;
+      // such dim or a static 1 there, and the result's dim is not a static
+      // size it might broadcast to (a declared type): a run-time 1 must not
+      // be read as that many elements.
+      bool alone = resultType.isDynamicDim(o) || resultType.getDimSize(o) == 1;
       for (auto [k, other] : llvm::enumerate(inputs)) {
         if (k == i)
           continue;

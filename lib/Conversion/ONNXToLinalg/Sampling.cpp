@@ -111,6 +111,9 @@ struct RoiAlignLowering : OpConversionPattern<RoiAlignOp> {
       return emitLoweringError(op, "rois must have 4 coordinates");
     check(b, loc, cmpI(b, loc, Pred::eq, rDims[1], idx(b, loc, 4)), op,
           "rois must have 4 coordinates");
+    check(b, loc,
+          cmpI(b, loc, Pred::eq, rDims[0], dimValues(b, loc, batchIndices)[0]),
+          op, "rois and batch_indices differ in length");
     SmallVector<OpFoldResult> dims = {rDims[0], xDims[1], b.getIndexAttr(outH),
                                       b.getIndexAttr(outW)};
     dims = preferStatic(b, loc, op, type, dims);

@@ -102,3 +102,19 @@ func.func @constants(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xui8>, tensor
   %i = onnx.Identity(%x) : (tensor<2xf32>) -> tensor<2xf32>
   return %i, %w, %c : tensor<2xf32>, tensor<2xui8>, tensor<f32>
 }
+
+// -----
+
+// An input dim known at run time only, under a result dim a declared type
+// makes static: a run-time 1 broadcasts (it is read in the body, at 0),
+// never read as 4 elements.
+// CHECK-LABEL: func.func @declared_broadcast
+// CHECK: cf.assert %{{.*}}, "onnx.Add: input dims do not broadcast (dim 0 of the result)"
+// CHECK: linalg.generic {{.*}} ins(%arg1 : tensor<1xf32>)
+// CHECK: %[[ONE:.*]] = arith.cmpi eq, %{{.*}}, %c1
+// CHECK: %[[I:.*]] = arith.select %[[ONE]], %c0{{.*}}, %{{.*}} : index
+// CHECK: tensor.extract %arg0[%[[I]]] : tensor<?xf32>
+func.func @declared_broadcast(%x: tensor<?xf32>, %y: tensor<1xf32>) -> tensor<4xf32> {
+  %0 = onnx.Add(%x, %y) : (tensor<?xf32>, tensor<1xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

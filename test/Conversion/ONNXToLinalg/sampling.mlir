@@ -97,3 +97,15 @@ func.func @deform_conv_1d_dynamic(%x: tensor<?x?x?xf64>, %w: tensor<?x?x?xf64>, 
   %0 = onnx.DeformConv(%x, %w, %o) {strides = array<i64: 2>, dilations = array<i64: 2>, pads = array<i64: 1, 1>} : (tensor<?x?x?xf64>, tensor<?x?x?xf64>, tensor<?x?x?xf64>) -> tensor<?x?x?xf64>
   return %0 : tensor<?x?x?xf64>
 }
+
+// -----
+
+// RoiAlign with rois and batch_indices of open lengths: they must agree
+// (checked at run time), and the declared 3 rois too.
+// CHECK-LABEL: func.func @roi_align_open_lengths
+// CHECK: cf.assert %{{.*}}, "onnx.RoiAlign: rois and batch_indices differ in length"
+// CHECK: cf.assert %{{.*}}, "onnx.RoiAlign: the result's dim 0 is not 3 at run time, the size its inferred or declared type gives"
+func.func @roi_align_open_lengths(%x: tensor<1x2x8x8xf32>, %r: tensor<?x4xf32>, %bi: tensor<?xi64>) -> tensor<3x2x2x2xf32> {
+  %0 = onnx.RoiAlign(%x, %r, %bi) {output_height = 2 : i64, output_width = 2 : i64} : (tensor<1x2x8x8xf32>, tensor<?x4xf32>, tensor<?xi64>) -> tensor<3x2x2x2xf32>
+  return %0 : tensor<3x2x2x2xf32>
+}
