@@ -71,10 +71,7 @@ LogicalResult computeGeometry(Operation *op, OpBuilder &b, Location loc,
     int64_t s = g.attrs.strides[i];
     int64_t effective = (g.attrs.kernel[i] - 1) * g.attrs.dilations[i] + 1;
     OpFoldResult out;
-    if (!resultType.isDynamicDim(2 + i)) {
-      out = m.cst(resultType.getDimSize(2 + i));
-    } else if (g.attrs.autoPad == "SAME_UPPER" ||
-               g.attrs.autoPad == "SAME_LOWER") {
+    if (g.attrs.autoPad == "SAME_UPPER" || g.attrs.autoPad == "SAME_LOWER") {
       out = m.ceilDiv(inDims[i], m.cst(s));
     } else {
       OpFoldResult span =
@@ -92,6 +89,20 @@ LogicalResult computeGeometry(Operation *op, OpBuilder &b, Location loc,
       } else {
         out = m.add(m.floorDiv(span, m.cst(s)), m.cst(1));
       }
+    }
+    // A static result dim is the output size; one computed at run time must
+    // agree with it (a declared type may say otherwise).
+    if (!resultType.isDynamicDim(2 + i)) {
+      int64_t size = resultType.getDimSize(2 + i);
+      if (!getConstantIntValue(out))
+        emitRuntimeCheck(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                  m.value(out), m.value(m.cst(size))),
+            op,
+            "the output's spatial dim " + Twine(i) + " is not " + Twine(size) +
+                " at run time, the size its inferred or declared type gives");
+      out = m.cst(size);
     }
     g.outDims.push_back(out);
     OpFoldResult need =

@@ -120,3 +120,14 @@ func.func @global(%x: tensor<?x3x?x?xf32>) -> (tensor<?x3x1x1xf32>, tensor<?x3x1
   %2 = onnx.GlobalLpPool(%x) : (tensor<?x3x?x?xf32>) -> tensor<?x3x1x1xf32>
   return %0, %1, %2 : tensor<?x3x1x1xf32>, tensor<?x3x1x1xf32>, tensor<?x3x1x1xf32>
 }
+
+// -----
+
+// Spatial dims known at run time only under a static result type: the
+// computed output size is checked against it.
+// CHECK-LABEL: func.func @max_pool_declared
+// CHECK: cf.assert %{{.*}}, "onnx.MaxPool: the output's spatial dim 0 is not 3 at run time, the size its inferred or declared type gives"
+func.func @max_pool_declared(%x: tensor<1x1x?x4xf32>) -> tensor<1x1x3x3xf32> {
+  %0 = onnx.MaxPool(%x) {kernel_shape = array<i64: 2, 2>} : (tensor<1x1x?x4xf32>) -> tensor<1x1x3x3xf32>
+  return %0 : tensor<1x1x3x3xf32>
+}
