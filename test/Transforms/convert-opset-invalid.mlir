@@ -11,6 +11,20 @@ module attributes {onnx.opset_import = {ai.onnx = 9 : i64}} {
 // -----
 
 module attributes {onnx.opset_import = {ai.onnx = 8 : i64}} {
+  func.func @scan8_lens_unranked(%l: tensor<1xi64>, %s: tensor<1x2xf32>, %x: tensor<1x3x2xf32>) -> tensor<*xf32> {
+    // expected-error @+1 {{'onnx.Scan_v8' op cannot be converted from Scan-8 to Scan-25: with sequence_lens, scan output 0 needs a known rank (to pad it to the longest sequence)}}
+    %0:2 = onnx.Scan_v8(%l, %s, %x) {num_scan_inputs = 1 : i64} : (tensor<1xi64>, tensor<1x2xf32>, tensor<1x3x2xf32>) -> (tensor<1x2xf32>, tensor<*xf32>) body {
+    ^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+      %t = onnx.Add(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+      onnx.yield %t, %t : tensor<2xf32>, tensor<2xf32>
+    }
+    return %0#1 : tensor<*xf32>
+  }
+}
+
+// -----
+
+module attributes {onnx.opset_import = {ai.onnx = 8 : i64}} {
   func.func @scan8_directions(%s: tensor<1x2xf32>, %x: tensor<1x3x2xf32>) -> tensor<1x2xf32> {
     // expected-error @+1 {{'onnx.Scan_v8' op cannot be converted from Scan-8 to Scan-25: directions has 2 entries for 1 scan inputs}}
     %0:2 = onnx.Scan_v8(none, %s, %x) {num_scan_inputs = 1 : i64, directions = array<i64: 0, 1>} : (tensor<1x2xf32>, tensor<1x3x2xf32>) -> (tensor<1x2xf32>, tensor<1x3x2xf32>) body {

@@ -803,6 +803,17 @@ FailureOr<Operation *> Converter::scan8ToBatchedScan(Operation *op,
     directions.assign(d->begin(), d->end());
   }
 
+  // With sequence_lens each scan output is padded along its first dim.
+  if (seqLens)
+    for (int64_t j = 0; j < k; ++j) {
+      auto type = dyn_cast<RankedTensorType>(op->getResult(n + j).getType());
+      if (!type || type.getRank() < 2)
+        return error(op, a, bs)
+                   << "with sequence_lens, scan output " << j
+                   << " needs a known rank (to pad it to the longest sequence)",
+               failure();
+    }
+
   Builder attrs(ctx);
   std::string why;
   OpBuilder b(op);
@@ -821,6 +832,13 @@ FailureOr<Operation *> Converter::scan8ToBatchedScan(Operation *op,
                      llvm::to_vector(op->getResultTypes()), outerAttrs, &why);
   if (failed(outer))
     return error(op, a, bs) << why, failure();
+  // A failure from here on (an op the schemas refuse: a bug) drops the
+  // half-built Scan; the original op and its body are kept until the end.
+  auto fail = [&]() -> FailureOr<Operation *> {
+    error(op, a, bs) << why;
+    (*outer)->erase();
+    return failure();
+  };
 
   // Its body: one batch element.
   Block *body = new Block();
@@ -855,7 +873,7 @@ FailureOr<Operation *> Converter::scan8ToBatchedScan(Operation *op,
         break;
     }
     if (!lenFirst || llvm::any_of(innerIns, [](Value v) { return !v; }))
-      return error(op, a, bs) << why, failure();
+      return fail();
   }
 
   // The inner Scan: the original body over this element's sequences.
@@ -874,20 +892,14 @@ FailureOr<Operation *> Converter::scan8ToBatchedScan(Operation *op,
   FailureOr<Operation *> inner =
       createSchemaOp(ib, loc, to, innerIns, innerResultTypes, innerAttrs, &why);
   if (failed(inner))
-    return error(op, a, bs) << why, failure();
-  (*inner)->getRegion(0).takeBody(op->getRegion(0));
+    return fail();
 
   // Scan outputs past this element's length are zero, up to the longest.
   SmallVector<Value> results((*inner)->getResults());
   if (seqLens) {
     Value missing = create("Sub", {lenFirst, len}, unranked(i64));
     for (int64_t j = 0; j < k && missing; ++j) {
-      auto type = dyn_cast<RankedTensorType>(innerTypes[n + j]);
-      if (!type || type.getRank() < 1)
-        return error(op, a, bs)
-                   << "with sequence_lens, scan output " << j
-                   << " needs a known rank (to pad it to the longest sequence)",
-               failure();
+      auto type = cast<RankedTensorType>(innerTypes[n + j]);
       int64_t rank = type.getRank();
       SmallVector<Value> parts = {
           createI64Constant(ib, loc, SmallVector<int64_t>(rank, 0), target),
@@ -901,11 +913,12 @@ FailureOr<Operation *> Converter::scan8ToBatchedScan(Operation *op,
       Value &r = results[n + j];
       r = pads ? create("Pad", {r, pads}, type) : Value();
       if (!r)
-        return error(op, a, bs) << why, failure();
+        return fail();
     }
     if (!missing)
-      return error(op, a, bs) << why, failure();
+      return fail();
   }
+  (*inner)->getRegion(0).takeBody(op->getRegion(0));
   auto yield = YieldOp::create(ib, loc, results);
   yield->setAttr("onnx.name", attrs.getStringAttr("scan8_batch_body"));
 
