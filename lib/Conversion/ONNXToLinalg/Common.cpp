@@ -18,6 +18,8 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace mlir::onnx;
 
@@ -98,24 +100,30 @@ Value mlir::onnx::createScalarConstant(OpBuilder &b, Location loc, Type type,
       b, loc, type, b.getIntegerAttr(type, static_cast<int64_t>(value)));
 }
 
-/// The elements of a constant tensor as APInt / APFloat through `fn`, for
-/// dense attributes and resource blobs of ints and floats.
-template <typename Fn> static bool forEachConstantElement(Value value, Fn fn) {
-  Attribute attr;
-  if (!value || !matchPattern(value, m_Constant(&attr)))
-    return false;
+/// The elements of a constant attribute (dense, or a resource blob of ints
+/// or floats of whole bytes) through `fn(int64_t, double)`: integers by their
+/// signedness, floats as doubles (truncated toward zero for the int64).
+template <typename Fn> static bool forEachElement(Attribute attr, Fn fn) {
+  auto fromInt = [&](const APInt &v, bool isUnsigned) {
+    int64_t i =
+        isUnsigned ? static_cast<int64_t>(v.getZExtValue()) : v.getSExtValue();
+    fn(i, isUnsigned ? static_cast<double>(v.getZExtValue())
+                     : static_cast<double>(i));
+  };
+  auto fromFloat = [&](const APFloat &v) {
+    double d = v.convertToDouble();
+    fn(static_cast<int64_t>(d), d);
+  };
   if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
     Type elementType = dense.getElementType();
     if (isa<IntegerType, IndexType>(elementType)) {
       for (const APInt &v : dense.getValues<APInt>())
-        fn(v.getSExtValue(), static_cast<double>(v.getSExtValue()));
+        fromInt(v, elementType.isUnsignedInteger());
       return true;
     }
     if (isa<FloatType>(elementType)) {
-      for (const APFloat &v : dense.getValues<APFloat>()) {
-        double d = v.convertToDouble();
-        fn(static_cast<int64_t>(d), d);
-      }
+      for (const APFloat &v : dense.getValues<APFloat>())
+        fromFloat(v);
       return true;
     }
     return false;
@@ -124,36 +132,41 @@ template <typename Fn> static bool forEachConstantElement(Value value, Fn fn) {
   if (!resource)
     return false;
   AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-  if (!blob)
+  Type elementType = resource.getType().getElementType();
+  if (!blob || !elementType.isIntOrFloat())
     return false;
   ArrayRef<char> data = blob->getData();
-  Type elementType = resource.getType().getElementType();
   int64_t count = resource.getType().getNumElements();
   unsigned width = elementType.getIntOrFloatBitWidth();
-  if (width % 8 != 0 || data.size() < static_cast<size_t>(count) * width / 8)
+  if (width % 8 != 0 || width > 64 ||
+      data.size() < static_cast<size_t>(count) * width / 8)
     return false;
   for (int64_t i = 0; i < count; ++i) {
-    const char *p = data.data() + i * (width / 8);
-    if (elementType.isF32()) {
-      float f;
-      std::memcpy(&f, p, 4);
-      fn(static_cast<int64_t>(f), f);
-    } else if (elementType.isF64()) {
-      double d;
-      std::memcpy(&d, p, 8);
-      fn(static_cast<int64_t>(d), d);
-    } else if (auto it = dyn_cast<IntegerType>(elementType)) {
-      uint64_t bits = 0;
-      std::memcpy(&bits, p, width / 8);
-      APInt v(width, bits);
-      int64_t s = it.isUnsigned() ? static_cast<int64_t>(v.getZExtValue())
-                                  : v.getSExtValue();
-      fn(s, static_cast<double>(s));
-    } else {
-      return false;
-    }
+    uint64_t bits = 0;
+    std::memcpy(&bits, data.data() + i * (width / 8), width / 8);
+    APInt v(width, bits);
+    if (auto f = dyn_cast<FloatType>(elementType))
+      fromFloat(APFloat(f.getFloatSemantics(), v));
+    else
+      fromInt(v, elementType.isUnsignedInteger());
   }
   return true;
+}
+
+/// The same for the elements of a constant tensor value.
+template <typename Fn> static bool forEachConstantElement(Value value, Fn fn) {
+  Attribute attr;
+  if (!value || !matchPattern(value, m_Constant(&attr)))
+    return false;
+  return forEachElement(attr, fn);
+}
+
+std::optional<SmallVector<double>>
+mlir::onnx::getElementValues(Attribute attr) {
+  SmallVector<double> out;
+  if (!forEachElement(attr, [&](int64_t, double d) { out.push_back(d); }))
+    return std::nullopt;
+  return out;
 }
 
 std::optional<SmallVector<int64_t>>

@@ -32,12 +32,10 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
-#include <cstring>
 
 using namespace mlir;
 using namespace mlir::onnx;
@@ -47,50 +45,6 @@ namespace {
 enum Mode : int64_t { LEQ, LT, GTE, GT, EQ, NEQ, MEMBER };
 enum Aggregate : int64_t { AVERAGE, SUM, MIN, MAX };
 enum PostTransform : int64_t { NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO, PROBIT };
-
-/// The values of a tensor attribute (dense or a resource blob) as doubles;
-/// false for element types it cannot read.
-static bool readValues(ElementsAttr attr, SmallVectorImpl<double> &out) {
-  Type elementType = attr.getShapedType().getElementType();
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-    if (isa<FloatType>(elementType)) {
-      for (const APFloat &v : dense.getValues<APFloat>())
-        out.push_back(APFloat(v).convertToDouble());
-      return true;
-    }
-    if (auto it = dyn_cast<IntegerType>(elementType)) {
-      for (const APInt &v : dense.getValues<APInt>())
-        out.push_back(it.isUnsigned() ? (double)v.getZExtValue()
-                                      : (double)v.getSExtValue());
-      return true;
-    }
-    return false;
-  }
-  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
-  if (!resource)
-    return false;
-  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-  if (!blob || !elementType.isIntOrFloat())
-    return false;
-  unsigned width = elementType.getIntOrFloatBitWidth();
-  int64_t count = resource.getType().getNumElements();
-  ArrayRef<char> data = blob->getData();
-  if (width % 8 != 0 || width > 64 ||
-      data.size() < static_cast<size_t>(count) * width / 8)
-    return false;
-  for (int64_t i = 0; i < count; ++i) {
-    uint64_t bits = 0;
-    std::memcpy(&bits, data.data() + i * (width / 8), width / 8);
-    APInt v(width, bits);
-    if (auto f = dyn_cast<FloatType>(elementType))
-      out.push_back(APFloat(f.getFloatSemantics(), v).convertToDouble());
-    else if (elementType.isUnsignedInteger())
-      out.push_back((double)v.getZExtValue());
-    else
-      out.push_back((double)v.getSExtValue());
-  }
-  return true;
-}
 
 struct TreeEnsembleLowering : OpConversionPattern<MLTreeEnsembleOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -128,15 +82,24 @@ struct TreeEnsembleLowering : OpConversionPattern<MLTreeEnsembleOp> {
           op, "nodes_featureids, nodes_truenodeids, nodes_falsenodeids, "
               "nodes_trueleafs, nodes_falseleafs, nodes_modes, nodes_splits, "
               "leaf_targetids, leaf_weights and tree_roots are required");
-    SmallVector<double> modes, splits, weights, members;
-    if (!readValues(*modesAttr, modes) || !readValues(*splitsAttr, splits) ||
-        !readValues(*weightsAttr, weights))
+    std::optional<SmallVector<double>> modesRead = getElementValues(*modesAttr),
+                                       splitsRead =
+                                           getElementValues(*splitsAttr),
+                                       weightsRead =
+                                           getElementValues(*weightsAttr);
+    if (!modesRead || !splitsRead || !weightsRead)
       return emitLoweringError(op, "nodes_modes, nodes_splits and "
                                    "leaf_weights must be numeric tensors");
-    if (std::optional<ElementsAttr> m = op.getMembershipValues())
-      if (!readValues(*m, members))
+    SmallVector<double> modes = std::move(*modesRead),
+                        splits = std::move(*splitsRead),
+                        weights = std::move(*weightsRead), members;
+    if (std::optional<ElementsAttr> m = op.getMembershipValues()) {
+      std::optional<SmallVector<double>> read = getElementValues(*m);
+      if (!read)
         return emitLoweringError(op, "membership_values must be a float "
                                      "tensor");
+      members = std::move(*read);
+    }
     ArrayRef<int64_t> missingTrue;
     if (std::optional<ArrayRef<int64_t>> m =
             op.getNodesMissingValueTracksTrue())

@@ -92,6 +92,10 @@ std::optional<SmallVector<int64_t>> getConstantIntValues(Value value);
 /// The values of a float tensor that is a constant, or nullopt.
 std::optional<SmallVector<double>> getConstantFloatValues(Value value);
 
+/// The values of a constant attribute (dense or a resource blob, of ints or
+/// floats) as doubles, or nullopt for element types it cannot read.
+std::optional<SmallVector<double>> getElementValues(Attribute attr);
+
 /// The sizes of a ranked tensor: static sizes as attributes, dynamic ones
 /// as tensor.dim.
 SmallVector<OpFoldResult> getDims(OpBuilder &b, Location loc, Value tensor);
