@@ -255,6 +255,38 @@ MODELS = {
 }
 
 
+def flops(path):
+    """The floating-point operations of one run of the model at PATH: 2 per
+    multiply-add of its MatMul, Gemm and Conv nodes (the work that dominates;
+    elementwise ops are not counted), from ONNX's shape inference."""
+    model = onnx.shape_inference.infer_shapes(onnx.load(path))
+    shapes = {}
+    for v in list(model.graph.value_info) + list(model.graph.input) + list(
+            model.graph.output):
+        dims = [d.dim_value for d in v.type.tensor_type.shape.dim]
+        if dims and all(d > 0 for d in dims):
+            shapes[v.name] = dims
+    for t in model.graph.initializer:
+        shapes[t.name] = list(t.dims)
+    total = 0
+    for node in model.graph.node:
+        ins = [shapes.get(i) for i in node.input]
+        out = shapes.get(node.output[0])
+        if out is None or any(i is None for i in ins[:2]):
+            continue
+        if node.op_type == "MatMul":
+            k = ins[0][-1]
+            total += 2 * int(np.prod(out)) * k
+        elif node.op_type == "Gemm":
+            trans_a = next((a.i for a in node.attribute if a.name == "transA"), 0)
+            k = ins[0][0] if trans_a else ins[0][-1]
+            total += 2 * int(np.prod(out)) * k
+        elif node.op_type == "Conv":
+            w = ins[1]
+            total += 2 * int(np.prod(out)) * int(np.prod(w[1:]))
+    return total
+
+
 def ensure(name, cache=DEFAULT_CACHE):
     """Builds NAME into CACHE unless it is there already; returns the model
     path and {input name: .npy path}."""

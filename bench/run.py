@@ -2,18 +2,23 @@
 """Times onnx-run against ONNX Runtime on the same machine, models and inputs.
 
   /usr/bin/python3 bench/run.py [--models matmul,conv,resnet50,mobilenetv2,transformer]
-                                [--runs 10] [--threads 1,2] [--build build]
+                                [--runs 10] [--rounds 3] [--threads 1,2]
+                                [--build build]
 
 For each model of bench/models.py (built into --cache on first use) and each
-thread count: ONNX Runtime's median latency (npm onnxruntime-node, installed
-into bench/node_modules when missing; graph optimization 'all', intra-op
-threads T) and onnx-run's (`onnx-run --bench N --threads T`), both after one
-warm-up run, and the ratio ours / ORT (below 1 is faster than ORT). Our
-outputs are checked against ORT's on the same inputs (the largest absolute
-difference, and that difference relative to the largest |ORT output|). A model
-onnx-run cannot compile or run yet gets its error in one line instead of a
-number (the operators with no lowering yet); nothing stops the whole run. Exit status 0 unless the setup itself
-fails (no Node/npm, ORT cannot load a model).
+thread count: ONNX Runtime (npm onnxruntime-node, installed into
+bench/node_modules when missing; graph optimization 'all', intra-op threads T)
+and onnx-run (`onnx-run --bench N --threads T` on the model compiled ahead of
+time) are timed in alternation, --rounds times each, every round the median
+of N runs after one warm-up run. A row gives the median round of each side
+with half the spread of its rounds, the ratio ours / ORT (below 1 is faster
+than ORT), our GFLOP/s (the multiply-adds of MatMul, Gemm and Conv), the peak
+resident memory of both processes, our compile time, and whether our outputs
+match ORT's on the same inputs (the largest absolute difference, and that
+difference relative to the largest |ORT output|). A model onnx-run cannot
+compile or run yet gets its error in one line instead of a number (the
+operators with no lowering yet); nothing stops the whole run. Exit status 0
+unless the setup itself fails (no Node/npm, ORT cannot load a model).
 """
 import argparse
 import json
@@ -95,14 +100,35 @@ def one_line(text, limit=160):
     return line if len(line) <= limit else line[:limit - 3] + "..."
 
 
+class Result:
+    def __init__(self, returncode, stdout, stderr, rss_mb):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+        self.rss_mb = rss_mb
+
+
 def run_tool(cmd, timeout, what):
-    try:
-        r = subprocess.run(cmd, capture_output=True, text=True,
-                           timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise Failure("%s timed out after %d s" % (what, timeout))
-    except OSError as e:  # e.g. a binary being relinked under us
-        raise Failure("%s: cannot run %s: %s" % (what, cmd[0], e.strerror))
+    """Runs CMD; returns its output and its peak resident memory (MB, from
+    the kernel's rusage of that process)."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        try:
+            proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
+        except OSError as e:  # e.g. a binary being relinked under us
+            raise Failure("%s: cannot run %s: %s" % (what, cmd[0], e.strerror))
+        deadline = time.monotonic() + timeout
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                proc.kill()
+                os.wait4(proc.pid, 0)
+                raise Failure("%s timed out after %d s" % (what, timeout))
+            time.sleep(0.005)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        r = Result(proc.returncode, out.read(), err.read(),
+                   usage.ru_maxrss / 1024.0)
     if r.returncode < 0:
         raise Failure("%s crashed (signal %d): %s" %
                       (what, -r.returncode, one_line(r.stderr)))
@@ -125,7 +151,9 @@ def ort_run(model, inputs, threads, runs, warmup, timeout, output_dir=None):
     if output_dir:
         cmd += ["--output-dir", output_dir]
     r = run_tool(cmd, timeout, "onnxruntime")
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    result = json.loads(r.stdout.strip().splitlines()[-1])
+    result["rss_mb"] = r.rss_mb
+    return result
 
 
 class Ours:
@@ -162,7 +190,7 @@ class Ours:
         if not m:
             raise Failure("onnx-run --bench printed no median latency: %s" %
                           one_line(r.stdout + r.stderr))
-        return float(m.group(1))
+        return float(m.group(1)), r.rss_mb
 
 
 def compare(ours_dir, ref_dir):
@@ -210,17 +238,35 @@ def machine():
     return "%s, %d cores, load average %s" % (cpu, os.cpu_count() or 0, load)
 
 
+def spread(values):
+    """(median, spread): the spread is (max - min) / median of the rounds."""
+    values = sorted(v for v in values if v is not None)
+    if not values:
+        return None, None
+    mid = len(values) // 2
+    median = values[mid] if len(values) % 2 else (values[mid - 1] +
+                                                  values[mid]) / 2
+    return median, (values[-1] - values[0]) / median if median else 0.0
+
+
 def bench_model(name, args, onnx_run):
-    """Returns the table rows of one model; never raises."""
+    """Returns the table rows of one model; never raises. ONNX Runtime and
+    onnx-run are timed in alternation, --rounds times, each round N runs."""
     rows = []
 
-    def row(threads, ort_ms=None, ours_ms=None, note=""):
-        ratio = ours_ms / ort_ms if ours_ms and ort_ms else None
-        rows.append({"model": name, "threads": threads, "ort_ms": ort_ms,
-                     "ours_ms": ours_ms, "ratio": ratio, "note": note})
+    def row(threads, **fields):
+        r = {"model": name, "threads": threads, "ort_ms": None,
+             "ours_ms": None, "ratio": None, "ort_spread": None,
+             "ours_spread": None, "gflops": None, "ours_rss_mb": None,
+             "ort_rss_mb": None, "compile_s": None, "note": ""}
+        r.update(fields)
+        if r["ours_ms"] and r["ort_ms"]:
+            r["ratio"] = r["ours_ms"] / r["ort_ms"]
+        rows.append(r)
 
     try:
         model, inputs = models.ensure(name, args.cache)
+        work_flops = models.flops(model)
     except Exception as e:  # a broken generator: report it, go on
         for t in args.threads:
             row(t, note="cannot build the model: %s" % one_line(str(e)))
@@ -228,20 +274,17 @@ def bench_model(name, args, onnx_run):
 
     with tempfile.TemporaryDirectory(prefix="bench-%s-" % name) as work:
         ref_dir = os.path.join(work, "ort")
-        ort_ms = {}
-        for t in args.threads:
-            log("bench: %s, ORT, %d thread(s)" % (name, t))
-            try:
-                ort_ms[t] = ort_run(model, inputs, t, args.runs, args.warmup,
-                                    args.timeout,
-                                    ref_dir if t == args.threads[0] else None
-                                    )["median_ms"]
-            except Failure as e:
-                ort_ms[t] = None
-                log("bench: %s" % e)
+        ref_ok = True
+        try:
+            ort_run(model, inputs, args.threads[0], 0, args.warmup,
+                    args.timeout, ref_dir)
+        except Failure as e:
+            ref_ok = False
+            log("bench: %s" % e)
 
         for t in args.threads:
-            ours_ms, notes = None, []
+            notes, ours, runs = [], None, args.runs
+            fields = {}
             try:
                 if args.no_ours:
                     raise Failure("not run (--no-ours)")
@@ -249,46 +292,79 @@ def bench_model(name, args, onnx_run):
                     raise Failure("no onnx-run in %s/bin" % args.build)
                 log("bench: %s, onnx-run, %d thread(s): compile" % (name, t))
                 ours = Ours(onnx_run, model, inputs, t, work, args)
-                log("bench: %s, onnx-run, %d thread(s): run" % (name, t))
+                fields["compile_s"] = ours.compile_s
                 out_dir = os.path.join(work, "ours-t%d" % t)
                 once = ours.outputs(out_dir)
-                notes.append(compare(out_dir, ref_dir)[1]
-                             if os.path.isdir(ref_dir) else
+                notes.append(compare(out_dir, ref_dir)[1] if ref_ok else
                              "not checked: ORT failed")
-                if ours.compile_s is not None:
-                    notes[-1] += " (compile %.1f s)" % ours.compile_s
                 # Keep slow models within --max-seconds per measurement.
-                runs = args.runs
                 if once * (runs + 1) > args.max_seconds:
                     runs = max(3, int(args.max_seconds / max(once, 1e-3)) - 1)
-                    notes[-1] += " (%d runs)" % runs
-                ours_ms = ours.bench(runs)
+                    notes.append("%d runs" % runs)
             except Failure as e:
                 notes.append(str(e))
-            if ort_ms.get(t) is None:
+                ours = None
+            ort_ms, ours_ms, ort_rss, ours_rss = [], [], [], []
+            for r in range(args.rounds):
+                log("bench: %s, %d thread(s), round %d of %d" %
+                    (name, t, r + 1, args.rounds))
+                order = ["ort", "ours"] if r % 2 == 0 else ["ours", "ort"]
+                for who in order:
+                    try:
+                        if who == "ort":
+                            o = ort_run(model, inputs, t, runs, args.warmup,
+                                        args.timeout)
+                            ort_ms.append(o["median_ms"])
+                            ort_rss.append(o["rss_mb"])
+                        elif ours:
+                            ms, rss = ours.bench(runs)
+                            ours_ms.append(ms)
+                            ours_rss.append(rss)
+                    except Failure as e:
+                        notes.append(str(e))
+                        if who == "ours":
+                            ours = None
+            fields["ort_ms"], fields["ort_spread"] = spread(ort_ms)
+            fields["ours_ms"], fields["ours_spread"] = spread(ours_ms)
+            if fields["ours_ms"]:
+                fields["gflops"] = work_flops / fields["ours_ms"] / 1e6
+            fields["ours_rss_mb"] = max(ours_rss) if ours_rss else None
+            fields["ort_rss_mb"] = max(ort_rss) if ort_rss else None
+            if not ort_ms:
                 notes.append("ORT failed")
-            row(t, ort_ms.get(t), ours_ms, "; ".join(notes))
+            row(t, note="; ".join(dict.fromkeys(notes)), **fields)
     return rows
 
 
 def print_table(rows):
-    head = ["model", "threads", "ours ms", "ORT ms", "ours/ORT",
-            "check / reason"]
-    body = [[r["model"], str(r["threads"]), fmt_ms(r["ours_ms"]),
-             fmt_ms(r["ort_ms"]),
-             "-" if r["ratio"] is None else "%.2fx" % r["ratio"], r["note"]]
-            for r in rows]
-    widths = [max(len(x[i]) for x in [head] + body) for i in range(5)]
-    right = [False, True, True, True, True]
+    def ms(value, sp):
+        if value is None:
+            return "-"
+        return "%s ±%.0f%%" % (fmt_ms(value), 100 * sp / 2) if sp else fmt_ms(value)
+
+    head = ["model", "threads", "ours ms", "ORT ms", "ours/ORT", "GFLOP/s",
+            "RSS MB ours/ORT", "compile s", "check"]
+    body = []
+    for r in rows:
+        rss = "-" if r["ours_rss_mb"] is None or r["ort_rss_mb"] is None else \
+            "%.0f / %.0f" % (r["ours_rss_mb"], r["ort_rss_mb"])
+        body.append([
+            r["model"], str(r["threads"]), ms(r["ours_ms"], r["ours_spread"]),
+            ms(r["ort_ms"], r["ort_spread"]),
+            "-" if r["ratio"] is None else "%.2fx" % r["ratio"],
+            "-" if r["gflops"] is None else "%.1f" % r["gflops"], rss,
+            "-" if r["compile_s"] is None else "%.1f" % r["compile_s"],
+            r["note"]])
+    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
+    right = [False] + [True] * 7 + [False]
 
     def line(cells):
-        out = [c.rjust(w) if r else c.ljust(w)
-               for c, w, r in zip(cells, widths, right)]
-        return "| " + " | ".join(out + [cells[5]]) + " |"
+        return "| " + " | ".join(
+            c.rjust(w) if rt else c.ljust(w)
+            for c, w, rt in zip(cells, widths, right)) + " |"
 
     print(line(head))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|" +
-          "-" * (len(head[5]) + 2) + "|")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for b in body:
         print(line(b))
 
@@ -302,6 +378,10 @@ def main():
                    help="comma-separated subset (default: all)")
     p.add_argument("--runs", type=int, default=10,
                    help="timed runs per measurement (default 10)")
+    p.add_argument("--rounds", type=int, default=3,
+                   help="measurements of each side, alternating ORT and "
+                        "onnx-run (default 3); the table gives the median "
+                        "round and half the spread of the rounds")
     p.add_argument("--warmup", type=int, default=1,
                    help="ORT warm-up runs (default 1, as onnx-run does)")
     p.add_argument("--threads", default="1,2",
@@ -331,8 +411,9 @@ def main():
         args.threads = [int(t) for t in args.threads.split(",") if t]
     except ValueError:
         p.error("--threads takes a comma-separated list of integers")
-    if not args.threads or min(args.threads) < 1 or args.runs < 1:
-        p.error("--threads and --runs must be at least 1")
+    if not args.threads or min(args.threads) < 1 or args.runs < 1 or \
+            args.rounds < 1:
+        p.error("--threads, --runs and --rounds must be at least 1")
 
     try:
         ensure_ort()
@@ -348,8 +429,9 @@ def main():
     with open(os.path.join(ORT_PACKAGE, "package.json")) as f:
         ort_version = json.load(f)["version"]
     print("machine: %s" % machine())
-    print("onnxruntime-node %s; onnx-run: %s; %d runs, median; %s" % (
-        ort_version, onnx_run or "-", args.runs, time.strftime("%Y-%m-%d")))
+    print("onnxruntime-node %s; onnx-run: %s; %d rounds of %d runs, "
+          "interleaved; %s" % (ort_version, onnx_run or "-", args.rounds,
+                               args.runs, time.strftime("%Y-%m-%d")))
     rows = []
     for name in names:
         rows += bench_model(name, args, onnx_run)
@@ -358,7 +440,8 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"machine": machine(), "ort": ort_version,
-                       "runs": args.runs, "rows": rows}, f, indent=1)
+                       "runs": args.runs, "rounds": args.rounds,
+                       "rows": rows}, f, indent=1)
 
 
 if __name__ == "__main__":

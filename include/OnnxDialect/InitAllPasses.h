@@ -9,6 +9,7 @@
 #ifndef ONNXDIALECT_INITALLPASSES_H
 #define ONNXDIALECT_INITALLPASSES_H
 
+#include "OnnxDialect/Codegen/CPU/Passes.h"
 #include "OnnxDialect/Conversion/Passes.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
 #include "OnnxDialect/Transforms/Passes.h"
@@ -22,6 +23,7 @@ inline void registerAllPasses() {
   mlir::registerAllPasses();
   registerONNXTransformsPasses();
   registerONNXConversionPasses();
+  registerONNXCPUCodegenPasses();
   registerPipelines();
 }
 

@@ -7,6 +7,8 @@
 
 #include "OnnxDialect/Pipelines/Pipelines.h"
 
+#include "OnnxDialect/Codegen/CPU/Passes.h"
+
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
@@ -31,41 +33,55 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
     addPipeline(pm, "onnx-bind-input-defaults,onnx-inline-functions,"
                     "onnx-convert-opset,"
                     "onnx-infer-shapes,onnx-decompose,onnx-infer-shapes");
-  // 2. linalg on tensors. The canonicalizer must not fold a tensor.cast of
-  // an scf.for init into the loop's iter_arg type: that assumes the carried
-  // value keeps the init's shape, but a Scan output buffer starts as a
-  // placeholder (0 along the dims its first value decides) and is replaced
-  // in the first iteration.
-  const std::string canonicalize = "canonicalize{disable-patterns=\"(anonymous "
-                                   "namespace)::ForOpTensorCastFolder\"}";
-  addPipeline(pm, "convert-onnx-to-linalg," + canonicalize +
-                      ",cse,func.func(linalg-fuse-elementwise-ops)," +
-                      canonicalize);
-  // 3. buffers.
+  // 2. linalg on tensors. The canonicalizer runs without the pattern that
+  // breaks Scan output buffers (kDisabledCanonicalization says why).
+  const std::string canonicalize =
+      std::string("canonicalize{disable-patterns=\"") +
+      kDisabledCanonicalization + "\"}";
+  std::string target = "target-cpu=" + options.targetCPU.getValue() +
+                       " target-features=\"" +
+                       options.targetFeatures.getValue() + "\"";
+  addPipeline(pm, "convert-onnx-to-linalg," + canonicalize + ",cse");
+  // 3. CPU code generation on tensors. Matmuls and convolutions are packed
+  // before elementwise fusion, which would otherwise fold the reshapes around
+  // them into generics that are no longer recognizable as matmuls.
+  if (options.codegen)
+    addPipeline(pm, "func.func(onnx-cpu-pack-matmul{" + target + "})," +
+                        canonicalize);
+  addPipeline(pm, "func.func(linalg-fuse-elementwise-ops)," + canonicalize);
+  if (options.codegen)
+    addPipeline(pm, "func.func(onnx-cpu-tile-and-vectorize{" + target +
+                        " num-threads=" + std::to_string(options.numThreads) +
+                        "})," + canonicalize + ",cse");
+  // 4. buffers, then the vector ops on them.
   addPipeline(pm, "eliminate-empty-tensors,"
                   "one-shot-bufferize{bufferize-function-boundaries "
                   "allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map}," +
-                      canonicalize +
+                      canonicalize + ",cse," + canonicalize +
                       ",buffer-deallocation-pipeline,"
                       "convert-bufferization-to-memref,canonicalize");
-  // 4. loops (parallel ones on OpenMP threads) and LLVM.
+  if (options.codegen)
+    addPipeline(pm, "func.func(onnx-cpu-lower-vectors{" + target + "})");
+  // 5. loops (parallel ones on OpenMP threads) and LLVM.
   pm.addPass(createStridedCopiesToLinalgPass());
   pm.addPass(createMarkEntryCInterfacePass());
   if (options.runtimeChecks)
     pm.addPass(createLowerAssertsToRuntimePass());
   if (options.numThreads > 1) {
-    addPipeline(pm, "func.func(convert-linalg-to-parallel-loops)");
+    addPipeline(pm, "scf-forall-to-parallel,"
+                    "func.func(convert-linalg-to-parallel-loops)");
     pm.addPass(createSequentializeFailingLoopsPass());
     addPipeline(pm, "convert-scf-to-openmp");
     pm.addPass(createInlineAllocaScopesPass());
   } else {
-    addPipeline(pm, "func.func(convert-linalg-to-loops)");
+    addPipeline(pm, "scf-forall-to-for,func.func(convert-linalg-to-loops)");
   }
   addPipeline(pm,
               "lower-affine,convert-scf-to-cf,math-extend-to-supported-types,"
-              "convert-math-to-funcs,expand-strided-metadata,lower-affine,"
-              "finalize-memref-to-llvm,func.func(convert-math-to-llvm),"
+              "convert-math-to-funcs,convert-vector-to-llvm,"
+              "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
+              "func.func(convert-math-to-llvm),"
               "convert-math-to-libm,convert-to-llvm,"
               "reconcile-unrealized-casts");
 }

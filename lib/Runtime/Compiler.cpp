@@ -13,6 +13,7 @@
 
 #include "Compiler.h"
 
+#include "OnnxDialect/Codegen/CPU/CPUTarget.h"
 #include "OnnxDialect/IR/ONNXDataTypes.h"
 #include "OnnxDialect/IR/ONNXDialect.h"
 #include "OnnxDialect/InitAllDialects.h"
@@ -36,6 +37,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -344,6 +346,13 @@ static bool hasONNXOps(ModuleOp module) {
       .wasInterrupted();
 }
 
+/// The CPU the options name, `host` when they name none.
+static std::string targetCPUName(const onnxd_options &options) {
+  if (!options.target_cpu || !*options.target_cpu)
+    return "host";
+  return options.target_cpu;
+}
+
 static Error lower(Compilation &c, const onnxd_options &options) {
   registerPassesOnce();
   PassManager pm(&c.context);
@@ -351,6 +360,10 @@ static Error lower(Compilation &c, const onnxd_options &options) {
   pipeline.onnxLevel = hasONNXOps(*c.module);
   pipeline.numThreads = options.num_threads;
   pipeline.runtimeChecks = true;
+  pipeline.codegen = options.codegen != 0;
+  pipeline.targetCPU = targetCPUName(options);
+  pipeline.targetFeatures =
+      options.target_features ? options.target_features : "";
   onnx::buildLowerToLLVMPipeline(pm, pipeline);
   if (failed(pm.run(*c.module)))
     return makeError(ONNXD_COMPILE_ERROR,
@@ -398,9 +411,11 @@ static llvm::CodeGenOptLevel codeGenLevel(int level) {
   }
 }
 
-/// A target machine for the host: its triple, CPU name and features.
+/// A target machine for the CPU the options name (the host's by default):
+/// the host's triple, the CPU's features plus the options' own.
 static std::unique_ptr<llvm::TargetMachine>
-createHostTargetMachine(int optLevel, std::string &error) {
+createTargetMachine(const onnxd_options &options, std::string &error) {
+  int optLevel = options.opt_level;
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
@@ -411,13 +426,19 @@ createHostTargetMachine(int optLevel, std::string &error) {
       llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
-  llvm::SubtargetFeatures features;
-  for (const auto &feature : llvm::sys::getHostCPUFeatures())
-    features.AddFeature(feature.first(), feature.second);
+  onnx::CPUTarget cpu = onnx::CPUTarget::get(
+      targetCPUName(options),
+      options.target_features ? options.target_features : "");
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, cpu.cpu, ""));
+  if (!info || !info->isCPUStringValid(cpu.cpu)) {
+    error = "unknown target CPU '" + cpu.cpu + "' (an LLVM CPU name for " +
+            triple.str() + ", or host)";
+    return nullptr;
+  }
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, llvm::sys::getHostCPUName(), features.getString(),
-      llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
-      codeGenLevel(optLevel)));
+      triple, cpu.cpu, cpu.features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt, codeGenLevel(optLevel)));
   if (!tm)
     error = "cannot create a target machine for " + triple.str();
   return tm;
@@ -545,8 +566,7 @@ Error mlir::onnx::runtime::compileJIT(llvm::StringRef path,
       return makeError(ONNXD_COMPILE_ERROR, error);
   }
   std::string error;
-  std::unique_ptr<llvm::TargetMachine> tm =
-      createHostTargetMachine(options.opt_level, error);
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
   if (!tm)
     return makeError(ONNXD_COMPILE_ERROR, error);
   Signature &sig = c.signature;
@@ -560,10 +580,10 @@ Error mlir::onnx::runtime::compileJIT(llvm::StringRef path,
   engineOptions.jitCodeGenOptLevel = codeGenLevel(options.opt_level);
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
-  auto engine = ExecutionEngine::create(
-      *c.module, engineOptions,
-      std::unique_ptr<llvm::TargetMachine>(
-          createHostTargetMachine(options.opt_level, error)));
+  auto engine =
+      ExecutionEngine::create(*c.module, engineOptions,
+                              std::unique_ptr<llvm::TargetMachine>(
+                                  createTargetMachine(options, error)));
   if (!engine)
     return makeError(ONNXD_COMPILE_ERROR,
                      path.str() +
@@ -768,8 +788,7 @@ Error mlir::onnx::runtime::emit(llvm::StringRef path,
     return {};
   }
   std::string error;
-  std::unique_ptr<llvm::TargetMachine> tm =
-      createHostTargetMachine(options.opt_level, error);
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
   if (!tm)
     return makeError(ONNXD_COMPILE_ERROR, error);
   llvm::LLVMContext ctx;

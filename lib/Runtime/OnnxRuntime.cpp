@@ -109,6 +109,9 @@ void onnxd_options_init(onnxd_options *options) {
   options->opt_level = 3;
   options->num_threads = 1;
   options->format = nullptr;
+  options->target_cpu = nullptr;
+  options->target_features = nullptr;
+  options->codegen = 1;
 }
 
 /// Makes this library's symbols (onnxd_rt_fail) global, so that compiled

@@ -38,6 +38,8 @@ namespace {
 /// live in the same global registry as llvm::cl's).
 struct Options {
   std::string modelPath, outputDir, testDir, emitKind, outputFile;
+  std::string targetCPU, targetFeatures;
+  bool codegen = true, outputDirGiven = false;
   std::vector<std::string> inputFiles;
   double rtol = 1e-3, atol = 1e-7;
   unsigned benchRuns = 0;
@@ -46,6 +48,10 @@ struct Options {
 } // namespace
 
 static Options opts;
+
+/// More threads than this is a typing error, not a machine (OpenMP aborts
+/// when it cannot create them).
+static constexpr int kMaxThreads = 1024;
 
 static const char *const kUsageText =
     "usage: onnx-run MODEL [options]\n"
@@ -59,6 +65,11 @@ static const char *const kUsageText =
     "  --bench N             print the median latency over N runs\n"
     "  --threads T           threads for the compiled code (1)\n"
     "  -O0 .. -O3            LLVM optimization level (3)\n"
+    "  --target-cpu CPU      compile for an LLVM CPU name (host)\n"
+    "  --target-features F   LLVM target features added to the CPU's "
+    "(+x,-y)\n"
+    "  --no-codegen          skip the CPU code-generation stage (scalar "
+    "loops)\n"
     "  --emit mlir|llvm|obj  write the lowered module / LLVM IR / object and "
     "stop\n"
     "  -o FILE               with --emit: the file (stdout); alone: a shared "
@@ -103,8 +114,15 @@ static bool parseArgs(int argc, char **argv) {
     std::string v;
     if (value("--input", v) || value("-input", v))
       opts.inputFiles.push_back(v);
-    else if (value("--output-dir", v))
+    else if (value("--output-dir", v)) {
       opts.outputDir = v;
+      opts.outputDirGiven = true;
+    } else if (value("--target-cpu", v))
+      opts.targetCPU = v;
+    else if (value("--target-features", v))
+      opts.targetFeatures = v;
+    else if (arg == "--no-codegen")
+      opts.codegen = false;
     else if (value("--test-dir", v))
       opts.testDir = v;
     else if (value("--emit", v))
@@ -118,11 +136,27 @@ static bool parseArgs(int argc, char **argv) {
       if (!number("--atol", v, opts.atol))
         return false;
     } else if (value("--bench", v)) {
-      if (!number("--bench", v, opts.benchRuns))
+      double runs = 0;
+      if (!number("--bench", v, runs))
         return false;
+      if (runs < 1 || runs > 1e7 || runs != static_cast<unsigned>(runs)) {
+        llvm::errs() << "onnx-run: --bench takes a whole number of runs "
+                        "from 1 to 10000000, got '"
+                     << v << "'\n";
+        return false;
+      }
+      opts.benchRuns = static_cast<unsigned>(runs);
     } else if (value("--threads", v)) {
-      if (!number("--threads", v, opts.threads))
+      double threads = 0;
+      if (!number("--threads", v, threads))
         return false;
+      if (threads < 1 || threads > kMaxThreads ||
+          threads != static_cast<int>(threads)) {
+        llvm::errs() << "onnx-run: --threads takes a whole number from 1 to "
+                     << kMaxThreads << ", got '" << v << "'\n";
+        return false;
+      }
+      opts.threads = static_cast<int>(threads);
     } else if (arg.size() == 3 && arg.starts_with("-O") && arg[2] >= '0' &&
                arg[2] <= '3')
       opts.optLevel = arg[2] - '0';
@@ -720,6 +754,10 @@ int main(int argc, char **argv) {
     llvm::errs() << "onnx-run: no model given (see --help)\n";
     return kUsage;
   }
+  if (opts.outputDirGiven && outputDir.empty()) {
+    llvm::errs() << "onnx-run: --output-dir needs a directory, got ''\n";
+    return kUsage;
+  }
   if (threads < 1) {
     llvm::errs() << "onnx-run: --threads must be at least 1\n";
     return kUsage;
@@ -728,6 +766,9 @@ int main(int argc, char **argv) {
   onnxd_options_init(&options);
   options.opt_level = opts.optLevel;
   options.num_threads = threads;
+  options.target_cpu = opts.targetCPU.c_str();
+  options.target_features = opts.targetFeatures.c_str();
+  options.codegen = opts.codegen ? 1 : 0;
 
   // Ahead of time: --emit KIND [-o FILE], or -o FILE.so.
   if (!emitKind.empty() || (!outputFile.empty() && testDir.empty())) {

@@ -6,9 +6,11 @@
 //   1. onnx level: inline model-local functions, convert every op to the
 //      newest opset, decompose function ops, infer shapes and fold;
 //   2. convert-onnx-to-linalg, canonicalization, elementwise fusion;
-//   3. one-shot bufferization across functions (identity layouts), buffer
-//      deallocation;
-//   4. loops, then the LLVM dialect (math through LLVM intrinsics, libm or
+//   3. CPU code generation on tensors (lib/Codegen/CPU): matmuls packed into
+//      register tiles, tiling with threads, vectorization;
+//   4. one-shot bufferization across functions (identity layouts), buffer
+//      deallocation, then the vector ops lowered to 1-D vector code;
+//   5. loops, then the LLVM dialect (math through LLVM intrinsics, libm or
 //      outlined functions).
 //
 //===----------------------------------------------------------------------===//
@@ -34,6 +36,20 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("More than 1: the outermost parallel loops become "
                      "OpenMP parallel loops (libomp)"),
       llvm::cl::init(1)};
+  PassOptions::Option<bool> codegen{
+      *this, "codegen",
+      llvm::cl::desc("Run the CPU code-generation stage (packing, tiling, "
+                     "vectorization); off: scalar loops"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> targetCPU{
+      *this, "target-cpu",
+      llvm::cl::desc("The CPU to generate code for (`host` or an LLVM CPU "
+                     "name)"),
+      llvm::cl::init("host")};
+  PassOptions::Option<std::string> targetFeatures{
+      *this, "target-features",
+      llvm::cl::desc("LLVM target features added to the CPU's (+x,-y)"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> runtimeChecks{
       *this, "runtime-checks",
       llvm::cl::desc("cf.assert calls onnxd_rt_fail (the runtime's error "

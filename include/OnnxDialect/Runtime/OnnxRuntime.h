@@ -175,11 +175,21 @@ typedef struct onnxd_options {
    *  or lower, with one public function, named by the module attribute
    *  `onnx.entry` when there are several). */
   const char *format;
+  /** The CPU to compile for: NULL, "" or "host" is this machine; else an LLVM
+   *  CPU name ("znver4", "sapphirerapids", "x86-64-v3", ...), for a library
+   *  that runs elsewhere. */
+  const char *target_cpu;
+  /** LLVM target features added to the CPU's, "+avx512f,-amx-tile" (NULL or
+   *  "": none). The vector width of the generated code follows them. */
+  const char *target_features;
+  /** 0 compiles without the CPU code-generation stage (scalar loops, for
+   *  comparison); 1 (default) packs, tiles and vectorizes. */
+  int codegen;
 } onnxd_options;
 
 typedef struct onnxd_model onnxd_model;
 
-/** Sets the defaults (opt_level 3, one thread). */
+/** Sets the defaults (opt_level 3, one thread, the host CPU, codegen on). */
 void onnxd_options_init(onnxd_options *options);
 
 /** The message of the last failed call on this thread ("" if none). */

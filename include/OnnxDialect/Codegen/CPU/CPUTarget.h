@@ -1,0 +1,50 @@
+//===- CPUTarget.h - What the CPU code generator needs of a CPU -*- C++ -*-===//
+//
+// The vector width and register file of the CPU code is generated for, from
+// an LLVM CPU name and feature string (the host's by default), and the tile
+// sizes that follow from them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXDIALECT_CODEGEN_CPU_CPUTARGET_H
+#define ONNXDIALECT_CODEGEN_CPU_CPUTARGET_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir {
+namespace onnx {
+
+struct CPUTarget {
+  /// The LLVM CPU name (`host` resolved to the host's).
+  std::string cpu;
+  /// The LLVM feature string, `+a,-b,...` (the CPU's own features first).
+  std::string features;
+  /// The width of a vector register in bits: 512 (AVX-512), 256 (AVX/AVX2)
+  /// or 128 (SSE, other architectures).
+  unsigned vectorBits = 128;
+  /// Vector registers the code may hold accumulators in.
+  unsigned vectorRegisters = 16;
+  bool hasFMA = false;
+  /// False when `cpu` is not a CPU LLVM knows for the host's architecture.
+  bool valid = true;
+
+  /// `cpu` (`host` or empty: this machine) with `extraFeatures` (`+x,-y`)
+  /// applied after the CPU's own.
+  static CPUTarget get(llvm::StringRef cpu, llvm::StringRef extraFeatures);
+
+  /// Elements of `bitWidth` bits in one vector register.
+  int64_t lanes(unsigned bitWidth) const { return vectorBits / bitWidth; }
+  /// The register tile of a packed f32 matmul: m0 rows by n0 columns, n0 one
+  /// register and m0 * n0 / lanes accumulators (16 with AVX-512, 8 with 16
+  /// registers).
+  int64_t matmulTileN() const { return lanes(32); }
+  int64_t matmulTileM() const { return vectorRegisters >= 32 ? 16 : 8; }
+};
+
+} // namespace onnx
+} // namespace mlir
+
+#endif // ONNXDIALECT_CODEGEN_CPU_CPUTARGET_H

@@ -1,0 +1,49 @@
+//===- Passes.h - The CPU code-generation stage -----------------*- C++ -*-===//
+//
+// Declarations and registration of the passes of Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXDIALECT_CODEGEN_CPU_PASSES_H
+#define ONNXDIALECT_CODEGEN_CPU_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace onnx {
+
+/// The upstream canonicalization pattern the pipelines disable wherever they
+/// canonicalize: it folds a tensor.cast of an scf.for init into the loop's
+/// iter_arg type, assuming the carried value keeps the init's shape, but a
+/// Scan output buffer starts as a placeholder (0 along the dims its first
+/// value decides) and is replaced in the first iteration.
+inline constexpr const char *kDisabledCanonicalization =
+    "(anonymous namespace)::ForOpTensorCastFolder";
+
+/// Applies `patterns` greedily to `root`, with every loaded dialect's and
+/// registered op's canonicalization patterns but kDisabledCanonicalization
+/// when `canonicalize` is set.
+LogicalResult applyCodegenPatterns(Operation *root,
+                                   RewritePatternSet &&patterns,
+                                   bool canonicalize);
+
+#define GEN_PASS_DECL
+#include "OnnxDialect/Codegen/CPU/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "OnnxDialect/Codegen/CPU/Passes.h.inc"
+
+} // namespace onnx
+} // namespace mlir
+
+#endif // ONNXDIALECT_CODEGEN_CPU_PASSES_H

@@ -1,0 +1,127 @@
+//===- Passes.td - The CPU code-generation stage ------------*- tablegen -*-===//
+//
+// The passes between linalg on tensors and LLVM that make the CPU code fast:
+// matrix products packed into register-sized tiles (weights packed at
+// compile time), tiling with threads and vectorization on tensors, and the
+// lowering of the vector ops after bufferization. Sources live in
+// lib/Codegen/CPU/. The sizes come from the target's features (CPUTarget.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXDIALECT_CODEGEN_CPU_PASSES_TD
+#define ONNXDIALECT_CODEGEN_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+defvar targetOptions = [
+  Option<"targetCPU", "target-cpu", "std::string", /*default=*/"\"host\"",
+         "The CPU to generate code for: `host` (this machine) or an LLVM CPU "
+         "name (`znver4`, `sapphirerapids`, `x86-64-v3`, ...)">,
+  Option<"targetFeatures", "target-features", "std::string",
+         /*default=*/"\"\"",
+         "LLVM target features added to the CPU's (`+avx512f,-avx512f`, ...); "
+         "the vector width follows from them">,
+];
+
+def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
+  let summary = "Matrix products and convolutions to linalg.mmt4d on tiles "
+                "sized for the register file";
+  let description = [{
+    Rewrites `linalg.matmul` with static f32 operands into `linalg.pack` of
+    both operands, `linalg.mmt4d` on the packed tiles and `linalg.unpack` of
+    the result: the left operand in `[M/m0, K, m0, 1]` tiles, the right one
+    in `[N/n0, K, n0, 1]` tiles, the accumulator in `[M/m0, N/n0, m0, n0]`.
+    `n0` is one vector register of f32 (16 with AVX-512, 8 with AVX2, 4
+    otherwise) and `m0` fills the register file with accumulators (16, 8, 4),
+    narrowed for short `M` (a matmul with 3 rows packs 4, not 16). Sizes that
+    are not multiples of the tile are padded with zeros.
+
+    A 2-D convolution of one image (`linalg.conv_2d_nchw_fchw` with static
+    shapes) becomes such a matmul first: the filter as a `[F, C*KH*KW]` matrix
+    (the same blob, reshaped) times the image's im2col matrix
+    `[C*KH*KW, OH*OW]` (the image itself for a 1x1 convolution with unit
+    strides), accumulated into the output viewed as `[F, OH*OW]`.
+
+    A depthwise 2-D convolution (`linalg.depthwise_conv_2d_nchw_chw`, static
+    f32, kernels up to 7x7) becomes one elementwise `linalg.generic` over the
+    output whose inputs are the KH*KW strided windows of the image (views)
+    and the matching columns of the filter, which the tiling pass vectorizes
+    along the output row.
+
+    An operand that is a constant (an initializer) is packed here, in C++, into
+    a new `dense_resource` blob: weights are packed once, at compile time, and
+    never go through the folder. A zero fill of the accumulator becomes a fill
+    of the packed accumulator.
+  }];
+  let options = targetOptions;
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
+                               "::mlir::func::FuncOp"> {
+  let summary = "Tile linalg ops for caches, threads and registers, and "
+                "vectorize the tiles";
+  let description = [{
+    On tensors, before bufferization:
+    - `linalg.mmt4d` (from `onnx-cpu-pack-matmul`): the outermost tile loop is
+      an `scf.forall` over the rows of tiles when `num-threads` is above 1
+      (OpenMP later), then blocks of the columns and the reduction sized for
+      the L2 cache, then one register tile per iteration, vectorized into a
+      `vector.contract` whose accumulator is hoisted out of the reduction loop;
+    - `linalg.pack`/`linalg.unpack`: lowered to pad, reshape and transpose;
+    - elementwise ops (`linalg.generic` with parallel loops only, `linalg.fill`,
+      `linalg.transpose`, `linalg.copy`, `linalg.broadcast`) with static
+      shapes: the innermost loop tiled by a multiple of the vector length and
+      vectorized (masked on the tail), the outer loops one at a time, the
+      outermost on threads when the op is large;
+    - generics that reduce along their innermost loop (softmax and
+      normalization statistics, reductions over the last axis): the parallel
+      loops tiled to one and the reduction vectorized.
+    Ops that do not match (dynamic shapes, gathers, bodies that do not
+    vectorize) are left as they are and become scalar loops later. Vector
+    math (`exp`, `tanh`, `erf`, `log`, ...) is expanded into polynomial
+    approximations so that no scalar libm call runs per element.
+  }];
+  let options = targetOptions # [
+    Option<"numThreads", "num-threads", "unsigned", /*default=*/"1",
+           "Threads of the compiled code: above 1, the outermost tile loop of "
+           "large kernels is an scf.forall">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def CPULowerVectors : Pass<"onnx-cpu-lower-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Lower vector ops on buffers to what LLVM's x86 backend "
+                "compiles well";
+  let description = [{
+    After bufferization, copies of small static tiles become vector loads and
+    stores; then, in separate sweeps (one combined sweep of these
+    pattern sets does not terminate): unit dims dropped from transfers,
+    `vector.contract` to outer products and those to FMAs, transfer
+    permutations to transposes, n-D transfers fully unrolled to 1-D loads and
+    stores (never to stack temporaries), and transposes, shape casts and
+    broadcasts to shuffles.
+  }];
+  let options = targetOptions;
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+#endif // ONNXDIALECT_CODEGEN_CPU_PASSES_TD

@@ -1,0 +1,470 @@
+//===- PackMatmul.cpp - Matmuls to mmt4d on register-sized tiles ----------===//
+//
+// linalg.matmul C[M,N] += A[M,K] * B[K,N] with static f32 operands becomes
+//   Ap = pack A  -> [M1, K, m0, 1]     (rows of A in tiles of m0)
+//   Bp = pack B  -> [N1, K, n0, 1]     (columns of B in tiles of n0)
+//   Cp = mmt4d(Ap, Bp, pack C or fill) -> [M1, N1, m0, n0]
+//   C  = unpack Cp
+// so that the tile loop of onnx-cpu-tile-and-vectorize reads one register of
+// Bp and m0 scalars of Ap per step of k, and keeps m0 accumulators of n0
+// lanes in registers. An operand that is a constant is packed here, once,
+// into a new dense_resource blob.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/Codegen/CPU/CPUTarget.h"
+#include "OnnxDialect/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <optional>
+
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_CPUPACKMATMUL
+#include "OnnxDialect/Codegen/CPU/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::onnx;
+
+namespace {
+
+/// The f32 elements of a constant, or nothing when they are not in memory
+/// (an elided or missing resource blob).
+std::optional<ArrayRef<float>> constantData(Value value, float &splat) {
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  if (!constant)
+    return std::nullopt;
+  if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue())) {
+    if (!dense.getElementType().isF32())
+      return std::nullopt;
+    if (dense.isSplat()) {
+      splat = dense.getSplatValue<float>();
+      return ArrayRef<float>();
+    }
+    ArrayRef<char> raw = dense.getRawData();
+    return ArrayRef<float>(reinterpret_cast<const float *>(raw.data()),
+                           raw.size() / sizeof(float));
+  }
+  if (auto resource =
+          dyn_cast<DenseResourceElementsAttr>(constant.getValue())) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob || !resource.getElementType().isF32())
+      return std::nullopt;
+    ArrayRef<char> raw = blob->getData();
+    auto type = cast<ShapedType>(resource.getType());
+    if (raw.size() != static_cast<size_t>(type.getNumElements()) * 4)
+      return std::nullopt;
+    return ArrayRef<float>(reinterpret_cast<const float *>(raw.data()),
+                           raw.size() / sizeof(float));
+  }
+  return std::nullopt;
+}
+
+/// How one 2-D operand is packed: `tile` rows of the dim `tiled` together,
+/// outer dims [ceil(size(tiled) / tile), size(other)].
+struct PackSpec {
+  int64_t tiled; // 0 or 1: the dim cut into tiles of `tile`
+  int64_t tile;
+};
+
+RankedTensorType packedType(RankedTensorType type, PackSpec spec) {
+  int64_t tiledSize = type.getDimSize(spec.tiled);
+  int64_t otherSize = type.getDimSize(1 - spec.tiled);
+  return RankedTensorType::get(
+      {llvm::divideCeil(tiledSize, spec.tile), otherSize, spec.tile, 1},
+      type.getElementType());
+}
+
+/// The packed form of a constant, computed here: element [t][o][i][0] is
+/// source[t * tile + i] along the tiled dim and o along the other, zero past
+/// the end.
+Value packConstant(OpBuilder &b, Location loc, Value source, PackSpec spec) {
+  float splat = 0;
+  std::optional<ArrayRef<float>> data = constantData(source, splat);
+  if (!data)
+    return {};
+  auto type = cast<RankedTensorType>(source.getType());
+  RankedTensorType packed = packedType(type, spec);
+  if (data->empty())
+    return arith::ConstantOp::create(
+        b, loc, packed,
+        SplatElementsAttr::get(packed, b.getF32FloatAttr(splat)));
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t tiles = packed.getDimSize(0), other = packed.getDimSize(1);
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
+      packed.getNumElements() * sizeof(float), alignof(float) * 16);
+  MutableArrayRef<float> out(
+      reinterpret_cast<float *>(blob.getMutableData().data()),
+      packed.getNumElements());
+  for (int64_t t = 0; t < tiles; ++t)
+    for (int64_t o = 0; o < other; ++o)
+      for (int64_t i = 0; i < spec.tile; ++i) {
+        int64_t along = t * spec.tile + i;
+        int64_t row = spec.tiled == 0 ? along : o;
+        int64_t col = spec.tiled == 0 ? o : along;
+        float value =
+            along < type.getDimSize(spec.tiled) ? (*data)[row * cols + col] : 0;
+        out[(t * other + o) * spec.tile + i] = value;
+      }
+  (void)rows;
+  auto attr = DenseResourceElementsAttr::get(packed, "onnx_packed_weights",
+                                             std::move(blob));
+  return arith::ConstantOp::create(b, loc, packed, attr);
+}
+
+/// linalg.pack of a 2-D operand as `spec` says, zero-padded.
+Value packOperand(OpBuilder &b, Location loc, Value source, PackSpec spec) {
+  if (Value constant = packConstant(b, loc, source, spec))
+    return constant;
+  auto type = cast<RankedTensorType>(source.getType());
+  RankedTensorType packed = packedType(type, spec);
+  Value dest = tensor::EmptyOp::create(b, loc, packed.getShape(),
+                                       packed.getElementType());
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+  SmallVector<int64_t> innerDims = {spec.tiled, 1 - spec.tiled};
+  SmallVector<int64_t> outerPerm;
+  if (spec.tiled == 1)
+    outerPerm = {1, 0};
+  SmallVector<OpFoldResult> tiles = {b.getIndexAttr(spec.tile),
+                                     b.getIndexAttr(1)};
+  return linalg::PackOp::create(b, loc, source, dest, innerDims, tiles, zero,
+                                outerPerm)
+      .getResult();
+}
+
+/// Succeeds for a linalg op on tensors whose operands all have static shapes
+/// and f32 elements: what the rewrites below handle.
+LogicalResult matchStaticF32(PatternRewriter &rewriter, linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics())
+    return rewriter.notifyMatchFailure(op, "on buffers");
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || !type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shape");
+    if (!type.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "not f32");
+  }
+  return success();
+}
+
+struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
+  MatmulToMmt4d(MLIRContext *context, const CPUTarget &target)
+      : OpRewritePattern(context), target(target) {}
+
+  LogicalResult matchAndRewrite(linalg::MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.hasUserDefinedMaps())
+      return rewriter.notifyMatchFailure(op, "transposed operands");
+    if (failed(matchStaticF32(rewriter, op)))
+      return failure();
+    Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
+    Value init = op.getDpsInits()[0];
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    auto initType = cast<RankedTensorType>(init.getType());
+    int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
+            n = rhsType.getDimSize(1);
+    if (m == 0 || n == 0 || k == 0)
+      return rewriter.notifyMatchFailure(op, "empty");
+
+    // A short M gets a short tile (no rows of zeros multiplied); a narrow N
+    // keeps a full register, its tail padded.
+    int64_t m0 = std::min<int64_t>(
+        target.matmulTileM(), llvm::PowerOf2Ceil(static_cast<uint64_t>(m)));
+    int64_t n0 = target.matmulTileN();
+    Location loc = op.getLoc();
+    Value lhsPacked = packOperand(rewriter, loc, lhs, {0, m0});
+    Value rhsPacked = packOperand(rewriter, loc, rhs, {1, n0});
+
+    auto accType = RankedTensorType::get(
+        {llvm::divideCeil(m, m0), llvm::divideCeil(n, n0), m0, n0},
+        rewriter.getF32Type());
+    Value acc;
+    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+      Value empty = tensor::EmptyOp::create(rewriter, loc, accType.getShape(),
+                                            accType.getElementType());
+      acc = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
+                .getResult(0);
+    } else {
+      Value empty = tensor::EmptyOp::create(rewriter, loc, accType.getShape(),
+                                            accType.getElementType());
+      Value zero =
+          arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+      acc = linalg::PackOp::create(
+                rewriter, loc, init, empty, ArrayRef<int64_t>{0, 1},
+                {rewriter.getIndexAttr(m0), rewriter.getIndexAttr(n0)}, zero)
+                .getResult();
+    }
+    Value product = linalg::Mmt4DOp::create(rewriter, loc, TypeRange{accType},
+                                            ValueRange{lhsPacked, rhsPacked},
+                                            ValueRange{acc})
+                        .getResult(0);
+    Value dest = tensor::EmptyOp::create(rewriter, loc, initType.getShape(),
+                                         initType.getElementType());
+    Value result = linalg::UnPackOp::create(
+                       rewriter, loc, product, dest, ArrayRef<int64_t>{0, 1},
+                       {rewriter.getIndexAttr(m0), rewriter.getIndexAttr(n0)})
+                       .getResult();
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  CPUTarget target;
+};
+
+/// The same constant viewed with `type` (same elements in the same order):
+/// a dense_resource shares its blob.
+Value reshapeConstant(OpBuilder &b, Location loc, Value value,
+                      RankedTensorType type) {
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  if (!constant)
+    return {};
+  TypedAttr attr;
+  if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+    attr = dense.reshape(type);
+  else if (auto resource =
+               dyn_cast<DenseResourceElementsAttr>(constant.getValue()))
+    attr = DenseResourceElementsAttr::get(type, resource.getRawHandle());
+  if (!attr)
+    return {};
+  return arith::ConstantOp::create(b, loc, type, attr);
+}
+
+/// A 2-D convolution of one image, y[1, F, OH, OW] = x[1, C, H, W] (padded)
+/// * w[F, C, KH, KW], as the matmul w[F, C*KH*KW] x col[C*KH*KW, OH*OW]
+/// (im2col), which MatmulToMmt4d then packs; a 1x1 convolution with unit
+/// strides needs no im2col: col is x itself.
+struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(matchStaticF32(rewriter, op)))
+      return failure();
+    Value x = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
+    Value init = op.getDpsInits()[0];
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto wType = cast<RankedTensorType>(w.getType());
+    auto yType = cast<RankedTensorType>(init.getType());
+    if (xType.getDimSize(0) != 1)
+      return rewriter.notifyMatchFailure(op, "batch of more than one image");
+    SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+    SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+    int64_t c = xType.getDimSize(1), h = xType.getDimSize(2),
+            wd = xType.getDimSize(3);
+    int64_t f = wType.getDimSize(0), kh = wType.getDimSize(2),
+            kw = wType.getDimSize(3);
+    int64_t oh = yType.getDimSize(2), ow = yType.getDimSize(3);
+    int64_t k = c * kh * kw, p = oh * ow;
+    if (f == 0 || k == 0 || p == 0)
+      return rewriter.notifyMatchFailure(op, "empty");
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+
+    auto filterType = RankedTensorType::get({f, k}, f32);
+    Value filter = reshapeConstant(rewriter, loc, w, filterType);
+    if (!filter)
+      filter = tensor::CollapseShapeOp::create(
+          rewriter, loc, filterType, w,
+          ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+
+    Value col;
+    if (kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 && oh == h &&
+        ow == wd) {
+      col = tensor::CollapseShapeOp::create(
+          rewriter, loc, RankedTensorType::get({c, h * wd}, f32), x,
+          ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+    } else {
+      // Row (r, oh) of col, r = (c, ky, kx), is the strided slice
+      // x[0, c, oh s0 + ky d0, kx d1 :: s1] of OW elements: a copy that
+      // bufferizes to a memref.copy of a row, which onnx-cpu-lower-vectors
+      // turns into vector loads and stores.
+      auto colType = RankedTensorType::get({k, oh, ow}, f32);
+      Value empty =
+          tensor::EmptyOp::create(rewriter, loc, colType.getShape(), f32);
+      auto index = [&](int64_t v) -> Value {
+        return arith::ConstantIndexOp::create(rewriter, loc, v);
+      };
+      Value zero = index(0), one = index(1);
+      auto rows = scf::ForOp::create(
+          rewriter, loc, zero, index(k), one, ValueRange{empty},
+          [&](OpBuilder &b, Location l, Value r, ValueRange acc) {
+            auto cst = [&](int64_t v) -> Value {
+              return arith::ConstantIndexOp::create(b, l, v);
+            };
+            Value channel = arith::DivUIOp::create(b, l, r, cst(kh * kw));
+            Value ky = arith::RemUIOp::create(
+                b, l, arith::DivUIOp::create(b, l, r, cst(kw)), cst(kh));
+            Value kx = arith::RemUIOp::create(b, l, r, cst(kw));
+            Value rowOffset =
+                arith::MulIOp::create(b, l, ky, cst(dilations[0]));
+            Value colOffset =
+                arith::MulIOp::create(b, l, kx, cst(dilations[1]));
+            auto inner = scf::ForOp::create(
+                b, l, cst(0), cst(oh), cst(1), ValueRange{acc[0]},
+                [&](OpBuilder &ib, Location il, Value y, ValueRange colAcc) {
+                  Value row = arith::AddIOp::create(
+                      ib, il,
+                      arith::MulIOp::create(
+                          ib, il, y,
+                          arith::ConstantIndexOp::create(ib, il, strides[0])),
+                      rowOffset);
+                  SmallVector<OpFoldResult> offsets = {ib.getIndexAttr(0),
+                                                       channel, row, colOffset};
+                  SmallVector<OpFoldResult> sizes = {
+                      ib.getIndexAttr(1), ib.getIndexAttr(1),
+                      ib.getIndexAttr(1), ib.getIndexAttr(ow)};
+                  SmallVector<OpFoldResult> steps = {
+                      ib.getIndexAttr(1), ib.getIndexAttr(1),
+                      ib.getIndexAttr(1), ib.getIndexAttr(strides[1])};
+                  Value slice = tensor::ExtractSliceOp::create(
+                      ib, il, RankedTensorType::get({ow}, f32), x, offsets,
+                      sizes, steps);
+                  SmallVector<OpFoldResult> at = {r, y, ib.getIndexAttr(0)};
+                  SmallVector<OpFoldResult> one3(3, ib.getIndexAttr(1));
+                  SmallVector<OpFoldResult> rowSizes = {ib.getIndexAttr(1),
+                                                        ib.getIndexAttr(1),
+                                                        ib.getIndexAttr(ow)};
+                  Value inserted = tensor::InsertSliceOp::create(
+                      ib, il, slice, colAcc[0], at, rowSizes, one3);
+                  scf::YieldOp::create(ib, il, inserted);
+                });
+            scf::YieldOp::create(b, l, inner.getResult(0));
+          });
+      col = tensor::CollapseShapeOp::create(
+          rewriter, loc, RankedTensorType::get({k, p}, f32), rows.getResult(0),
+          ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+    }
+    auto outType = RankedTensorType::get({f, p}, f32);
+    Value acc = tensor::CollapseShapeOp::create(
+        rewriter, loc, outType, init,
+        ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+    Value product =
+        linalg::MatmulOp::create(rewriter, loc, TypeRange{outType},
+                                 ValueRange{filter, col}, ValueRange{acc})
+            .getResult(0);
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, yType, product, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+    return success();
+  }
+};
+
+/// A depthwise 2-D convolution, y[n, c, oh, ow] = init + sum over (ky, kx)
+/// of w[c, ky, kx] * x[n, c, oh s0 + ky d0, ow s1 + kx d1], as one
+/// elementwise op over y whose inputs are the KH * KW strided windows of x
+/// (views, no copies) and the matching columns of w: a loop over ow that
+/// onnx-cpu-tile-and-vectorize vectorizes, where the named op would stay a
+/// scalar loop nest.
+struct DepthwiseConvToElementwise
+    : OpRewritePattern<linalg::DepthwiseConv2DNchwChwOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::DepthwiseConv2DNchwChwOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(matchStaticF32(rewriter, op)))
+      return failure();
+    Value x = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
+    Value init = op.getDpsInits()[0];
+    auto wType = cast<RankedTensorType>(w.getType());
+    auto yType = cast<RankedTensorType>(init.getType());
+    Type f32 = rewriter.getF32Type();
+    int64_t kh = wType.getDimSize(1), kw = wType.getDimSize(2);
+    if (kh * kw > 49)
+      return rewriter.notifyMatchFailure(op, "kernel larger than 7x7");
+    SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+    SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> shape = yType.getShape();
+    int64_t channels = wType.getDimSize(0);
+
+    SmallVector<Value> windows, columns;
+    for (int64_t ky = 0; ky < kh; ++ky)
+      for (int64_t kx = 0; kx < kw; ++kx) {
+        SmallVector<OpFoldResult> offsets = {
+            rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+            rewriter.getIndexAttr(ky * dilations[0]),
+            rewriter.getIndexAttr(kx * dilations[1])};
+        SmallVector<OpFoldResult> sizes, steps;
+        for (int64_t d : shape)
+          sizes.push_back(rewriter.getIndexAttr(d));
+        steps = {rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
+                 rewriter.getIndexAttr(strides[0]),
+                 rewriter.getIndexAttr(strides[1])};
+        windows.push_back(tensor::ExtractSliceOp::create(
+            rewriter, loc, RankedTensorType::get(shape, f32), x, offsets, sizes,
+            steps));
+        columns.push_back(tensor::ExtractSliceOp::create(
+            rewriter, loc, RankedTensorType::get({channels}, f32), w,
+            ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
+                                   rewriter.getIndexAttr(ky),
+                                   rewriter.getIndexAttr(kx)},
+            ArrayRef<OpFoldResult>{rewriter.getIndexAttr(channels),
+                                   rewriter.getIndexAttr(1),
+                                   rewriter.getIndexAttr(1)},
+            ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                                   rewriter.getIndexAttr(1),
+                                   rewriter.getIndexAttr(1)}));
+      }
+    MLIRContext *ctx = rewriter.getContext();
+    AffineMap identity = rewriter.getMultiDimIdentityMap(4);
+    AffineMap channel = AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)}, ctx);
+    SmallVector<AffineMap> maps(windows.size(), identity);
+    maps.append(columns.size(), channel);
+    maps.push_back(identity);
+    SmallVector<Value> inputs = windows;
+    inputs.append(columns.begin(), columns.end());
+    int64_t taps = windows.size();
+    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+        op, TypeRange{yType}, inputs, ValueRange{init}, maps,
+        SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value acc = args.back();
+          for (int64_t t = 0; t < taps; ++t)
+            acc = arith::AddFOp::create(
+                b, l, acc,
+                arith::MulFOp::create(b, l, args[t], args[taps + t]));
+          linalg::YieldOp::create(b, l, acc);
+        });
+    return success();
+  }
+};
+
+struct CPUPackMatmulPass
+    : public onnx::impl::CPUPackMatmulBase<CPUPackMatmulPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    CPUTarget target = CPUTarget::get(targetCPU, targetFeatures);
+    if (!target.valid) {
+      getOperation().emitError() << "unknown target CPU '" << target.cpu << "'";
+      return signalPassFailure();
+    }
+    RewritePatternSet patterns(&getContext());
+    patterns.add<MatmulToMmt4d>(&getContext(), target);
+    patterns.add<ConvToMatmul, DepthwiseConvToElementwise>(&getContext());
+    // Only the matmuls and convolutions (and the matmuls these become): the
+    // rest is left exactly as it is.
+    SmallVector<Operation *> matmuls;
+    getOperation().walk([&](Operation *op) {
+      if (isa<linalg::MatmulOp, linalg::Conv2DNchwFchwOp,
+              linalg::DepthwiseConv2DNchwChwOp>(op))
+        matmuls.push_back(op);
+    });
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(applyOpPatternsGreedily(matmuls, std::move(patterns), config)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

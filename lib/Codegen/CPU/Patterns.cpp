@@ -1,0 +1,29 @@
+//===- Patterns.cpp - Greedy pattern sweeps of the CPU code generator -----===//
+//
+// One place that applies a sweep with the canonicalization patterns the
+// pipelines use (kDisabledCanonicalization excepted).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/Codegen/CPU/Passes.h"
+
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+LogicalResult mlir::onnx::applyCodegenPatterns(Operation *root,
+                                               RewritePatternSet &&patterns,
+                                               bool canonicalize) {
+  MLIRContext *context = root->getContext();
+  if (canonicalize) {
+    for (Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, context);
+  }
+  FrozenRewritePatternSet frozen(std::move(patterns),
+                                 /*disabledPatternLabels=*/
+                                 {kDisabledCanonicalization});
+  return applyPatternsGreedily(root, frozen);
+}

@@ -1,0 +1,194 @@
+"""Runs small ONNX models through onnx-run and compares with numpy.
+
+  check_codegen.py ONNX_RUN WORKDIR [onnx-run options...]
+
+Each case is a model built with onnx.helper, chosen for the edges of the
+CPU code generator: matmul sizes that are not multiples of the register tile
+(M = 1, 3, 17; N = 5, 33; K = 1, 2), weights that are initializers (packed at
+compile time) and weights that are inputs (packed at run time), Gemm with a
+bias and Relu, NaN and Inf in the operands, convolutions through im2col
+(3x3, strides, dilations, 1x1, 7x7; batches and groups left to the loops), elementwise chains whose length
+is not a multiple of the vector length, and vector math (Exp, Tanh, Erf, Log,
+Sigmoid) against numpy's. Prints `ok NAME` per case, or `FAIL NAME: why`
+and exits 1.
+"""
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper, save
+
+ONNX_RUN, WORK = sys.argv[1], sys.argv[2]
+EXTRA = sys.argv[3:]
+os.makedirs(WORK, exist_ok=True)
+rng = np.random.default_rng(7)
+failures = 0
+
+
+def model(name, nodes, inputs, outputs, initializers=()):
+    graph = helper.make_graph(
+        nodes, name,
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, a.shape)
+         for n, a in inputs],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, s)
+         for n, s in outputs],
+        [numpy_helper.from_array(a, n) for n, a in initializers])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    path = os.path.join(WORK, name + ".onnx")
+    save(m, path)
+    return path
+
+
+def run(name, path, inputs):
+    args = [ONNX_RUN, path, "--output-dir", os.path.join(WORK, name)] + EXTRA
+    for n, a in inputs:
+        f = os.path.join(WORK, f"{name}.{n}.npy")
+        np.save(f, a)
+        args += ["--input", f"{n}={f}"]
+    done = subprocess.run(args, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip().splitlines()[-1]
+                           if done.stderr.strip() else "exit %d" % done.returncode)
+    return np.load(os.path.join(WORK, name, "y.npy"))
+
+
+def check(name, nodes, inputs, expected, initializers=(), rtol=1e-5, atol=1e-6):
+    global failures
+    try:
+        path = model(name, nodes, inputs, [("y", expected.shape)], initializers)
+        got = run(name, path, inputs)
+    except RuntimeError as e:
+        print(f"FAIL {name}: {e}")
+        failures += 1
+        return
+    if got.shape != expected.shape:
+        print(f"FAIL {name}: shape {got.shape}, expected {expected.shape}")
+        failures += 1
+    elif not np.allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True):
+        bad = np.abs(got - expected)
+        print(f"FAIL {name}: max abs difference {np.nanmax(bad):.3g}")
+        failures += 1
+    else:
+        print(f"ok {name}")
+
+
+def f32(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+# Matmuls: shapes around the register tile (16 x 16 with AVX-512, 8 x 8
+# with AVX2), weights as an initializer and as an input.
+for m, k, n in [(1, 64, 32), (3, 5, 7), (17, 33, 5), (16, 16, 16),
+                (64, 1, 48), (2, 2, 33), (40, 300, 70)]:
+    a, b = f32(m, k), f32(k, n)
+    node = helper.make_node("MatMul", ["a", "b"], ["y"])
+    # Sums of K products in another order: rounding grows with K.
+    tol = 1e-6 * max(k, 10)
+    check(f"matmul_{m}x{k}x{n}_const", [node], [("a", a)], a @ b,
+          initializers=[("b", b)], rtol=tol, atol=tol)
+    check(f"matmul_{m}x{k}x{n}_input", [node], [("a", a), ("b", b)], a @ b,
+          rtol=tol, atol=tol)
+
+# A constant left operand (packed at compile time) and a batch of rows.
+a, b = f32(20, 12), f32(3, 7, 20)
+check("matmul_const_lhs_batched", [helper.make_node("MatMul", ["b", "a"], ["y"])],
+      [("b", b)], b @ a, initializers=[("a", a)])
+
+# Gemm with transB, a bias and Relu: the epilogue after the packed product.
+a, w, c = f32(9, 24), f32(19, 24), f32(19)
+check("gemm_bias_relu",
+      [helper.make_node("Gemm", ["a", "w", "c"], ["g"], transB=1),
+       helper.make_node("Relu", ["g"], ["y"])],
+      [("a", a)], np.maximum(a @ w.T + c, 0), initializers=[("w", w), ("c", c)])
+
+# NaN and Inf propagate through the packed product like numpy's.
+a, b = f32(5, 6), f32(6, 18)
+a[1, 2] = np.nan
+b[3, 17] = np.inf
+b[0, 4] = -np.inf
+with np.errstate(invalid="ignore"):
+    expected = a @ b
+check("matmul_nan_inf", [helper.make_node("MatMul", ["a", "b"], ["y"])],
+      [("a", a), ("b", b)], expected)
+
+
+
+def conv_ref(x, w, b, stride, pad, dilation):
+    """NCHW convolution (group 1) in numpy, as ONNX defines it."""
+    n, c, h, wd = x.shape
+    f, _, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    oh = (h + 2 * pad - dilation * (kh - 1) - 1) // stride + 1
+    ow = (wd + 2 * pad - dilation * (kw - 1) - 1) // stride + 1
+    y = np.zeros((n, f, oh, ow), np.float64)
+    for i in range(kh):
+        for j in range(kw):
+            patch = xp[:, :, i * dilation:i * dilation + stride * (oh - 1) + 1:stride,
+                       j * dilation:j * dilation + stride * (ow - 1) + 1:stride]
+            y += np.einsum("nchw,fc->nfhw", patch, w[:, :, i, j])
+    return (y + b.reshape(1, f, 1, 1)).astype(np.float32)
+
+
+# Convolutions through im2col and the packed matmul: 3x3 with padding, bias
+# and Relu; stride 2; dilation 2; 1x1 (no im2col); a batch of two images and
+# a grouped convolution (left to the loops); depthwise convolutions (one
+# elementwise op over strided windows).
+for name, (n, c, h, f, k, stride, pad, dil, group) in {
+        "conv3x3_bias_relu": (1, 5, 9, 18, 3, 1, 1, 1, 1),
+        "conv3x3_stride2": (1, 4, 11, 7, 3, 2, 1, 1, 1),
+        "conv3x3_dilation2": (1, 3, 12, 16, 3, 1, 2, 2, 1),
+        "conv1x1": (1, 24, 7, 33, 1, 1, 0, 1, 1),
+        "conv7x7_stride2": (1, 3, 20, 8, 7, 2, 3, 1, 1),
+        "conv3x3_batch2": (2, 3, 6, 5, 3, 1, 1, 1, 1),
+        "conv3x3_group2": (1, 4, 6, 6, 3, 1, 1, 1, 2),
+        "depthwise3x3": (1, 16, 20, 16, 3, 1, 1, 1, 16),
+        "depthwise3x3_stride2": (1, 8, 15, 8, 3, 2, 1, 1, 8),
+        "depthwise5x5_batch2": (2, 4, 9, 4, 5, 1, 2, 1, 4)}.items():
+    x, w, b = f32(n, c, h, h), f32(f, c // group, k, k), f32(f)
+    conv = helper.make_node("Conv", ["x", "w", "b"], ["t"], strides=[stride] * 2,
+                            pads=[pad] * 4, dilations=[dil] * 2, group=group)
+    if group == 1:
+        expected = conv_ref(x, w, b, stride, pad, dil)
+    else:
+        cg, fg = c // group, f // group
+        expected = np.concatenate(
+            [conv_ref(x[:, g * cg:(g + 1) * cg], w[g * fg:(g + 1) * fg],
+                      b[g * fg:(g + 1) * fg], stride, pad, dil)
+             for g in range(group)], axis=1)
+    tol = 1e-6 * max(c * k * k, 10)
+    check(name, [conv, helper.make_node("Relu", ["t"], ["y"])], [("x", x)],
+          np.maximum(expected, 0), initializers=[("w", w), ("b", b)],
+          rtol=tol, atol=tol)
+
+# Elementwise chains of odd lengths (a masked vector tail), with a broadcast.
+for shape in [(1,), (15,), (17,), (3, 37), (2, 64, 7, 7), (1000,)]:
+    x, z = f32(*shape), f32(shape[-1])
+    check(f"elementwise_{'x'.join(map(str, shape))}",
+          [helper.make_node("Mul", ["x", "z"], ["t"]),
+           helper.make_node("Add", ["t", "x"], ["u"]),
+           helper.make_node("Relu", ["u"], ["y"])],
+          [("x", x), ("z", z)], np.maximum(x * z + x, 0))
+
+# Vector math through polynomial approximations, against numpy / libm.
+x = np.linspace(-9, 9, 301, dtype=np.float32)
+pos = np.linspace(1e-3, 50, 301, dtype=np.float32)
+erf = np.vectorize(math.erf)
+for op, data, fn in [("Exp", x, np.exp), ("Tanh", x, np.tanh),
+                     ("Erf", x, lambda v: erf(v).astype(np.float32)),
+                     ("Log", pos, np.log),
+                     ("Sigmoid", x, lambda v: 1 / (1 + np.exp(-v)))]:
+    check(f"math_{op.lower()}", [helper.make_node(op, ["x"], ["y"])],
+          [("x", data)], fn(data).astype(np.float32), rtol=2e-6, atol=1e-6)
+
+# Special values through the vector math.
+x = np.array([np.nan, np.inf, -np.inf, 0, -0.0, 100, -100, 1e-30] * 3,
+             np.float32)
+for op, fn in [("Exp", np.exp), ("Tanh", np.tanh)]:
+    with np.errstate(over="ignore"):
+        check(f"math_{op.lower()}_special", [helper.make_node(op, ["x"], ["y"])],
+              [("x", x)], fn(x).astype(np.float32), rtol=2e-6, atol=1e-6)
+
+sys.exit(1 if failures else 0)

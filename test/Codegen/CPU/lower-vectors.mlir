@@ -1,0 +1,44 @@
+// RUN: onnx-opt %s --onnx-cpu-lower-vectors=target-cpu=skylake-avx512 | FileCheck %s
+
+// A 16x16 register tile on buffers: the contraction becomes one broadcast
+// and one FMA per row of the accumulator, the 2-D transfers become 1-D
+// transfers (never a stack temporary).
+// CHECK-LABEL: func.func @tile
+// CHECK-NOT: vector.contract
+// CHECK-NOT: memref.alloca
+// CHECK-COUNT-16: vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT: vector.fma
+// CHECK-COUNT-16: vector.transfer_write {{.*}} : vector<16xf32>, memref<16x16xf32>
+func.func @tile(%a: memref<16x1xf32>, %b: memref<16x1xf32>, %c: memref<16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %va = vector.transfer_read %a[%c0, %c0], %f0 {in_bounds = [true, true]} : memref<16x1xf32>, vector<16x1xf32>
+  %vb = vector.transfer_read %b[%c0, %c0], %f0 {in_bounds = [true, true]} : memref<16x1xf32>, vector<16x1xf32>
+  %vc = vector.transfer_read %c[%c0, %c0], %f0 {in_bounds = [true, true]} : memref<16x16xf32>, vector<16x16xf32>
+  %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %va, %vb, %vc : vector<16x1xf32>, vector<16x1xf32> into vector<16x16xf32>
+  vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<16x16xf32>, memref<16x16xf32>
+  return
+}
+
+// A copy of a small static tile (left by bufferization) becomes vector code.
+// CHECK-LABEL: func.func @copy
+// CHECK-NOT: memref.copy
+// CHECK-COUNT-4: vector.transfer_read {{.*}} vector<16xf32>
+// CHECK-COUNT-4: vector.transfer_write {{.*}} : vector<16xf32>
+func.func @copy(%a: memref<4x16xf32, strided<[64, 1], offset: ?>>, %b: memref<4x16xf32, strided<[32, 1], offset: ?>>) {
+  memref.copy %a, %b : memref<4x16xf32, strided<[64, 1], offset: ?>> to memref<4x16xf32, strided<[32, 1], offset: ?>>
+  return
+}
+
+// A 16x16 transpose in registers: shuffles, no scalar extracts.
+// CHECK-LABEL: func.func @transpose
+// CHECK-NOT: vector.transpose
+// CHECK: vector.shuffle
+func.func @transpose(%a: memref<16x16xf32>, %b: memref<16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %v = vector.transfer_read %a[%c0, %c0], %f0 {in_bounds = [true, true]} : memref<16x16xf32>, vector<16x16xf32>
+  %t = vector.transpose %v, [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+  vector.transfer_write %t, %b[%c0, %c0] {in_bounds = [true, true]} : vector<16x16xf32>, memref<16x16xf32>
+  return
+}

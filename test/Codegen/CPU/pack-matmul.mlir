@@ -1,0 +1,104 @@
+// RUN: onnx-opt %s --onnx-cpu-pack-matmul=target-cpu=skylake-avx512 | FileCheck %s
+// RUN: onnx-opt %s --onnx-cpu-pack-matmul=target-cpu=haswell | FileCheck %s --check-prefix=AVX2
+// RUN: not onnx-opt %s --onnx-cpu-pack-matmul=target-cpu=no-such-cpu 2>&1 | FileCheck %s --check-prefix=BADCPU
+
+// BADCPU: error: unknown target CPU 'no-such-cpu'
+
+// Three rows pack into one tile of 4 (not 16); the constant right operand is
+// packed at compile time into a new blob, [N/16, K, 16, 1], zero-padded.
+// CHECK-LABEL: func.func @matmul_const
+// CHECK: %[[A:.*]] = linalg.pack %arg0 padding_value({{.*}}) inner_dims_pos = [0, 1] inner_tiles = [4, 1] into {{.*}} -> tensor<1x2x4x1xf32>
+// CHECK-NOT: linalg.pack
+// CHECK: %[[B:.*]] = arith.constant dense_resource<onnx_packed_weights> : tensor<1x2x16x1xf32>
+// CHECK: %[[C:.*]] = linalg.fill {{.*}} -> tensor<1x1x4x16xf32>
+// CHECK: %[[P:.*]] = linalg.mmt4d ins(%[[A]], %[[B]] : {{.*}}) outs(%[[C]] : {{.*}})
+// CHECK: linalg.unpack %[[P]] inner_dims_pos = [0, 1] inner_tiles = [4, 16] into {{.*}} -> tensor<3x3xf32>
+// AVX2-LABEL: func.func @matmul_const
+// AVX2: inner_tiles = [4, 1]
+// AVX2: arith.constant dense_resource<onnx_packed_weights> : tensor<1x2x8x1xf32>
+// AVX2: linalg.unpack {{.*}} inner_tiles = [4, 8]
+func.func @matmul_const(%a: tensor<3x2xf32>) -> tensor<3x3xf32> {
+  %b = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x3xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<3x3xf32>) -> tensor<3x3xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<3x2xf32>, tensor<2x3xf32>) outs(%c : tensor<3x3xf32>) -> tensor<3x3xf32>
+  return %r : tensor<3x3xf32>
+}
+
+// Both operands at run time, the accumulator not a fill: all three packed.
+// CHECK-LABEL: func.func @matmul_runtime
+// CHECK: linalg.pack %arg0 {{.*}} inner_tiles = [16, 1] {{.*}} -> tensor<3x40x16x1xf32>
+// CHECK: linalg.pack %arg1 {{.*}} outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 1] {{.*}} -> tensor<2x40x16x1xf32>
+// CHECK: linalg.pack %arg2 {{.*}} inner_tiles = [16, 16] {{.*}} -> tensor<3x2x16x16xf32>
+// CHECK: linalg.mmt4d
+// CHECK: linalg.unpack {{.*}} -> tensor<40x20xf32>
+func.func @matmul_runtime(%a: tensor<40x40xf32>, %b: tensor<40x20xf32>, %c: tensor<40x20xf32>) -> tensor<40x20xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<40x40xf32>, tensor<40x20xf32>) outs(%c : tensor<40x20xf32>) -> tensor<40x20xf32>
+  return %r : tensor<40x20xf32>
+}
+
+// Dynamic shapes and other element types are left as they are.
+// CHECK-LABEL: func.func @matmul_dynamic
+// CHECK: linalg.matmul
+// CHECK-LABEL: func.func @matmul_f64
+// CHECK: linalg.matmul
+func.func @matmul_dynamic(%a: tensor<?x5xf32>, %b: tensor<5x20xf32>, %c: tensor<?x20xf32>) -> tensor<?x20xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<?x5xf32>, tensor<5x20xf32>) outs(%c : tensor<?x20xf32>) -> tensor<?x20xf32>
+  return %r : tensor<?x20xf32>
+}
+func.func @matmul_f64(%a: tensor<4x5xf64>, %b: tensor<5x20xf64>, %c: tensor<4x20xf64>) -> tensor<4x20xf64> {
+  %r = linalg.matmul ins(%a, %b : tensor<4x5xf64>, tensor<5x20xf64>) outs(%c : tensor<4x20xf64>) -> tensor<4x20xf64>
+  return %r : tensor<4x20xf64>
+}
+
+// A 3x3 convolution of one image: the filter reshaped (the same data) and
+// packed at compile time (a splat stays one), the image through im2col
+// [C*KH*KW, OH*OW], one row copy per (channel, kernel row, kernel column,
+// output row).
+// CHECK-LABEL: func.func @conv3x3
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: tensor.extract_slice %arg0{{.*}} to tensor<8xf32>
+// CHECK: tensor.insert_slice
+// CHECK: arith.constant dense<5.000000e-01> : tensor<1x27x8x1xf32>
+// CHECK: linalg.pack {{.*}} -> tensor<4x27x16x1xf32>
+// CHECK: linalg.mmt4d
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x8x8x8xf32>
+func.func @conv3x3(%x: tensor<1x3x10x10xf32>, %init: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
+  %w = arith.constant dense<0.5> : tensor<8x3x3x3xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%init : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  return %r : tensor<1x8x8x8xf32>
+}
+
+// A 1x1 convolution with unit strides multiplies the image itself.
+// CHECK-LABEL: func.func @conv1x1
+// CHECK-NOT: tensor.extract
+// CHECK: tensor.collapse_shape %arg0 {{\[}}[0, 1], [2, 3]] : tensor<1x4x5x5xf32> into tensor<4x25xf32>
+// CHECK: linalg.mmt4d
+func.func @conv1x1(%x: tensor<1x4x5x5xf32>, %w: tensor<6x4x1x1xf32>, %init: tensor<1x6x5x5xf32>) -> tensor<1x6x5x5xf32> {
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x4x5x5xf32>, tensor<6x4x1x1xf32>) outs(%init : tensor<1x6x5x5xf32>) -> tensor<1x6x5x5xf32>
+  return %r : tensor<1x6x5x5xf32>
+}
+
+// A depthwise convolution: one elementwise op over the 9 strided windows of
+// the image and the 9 columns of the filter.
+// CHECK-LABEL: func.func @depthwise
+// CHECK-DAG: tensor.extract_slice %arg0[0, 0, 0, 0] [1, 4, 4, 4] [1, 1, 2, 2]
+// CHECK-DAG: tensor.extract_slice %arg0[0, 0, 2, 2] [1, 4, 4, 4] [1, 1, 2, 2]
+// CHECK-DAG: tensor.extract_slice %arg1[0, 0, 0] [4, 1, 1] [1, 1, 1] : tensor<4x3x3xf32> to tensor<4xf32>
+// CHECK-DAG: tensor.extract_slice %arg1[0, 2, 2] [4, 1, 1] [1, 1, 1] : tensor<4x3x3xf32> to tensor<4xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK-SAME: ins({{.*}} : tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK-COUNT-9: arith.mulf
+// CHECK-NOT: linalg.depthwise_conv_2d_nchw_chw
+func.func @depthwise(%x: tensor<1x4x9x9xf32>, %w: tensor<4x3x3xf32>, %init: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x4x9x9xf32>, tensor<4x3x3xf32>) outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %r : tensor<1x4x4x4xf32>
+}
+
+// The packed blob of @matmul_const after its alignment (0x40000000: 64):
+// row k = 0 is 1, 2, 3 then 13 zeros, row k = 1 is 4, 5, 6 then 13 zeros
+// (f32, little endian).
+// CHECK: onnx_packed_weights: "0x400000000000803F000000400000404000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000080400000A0400000C040

@@ -1,0 +1,110 @@
+// RUN: onnx-opt %s --onnx-cpu-tile-and-vectorize=target-cpu=skylake-avx512 --canonicalize --cse | FileCheck %s
+// RUN: onnx-opt %s --onnx-cpu-tile-and-vectorize="target-cpu=skylake-avx512 num-threads=2" --canonicalize --cse | FileCheck %s --check-prefix=THREADS
+
+// The packed matmul: blocks of columns, one 16x16 register tile per step,
+// the k loop innermost with its accumulator carried in registers (read
+// before the loop, written after it), the product a vector.contract.
+// CHECK-LABEL: func.func @mmt4d
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} vector<16x16xf32>
+// CHECK: %[[LOOP:.*]] = scf.for {{.*}} iter_args({{.*}}) -> (vector<1x1x16x16xf32>)
+// CHECK: vector.transfer_read {{.*}} vector<16x1xf32>
+// CHECK: vector.transfer_read {{.*}} vector<16x1xf32>
+// CHECK: vector.contract {{.*}} vector<16x1xf32>, vector<16x1xf32> into vector<16x16xf32>
+// CHECK: scf.yield
+// CHECK: vector.transfer_write {{.*}} vector<16x16xf32>
+// THREADS-LABEL: func.func @mmt4d
+// THREADS: scf.forall (%{{.*}}) in (2)
+// THREADS: vector.contract
+func.func @mmt4d(%a: tensor<8x64x16x1xf32>, %b: tensor<8x64x16x1xf32>, %c: tensor<8x8x16x16xf32>) -> tensor<8x8x16x16xf32> {
+  %r = linalg.mmt4d ins(%a, %b : tensor<8x64x16x1xf32>, tensor<8x64x16x1xf32>) outs(%c : tensor<8x8x16x16xf32>) -> tensor<8x8x16x16xf32>
+  return %r : tensor<8x8x16x16xf32>
+}
+
+// An elementwise op on 1000 elements: 15 tiles of 64 lanes and a tail of
+// 40 of its own (no masks); exp through a polynomial, no libm call.
+// CHECK-LABEL: func.func @exp
+// CHECK-NOT: math.exp
+// CHECK: scf.for {{.*}} = %c0 to %c960 step %c64
+// CHECK: vector.transfer_read {{.*}} vector<64xf32>
+// CHECK: math.fma
+// CHECK: vector.transfer_read {{.*}} vector<40xf32>
+// CHECK-NOT: math.exp
+// THREADS-LABEL: func.func @exp
+func.func @exp(%x: tensor<1000xf32>) -> tensor<1000xf32> {
+  %e = tensor.empty() : tensor<1000xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<1000xf32>) outs(%e : tensor<1000xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.exp %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<1000xf32>
+  return %r : tensor<1000xf32>
+}
+
+// A per-channel bias on [1, 64, 56, 56]: the unit dim dropped and the two
+// spatial dims merged, so that the vector loop runs over 3136 elements. With
+// threads, the 64 channels are split between them.
+// CHECK-LABEL: func.func @bias
+// CHECK: tensor.collapse_shape %arg0 {{\[}}[0, 1], [2, 3]] : tensor<1x64x56x56xf32> into tensor<64x3136xf32>
+// CHECK: vector.transfer_read {{.*}} vector<64xf32>
+// CHECK: vector.broadcast
+// CHECK: arith.addf {{.*}} : vector<64xf32>
+// THREADS-LABEL: func.func @bias
+// THREADS: scf.forall
+// THREADS: arith.addf {{.*}} : vector<64xf32>
+func.func @bias(%x: tensor<1x64x56x56xf32>, %b: tensor<64xf32>) -> tensor<1x64x56x56xf32> {
+  %e = tensor.empty() : tensor<1x64x56x56xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %b : tensor<1x64x56x56xf32>, tensor<64xf32>) outs(%e : tensor<1x64x56x56xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %0 = arith.addf %in, %bias : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x64x56x56xf32>
+  return %r : tensor<1x64x56x56xf32>
+}
+
+// A transpose is vectorized in 16x16 tiles: the transposition happens in
+// registers.
+// CHECK-LABEL: func.func @transpose
+// CHECK: vector.transfer_read {{.*}} : tensor<{{.*}}>, vector<16x16xf32>
+// CHECK: vector.transpose
+func.func @transpose(%x: tensor<32x48xf32>) -> tensor<48x32xf32> {
+  %e = tensor.empty() : tensor<48x32xf32>
+  %r = linalg.transpose ins(%x : tensor<32x48xf32>) outs(%e : tensor<48x32xf32>) permutation = [1, 0]
+  return %r : tensor<48x32xf32>
+}
+
+// Left as they are: gathers (tensor.extract), bool tensors (bit-packed as
+// vectors, byte-per-element in memory), dynamic shapes.
+// CHECK-LABEL: func.func @left_alone
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+func.func @left_alone(%x: tensor<8xf32>, %i: tensor<8xi1>, %d: tensor<?xf32>) -> (tensor<8xf32>, tensor<8xi1>, tensor<?xf32>) {
+  %e = tensor.empty() : tensor<8xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<8xf32>) {
+  ^bb0(%out: f32):
+    %i0 = linalg.index 0 : index
+    %c7 = arith.constant 7 : index
+    %j = arith.subi %c7, %i0 : index
+    %v = tensor.extract %x[%j] : tensor<8xf32>
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %eb = tensor.empty() : tensor<8xi1>
+  %n = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%i : tensor<8xi1>) outs(%eb : tensor<8xi1>) {
+  ^bb0(%in: i1, %out: i1):
+    %t = arith.constant true
+    %0 = arith.xori %in, %t : i1
+    linalg.yield %0 : i1
+  } -> tensor<8xi1>
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %d, %c0 : tensor<?xf32>
+  %ed = tensor.empty(%dim) : tensor<?xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%d : tensor<?xf32>) outs(%ed : tensor<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<?xf32>
+  return %g, %n, %a : tensor<8xf32>, tensor<8xi1>, tensor<?xf32>
+}
