@@ -77,13 +77,18 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   } else {
     addPipeline(pm, "scf-forall-to-for,func.func(convert-linalg-to-loops)");
   }
+  std::string memrefToLLVM = options.runtimeAllocator
+                                 ? "finalize-memref-to-llvm{use-generic-"
+                                   "functions=true}"
+                                 : "finalize-memref-to-llvm";
   addPipeline(pm,
               "lower-affine,convert-scf-to-cf,math-extend-to-supported-types,"
               "convert-math-to-funcs,convert-vector-to-llvm,"
-              "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
-              "func.func(convert-math-to-llvm),"
-              "convert-math-to-libm,convert-to-llvm,"
-              "reconcile-unrealized-casts");
+              "expand-strided-metadata,lower-affine," +
+                  memrefToLLVM +
+                  ",func.func(convert-math-to-llvm),"
+                  "convert-math-to-libm,convert-to-llvm,"
+                  "reconcile-unrealized-casts");
 }
 
 void mlir::onnx::registerPipelines() {

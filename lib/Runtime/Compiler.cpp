@@ -360,6 +360,7 @@ static Error lower(Compilation &c, const onnxd_options &options) {
   pipeline.onnxLevel = hasONNXOps(*c.module);
   pipeline.numThreads = options.num_threads;
   pipeline.runtimeChecks = true;
+  pipeline.runtimeAllocator = true;
   pipeline.codegen = options.codegen != 0;
   pipeline.targetCPU = targetCPUName(options);
   pipeline.targetFeatures =
@@ -486,10 +487,33 @@ static void addRuntimeSymbols(llvm::Module &module, const Signature &sig,
 
   if (!library)
     return;
-  // onnxd_rt_fail(msg) { write(2, msg, strlen(msg)); abort(); } as a weak
-  // definition: the runtime's own definition wins where it is loaded.
   llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
   llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  // The allocation functions as weak definitions over libc's malloc,
+  // aligned_alloc and free, for callers without the runtime (whose caching
+  // definitions win where it is loaded).
+  auto forward = [&](llvm::StringRef name, llvm::StringRef libcName) {
+    llvm::Function *fn = module.getFunction(name);
+    if (!fn || !fn->isDeclaration())
+      return;
+    fn->setLinkage(llvm::GlobalValue::WeakAnyLinkage);
+    llvm::IRBuilder<> ab(llvm::BasicBlock::Create(ctx, "entry", fn));
+    llvm::FunctionCallee libc =
+        module.getOrInsertFunction(libcName, fn->getFunctionType());
+    llvm::SmallVector<llvm::Value *> args;
+    for (llvm::Argument &arg : fn->args())
+      args.push_back(&arg);
+    llvm::Value *result = ab.CreateCall(libc, args);
+    if (fn->getReturnType()->isVoidTy())
+      ab.CreateRetVoid();
+    else
+      ab.CreateRet(result);
+  };
+  forward("_mlir_memref_to_llvm_alloc", "malloc");
+  forward("_mlir_memref_to_llvm_aligned_alloc", "aligned_alloc");
+  forward("_mlir_memref_to_llvm_free", "free");
+  // onnxd_rt_fail(msg) { write(2, msg, strlen(msg)); abort(); } as a weak
+  // definition: the runtime's own definition wins where it is loaded.
   llvm::Function *fail = module.getFunction("onnxd_rt_fail");
   if (!fail)
     return;

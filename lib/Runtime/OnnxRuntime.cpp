@@ -13,6 +13,7 @@
 
 #include "OnnxDialect/Runtime/OnnxRuntime.h"
 
+#include "Allocator.h"
 #include "Compiler.h"
 #include "Values.h"
 
@@ -743,6 +744,7 @@ static onnxd_status runEntry(onnxd_model *model,
     char *data = aligned + offset * elemSize;
     if (owned && dense && !taken.count(allocated) && v.dtype != ONNXD_STRING) {
       taken.insert(allocated);
+      releaseBuffer(allocated);
       t->base = allocated;
       t->tensor.data = data;
       normalizeSubByte(v.dtype, data, elements);
@@ -768,7 +770,7 @@ static onnxd_status runEntry(onnxd_model *model,
   }
   for (void *p : toFree)
     if (!taken.count(p))
-      std::free(p);
+      _mlir_memref_to_llvm_free(p);
   if (status != ONNXD_OK)
     freeOutputs(outs);
   return status;

@@ -50,6 +50,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       *this, "target-features",
       llvm::cl::desc("LLVM target features added to the CPU's (+x,-y)"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> runtimeAllocator{
+      *this, "runtime-allocator",
+      llvm::cl::desc("Buffers are allocated and freed through "
+                     "_mlir_memref_to_llvm_alloc/_free (the runtime keeps "
+                     "freed blocks for the next run) instead of malloc/free"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> runtimeChecks{
       *this, "runtime-checks",
       llvm::cl::desc("cf.assert calls onnxd_rt_fail (the runtime's error "

@@ -17,6 +17,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <memory>
+#include <mutex>
 
 using namespace mlir::onnx;
 
@@ -36,8 +37,13 @@ CPUTarget CPUTarget::get(llvm::StringRef cpu, llvm::StringRef extraFeatures) {
     features.AddFeature(feature.trim());
   target.features = features.getString();
 
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
+  // LLVM's target registry is a list that concurrent registration corrupts
+  // (the passes run on functions in parallel).
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
   llvm::Triple triple(llvm::sys::getProcessTriple());
   std::string error;
   const llvm::Target *llvmTarget =

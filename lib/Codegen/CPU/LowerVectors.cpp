@@ -36,6 +36,14 @@ struct CPULowerVectorsPass
     : public onnx::impl::CPULowerVectorsBase<CPULowerVectorsPass> {
   using Base::Base;
 
+  /// The target, resolved once before the pass runs on functions in
+  /// parallel.
+  LogicalResult initialize(MLIRContext *) override {
+    target = CPUTarget::get(targetCPU, targetFeatures);
+    return success();
+  }
+  CPUTarget target;
+
   void sweep(llvm::function_ref<void(RewritePatternSet &)> populate,
              bool canonicalize = false) {
     RewritePatternSet patterns(&getContext());
@@ -69,7 +77,6 @@ struct CPULowerVectorsPass
     });
     if (!hasVectors)
       return;
-    CPUTarget target = CPUTarget::get(targetCPU, targetFeatures);
     if (!target.valid) {
       getOperation().emitError() << "unknown target CPU '" << target.cpu << "'";
       return signalPassFailure();

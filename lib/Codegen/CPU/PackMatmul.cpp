@@ -443,8 +443,15 @@ struct DepthwiseConvToElementwise
 struct CPUPackMatmulPass
     : public onnx::impl::CPUPackMatmulBase<CPUPackMatmulPass> {
   using Base::Base;
+
+  /// The target, resolved once before the pass runs on functions in
+  /// parallel.
+  LogicalResult initialize(MLIRContext *) override {
+    target = CPUTarget::get(targetCPU, targetFeatures);
+    return success();
+  }
+  CPUTarget target;
   void runOnOperation() override {
-    CPUTarget target = CPUTarget::get(targetCPU, targetFeatures);
     if (!target.valid) {
       getOperation().emitError() << "unknown target CPU '" << target.cpu << "'";
       return signalPassFailure();

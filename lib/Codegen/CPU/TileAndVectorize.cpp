@@ -442,9 +442,16 @@ struct CPUTileAndVectorizePass
     : public onnx::impl::CPUTileAndVectorizeBase<CPUTileAndVectorizePass> {
   using Base::Base;
 
+  /// The target, resolved once before the pass runs on functions in
+  /// parallel.
+  LogicalResult initialize(MLIRContext *) override {
+    target = CPUTarget::get(targetCPU, targetFeatures);
+    return success();
+  }
+  CPUTarget target;
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    CPUTarget target = CPUTarget::get(targetCPU, targetFeatures);
     if (!target.valid) {
       getOperation().emitError() << "unknown target CPU '" << target.cpu << "'";
       return signalPassFailure();

@@ -1,0 +1,108 @@
+//===- Allocator.cpp - A cache of the buffers compiled code frees ---------===//
+//
+// Every block is a malloc'd (or aligned_alloc'd) block, so that free() may
+// release any of them: a freed block waits in a list of its (size,
+// alignment) until an allocation of the same kind takes it, up to
+// kCacheLimit bytes in all. A block handed to the caller (releaseBuffer)
+// leaves the bookkeeping.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Allocator.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace {
+
+/// Freed blocks kept beyond this many bytes are returned to the system.
+constexpr size_t kCacheLimit = size_t(1) << 30;
+
+struct Cache {
+  std::mutex mutex;
+  /// Live blocks: their (size, alignment).
+  std::unordered_map<void *, std::pair<size_t, size_t>> live;
+  /// Freed blocks by (size, alignment).
+  std::map<std::pair<size_t, size_t>, std::vector<void *>> freed;
+  size_t freedBytes = 0;
+
+  void *allocate(size_t size, size_t alignment) {
+    std::pair<size_t, size_t> kind{size, alignment};
+    std::lock_guard<std::mutex> lock(mutex);
+    void *block = nullptr;
+    auto it = freed.find(kind);
+    if (it != freed.end() && !it->second.empty()) {
+      block = it->second.back();
+      it->second.pop_back();
+      freedBytes -= size;
+    } else if (alignment == 0) {
+      block = std::malloc(size == 0 ? 1 : size);
+    } else {
+      // aligned_alloc wants a multiple of the alignment.
+      size_t rounded = (size + alignment - 1) / alignment * alignment;
+      block = std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded);
+    }
+    if (block)
+      live[block] = kind;
+    return block;
+  }
+
+  void release(void *block) {
+    if (!block)
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    live.erase(block);
+  }
+
+  void free(void *block) {
+    if (!block)
+      return;
+    std::unique_lock<std::mutex> lock(mutex);
+    auto it = live.find(block);
+    if (it == live.end()) {
+      // Not one of ours (memory the caller allocated): plain free().
+      lock.unlock();
+      std::free(block);
+      return;
+    }
+    std::pair<size_t, size_t> kind = it->second;
+    live.erase(it);
+    if (freedBytes + kind.first > kCacheLimit) {
+      lock.unlock();
+      std::free(block);
+      return;
+    }
+    freed[kind].push_back(block);
+    freedBytes += kind.first;
+  }
+};
+
+Cache &cache() {
+  static Cache *instance = new Cache; // never destroyed: used at exit too
+  return *instance;
+}
+
+} // namespace
+
+extern "C" void *_mlir_memref_to_llvm_alloc(size_t size) {
+  return cache().allocate(size, 0);
+}
+
+extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
+                                                    size_t size) {
+  return cache().allocate(size, alignment);
+}
+
+extern "C" void _mlir_memref_to_llvm_free(void *ptr) { cache().free(ptr); }
+
+void mlir::onnx::runtime::releaseBuffer(void *ptr) { cache().release(ptr); }
+
+size_t mlir::onnx::runtime::cachedBytes() {
+  std::lock_guard<std::mutex> lock(cache().mutex);
+  return cache().freedBytes;
+}
