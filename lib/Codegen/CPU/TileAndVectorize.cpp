@@ -95,6 +95,14 @@ bool hasArithmeticBody(linalg::LinalgOp op) {
   return true;
 }
 
+/// Every operand indexed by a projected permutation of the loops, constant
+/// zeros allowed (a kept unit dim, as in `x - max(x, keepdims)`).
+bool hasBroadcastOrPermutationMaps(linalg::LinalgOp op) {
+  return llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+    return map.isProjectedPermutation(/*allowZeroInResults=*/true);
+  });
+}
+
 /// Tiles `op` as `options` say and replaces it; the tiled op, or null.
 linalg::LinalgOp tile(RewriterBase &rewriter, linalg::LinalgOp op,
                       const scf::SCFTilingOptions &options) {
@@ -205,6 +213,10 @@ linalg::LinalgOp normalizeLoops(RewriterBase &rewriter, linalg::LinalgOp op) {
     op = *generic;
   }
   auto generic = cast<linalg::GenericOp>(op.getOperation());
+  // Maps with constant results (a kept unit dim, `x - max(x, keepdims)`)
+  // are left as they are: the reshapes below do not handle them.
+  if (!op.hasOnlyProjectedPermutations())
+    return op;
   if (llvm::is_contained(op.getStaticLoopRanges(), 1) && op.getNumLoops() > 1) {
     rewriter.setInsertionPoint(op);
     linalg::ControlDropUnitDims control;
@@ -383,11 +395,105 @@ bool isElementwiseCandidate(linalg::LinalgOp op) {
            linalg::CopyOp, linalg::BroadcastOp, linalg::MapOp>(
           op.getOperation()))
     return false;
-  if (!op.hasOnlyProjectedPermutations())
+  if (!hasBroadcastOrPermutationMaps(op))
     return false;
   if (widestElementBits(op) == 0 || !hasArithmeticBody(op))
     return false;
   return succeeded(linalg::vectorizeOpPrecondition(op));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions along the innermost loop
+//===----------------------------------------------------------------------===//
+
+/// The longest reduction vectorized whole; longer ones stay scalar loops.
+constexpr int64_t kMaxVectorReduction = 1024;
+
+/// For a generic whose innermost reduction runs over the rows of an input
+/// whose rows are the output's columns (a batched matmul after fusion,
+/// [.., m, k] x [.., k, n]): the loop of those columns, vectorized beside
+/// the reduction.
+std::optional<int64_t> contractionColumns(linalg::LinalgOp op) {
+  int64_t rank = op.getNumLoops();
+  if (rank < 2 || op.getNumDpsInits() != 1)
+    return std::nullopt;
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (out.getNumResults() == 0)
+    return std::nullopt;
+  auto last = dyn_cast<AffineDimExpr>(out.getResults().back());
+  if (!last || static_cast<int64_t>(last.getPosition()) != rank - 2)
+    return std::nullopt;
+  return rank - 2;
+}
+
+/// Whether the reduction schedule applies: a generic on static shapes whose
+/// only reduction is its innermost loop, at most kMaxVectorReduction long,
+/// which every input that uses it walks contiguously (the statistics of a
+/// softmax or a normalization, a Reduce* over the last axis), with plain
+/// arithmetic on vectorizable element types.
+bool isInnerReductionCandidate(linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || !op.hasPureTensorSemantics() || op.hasDynamicShape())
+    return false;
+  int64_t inner = op.getNumLoops() - 1;
+  if (inner < 0 || op.getNumReductionLoops() != 1 ||
+      !linalg::isReductionIterator(op.getIteratorTypesArray()[inner]))
+    return false;
+  int64_t extent = op.getStaticLoopRanges()[inner];
+  if (extent < 2 || extent > kMaxVectorReduction)
+    return false;
+  if (!hasBroadcastOrPermutationMaps(op))
+    return false;
+  std::optional<int64_t> columns = contractionColumns(op);
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.isFunctionOfDim(inner))
+      continue;
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!last)
+      return false;
+    int64_t dim = last.getPosition();
+    if (dim != inner && (!columns || dim != *columns))
+      return false;
+  }
+  if (widestElementBits(op) == 0 || !hasArithmeticBody(op))
+    return false;
+  return succeeded(linalg::vectorizeOpPrecondition(op));
+}
+
+/// One row per step: the parallel loops tiled to one (the outermost split
+/// over threads when the op is large), the reduction vectorized whole into a
+/// vector.multi_reduction.
+void scheduleInnerReduction(RewriterBase &rewriter, linalg::LinalgOp op,
+                            const CPUTarget &target, unsigned numThreads) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t rank = ranges.size();
+  int64_t elements = 1;
+  for (int64_t r : ranges)
+    elements *= r;
+  if (numThreads > 1 && rank > 1 && elements >= kMinParallelWork &&
+      ranges[0] >= numThreads) {
+    op = distribute(rewriter, op, 0, numThreads);
+    if (!op)
+      return;
+  }
+  SmallVector<int64_t> sizes(rank, 1);
+  sizes[rank - 1] = 0;
+  // A contraction takes a vector of its output's columns per step when they
+  // divide into vectors (else one column: no masks).
+  if (std::optional<int64_t> columns = contractionColumns(op)) {
+    int64_t lanes =
+        std::max<int64_t>(1, target.vectorBits / widestElementBits(op));
+    int64_t extent = ranges[*columns];
+    if (extent <= lanes)
+      sizes[*columns] = 0;
+    else if (extent % lanes == 0)
+      sizes[*columns] = lanes;
+  }
+  op = tileWithLoops(rewriter, op, sizes);
+  if (!op || op.hasDynamicShape())
+    return;
+  (void)vectorizeTile(rewriter, op, {});
 }
 
 //===----------------------------------------------------------------------===//
@@ -485,6 +591,14 @@ struct CPUTileAndVectorizePass
     });
     for (linalg::LinalgOp op : elementwise)
       scheduleElementwise(rewriter, op, target, numThreads);
+
+    SmallVector<linalg::LinalgOp> reductions;
+    func.walk([&](linalg::LinalgOp op) {
+      if (isInnerReductionCandidate(op))
+        reductions.push_back(op);
+    });
+    for (linalg::LinalgOp op : reductions)
+      scheduleInnerReduction(rewriter, op, target, numThreads);
 
     hoistAccumulators(rewriter, func);
     approximateVectorMath(func);

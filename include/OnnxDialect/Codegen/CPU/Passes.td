@@ -79,9 +79,10 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       shapes: the innermost loop tiled by a multiple of the vector length and
       vectorized (masked on the tail), the outer loops one at a time, the
       outermost on threads when the op is large;
-    - generics that reduce along their innermost loop (softmax and
-      normalization statistics, reductions over the last axis): the parallel
-      loops tiled to one and the reduction vectorized.
+    - generics whose only reduction is their innermost loop, read
+      contiguously, up to 1024 long (softmax and normalization statistics,
+      reductions over the last axis): the parallel loops tiled to one and
+      the reduction vectorized whole into a `vector.multi_reduction`.
     Ops that do not match (dynamic shapes, gathers, bodies that do not
     vectorize) are left as they are and become scalar loops later. Vector
     math (`exp`, `tanh`, `erf`, `log`, ...) is expanded into polynomial

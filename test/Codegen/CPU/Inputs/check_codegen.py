@@ -6,7 +6,8 @@ Each case is a model built with onnx.helper, chosen for the edges of the
 CPU code generator: matmul sizes that are not multiples of the register tile
 (M = 1, 3, 17; N = 5, 33; K = 1, 2), weights that are initializers (packed at
 compile time) and weights that are inputs (packed at run time), Gemm with a
-bias and Relu, NaN and Inf in the operands, convolutions through im2col
+bias and Relu, NaN and Inf in the operands, reductions along the last axis
+(Softmax, LayerNormalization, ReduceSum, ReduceMax), convolutions through im2col
 (3x3, strides, dilations, 1x1, 7x7; batches and groups left to the loops), elementwise chains whose length
 is not a multiple of the vector length, and vector math (Exp, Tanh, Erf, Log,
 Sigmoid) against numpy's. Prints `ok NAME` per case, or `FAIL NAME: why`
@@ -171,6 +172,35 @@ for shape in [(1,), (15,), (17,), (3, 37), (2, 64, 7, 7), (1000,)]:
            helper.make_node("Add", ["t", "x"], ["u"]),
            helper.make_node("Relu", ["u"], ["y"])],
           [("x", x), ("z", z)], np.maximum(x * z + x, 0))
+
+# Reductions along the last axis (vectorized whole up to 1024 elements):
+# Softmax, LayerNormalization, ReduceSum and ReduceMax, with odd lengths and
+# one too long to vectorize.
+def softmax(v):
+    e = np.exp(v - v.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+for shape in [(3, 37), (2, 5, 128), (1, 1500)]:
+    x = f32(*shape)
+    name = "x".join(map(str, shape))
+    check(f"softmax_{name}", [helper.make_node("Softmax", ["x"], ["y"], axis=-1)],
+          [("x", x)], softmax(x), rtol=1e-5, atol=1e-6)
+    check(f"reducesum_{name}",
+          [helper.make_node("ReduceSum", ["x", "axes"], ["y"], keepdims=0)],
+          [("x", x)], x.sum(axis=-1), rtol=1e-5, atol=1e-5,
+          initializers=[("axes", np.array([-1], np.int64))])
+    check(f"reducemax_{name}",
+          [helper.make_node("ReduceMax", ["x"], ["y"], axes=[-1], keepdims=1)],
+          [("x", x)], x.max(axis=-1, keepdims=True))
+x, g, b = f32(4, 256), f32(256), f32(256)
+mean = x.mean(axis=-1, keepdims=True)
+var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+check("layernorm_4x256",
+      [helper.make_node("LayerNormalization", ["x", "g", "b"], ["y"], axis=-1,
+                        epsilon=1e-5)],
+      [("x", x)], (x - mean) / np.sqrt(var + 1e-5) * g + b,
+      initializers=[("g", g), ("b", b)], rtol=1e-4, atol=1e-5)
 
 # Vector math through polynomial approximations, against numpy / libm.
 x = np.linspace(-9, 9, 301, dtype=np.float32)
