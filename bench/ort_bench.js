@@ -7,7 +7,9 @@
 // 1), interOpNumThreads 1 and sequential execution, runs W warm-up runs
 // (default 1) and N timed runs (default 10; 0 runs once and times nothing),
 // and prints one JSON line on stdout:
-//   {"median_ms": M, "runs": N, "threads": T, "load_ms": L, "ort": "1.x"}
+//   {"median_ms": M, "rss_mb": R, "runs": N, "threads": T, "load_ms": L,
+//    "ort": "1.x"}
+// (rss_mb: the process's peak resident memory, from /proc/self/status).
 // With --output-dir, also writes each output of the last run as
 // DIR/<output name>.npy. Errors go to stderr with exit status 1.
 'use strict';
@@ -152,8 +154,18 @@ async function main() {
     for (const name of session.outputNames)
       writeNpy(path.join(args.outputDir, `${name}.npy`), outputs[name]);
   }
+  // The peak resident memory of this process (VmHWM), not the rusage the
+  // parent reads, which includes what the parent held when it forked.
+  let rssMb = null;
+  try {
+    const m = /VmHWM:\s*(\d+)\s*kB/.exec(
+        fs.readFileSync('/proc/self/status', 'latin1'));
+    if (m) rssMb = Number(m[1]) / 1024;
+  } catch (e) {
+  }
   console.log(JSON.stringify({
     median_ms: median,
+    rss_mb: rssMb,
     runs: n,
     threads: args.threads,
     load_ms: loadMs,

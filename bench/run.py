@@ -100,35 +100,14 @@ def one_line(text, limit=160):
     return line if len(line) <= limit else line[:limit - 3] + "..."
 
 
-class Result:
-    def __init__(self, returncode, stdout, stderr, rss_mb):
-        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
-        self.rss_mb = rss_mb
-
-
 def run_tool(cmd, timeout, what):
-    """Runs CMD; returns its output and its peak resident memory (MB, from
-    the kernel's rusage of that process)."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        try:
-            proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
-        except OSError as e:  # e.g. a binary being relinked under us
-            raise Failure("%s: cannot run %s: %s" % (what, cmd[0], e.strerror))
-        deadline = time.monotonic() + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                proc.kill()
-                os.wait4(proc.pid, 0)
-                raise Failure("%s timed out after %d s" % (what, timeout))
-            time.sleep(0.005)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        r = Result(proc.returncode, out.read(), err.read(),
-                   usage.ru_maxrss / 1024.0)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise Failure("%s timed out after %d s" % (what, timeout))
+    except OSError as e:  # e.g. a binary being relinked under us
+        raise Failure("%s: cannot run %s: %s" % (what, cmd[0], e.strerror))
     if r.returncode < 0:
         raise Failure("%s crashed (signal %d): %s" %
                       (what, -r.returncode, one_line(r.stderr)))
@@ -151,9 +130,7 @@ def ort_run(model, inputs, threads, runs, warmup, timeout, output_dir=None):
     if output_dir:
         cmd += ["--output-dir", output_dir]
     r = run_tool(cmd, timeout, "onnxruntime")
-    result = json.loads(r.stdout.strip().splitlines()[-1])
-    result["rss_mb"] = r.rss_mb
-    return result
+    return json.loads(r.stdout.strip().splitlines()[-1])
 
 
 class Ours:
@@ -190,7 +167,8 @@ class Ours:
         if not m:
             raise Failure("onnx-run --bench printed no median latency: %s" %
                           one_line(r.stdout + r.stderr))
-        return float(m.group(1)), r.rss_mb
+        rss = re.search(r"peak resident memory:\s*([0-9]+)\s*MB", r.stdout)
+        return float(m.group(1)), float(rss.group(1)) if rss else None
 
 
 def compare(ours_dir, ref_dir):
@@ -315,11 +293,13 @@ def bench_model(name, args, onnx_run):
                             o = ort_run(model, inputs, t, runs, args.warmup,
                                         args.timeout)
                             ort_ms.append(o["median_ms"])
-                            ort_rss.append(o["rss_mb"])
+                            if o.get("rss_mb") is not None:
+                                ort_rss.append(o["rss_mb"])
                         elif ours:
                             ms, rss = ours.bench(runs)
                             ours_ms.append(ms)
-                            ours_rss.append(rss)
+                            if rss is not None:
+                                ours_rss.append(rss)
                     except Failure as e:
                         notes.append(str(e))
                         if who == "ours":

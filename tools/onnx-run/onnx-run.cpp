@@ -49,6 +49,22 @@ struct Options {
 
 static Options opts;
 
+/// This process's peak resident memory in KB (VmHWM; -1 where /proc has
+/// none). Unlike the rusage a parent reads, it does not include what the
+/// parent held when it forked this process.
+static long peakResidentKB() {
+  FILE *status = std::fopen("/proc/self/status", "r");
+  if (!status)
+    return -1;
+  char line[256];
+  long kb = -1;
+  while (std::fgets(line, sizeof(line), status))
+    if (std::sscanf(line, "VmHWM: %ld kB", &kb) == 1)
+      break;
+  std::fclose(status);
+  return kb;
+}
+
 /// More threads than this is a typing error, not a machine (OpenMP aborts
 /// when it cannot create them).
 static constexpr int kMaxThreads = 1024;
@@ -737,6 +753,8 @@ static int runBench(onnxd_model *model, const std::vector<HostValue> &inputs) {
                 "median latency: %.4f ms over %u runs (%d thread%s)\n", median,
                 opts.benchRuns, opts.threads, opts.threads == 1 ? "" : "s");
   llvm::outs() << buf;
+  if (long kb = peakResidentKB(); kb > 0)
+    llvm::outs() << "peak resident memory: " << kb / 1024 << " MB\n";
   return kOk;
 }
 
