@@ -81,7 +81,7 @@ RankedTensorType packedType(RankedTensorType type, PackSpec spec) {
   int64_t tiledSize = type.getDimSize(spec.tiled);
   int64_t otherSize = type.getDimSize(1 - spec.tiled);
   return RankedTensorType::get(
-      {llvm::divideCeil(tiledSize, spec.tile), otherSize, spec.tile, 1},
+      {llvm::divideCeilSigned(tiledSize, spec.tile), otherSize, spec.tile, 1},
       type.getElementType());
 }
 
@@ -188,7 +188,7 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
     Value rhsPacked = packOperand(rewriter, loc, rhs, {1, n0});
 
     auto accType = RankedTensorType::get(
-        {llvm::divideCeil(m, m0), llvm::divideCeil(n, n0), m0, n0},
+        {llvm::divideCeilSigned(m, m0), llvm::divideCeilSigned(n, n0), m0, n0},
         rewriter.getF32Type());
     Value acc;
     if (auto fill = init.getDefiningOp<linalg::FillOp>()) {

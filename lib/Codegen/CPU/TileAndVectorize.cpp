@@ -136,16 +136,15 @@ linalg::LinalgOp distribute(RewriterBase &rewriter, linalg::LinalgOp op,
   return tile(rewriter, op, options);
 }
 
-/// Vectorizes a tiled op: static shapes as they are, dynamic ones (a partial
-/// tile) with masks of `sizes`.
-bool vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp op,
-                   ArrayRef<int64_t> sizes) {
-  rewriter.setInsertionPoint(op);
-  SmallVector<int64_t> vectorSizes;
+/// Vectorizes a tile of static shape (the schedules split tails off rather
+/// than mask them); false, with the op left as it is, otherwise.
+bool vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp op) {
   if (op.hasDynamicShape())
-    vectorSizes.assign(sizes.begin(), sizes.end());
+    return false;
+  rewriter.setInsertionPoint(op);
   FailureOr<linalg::VectorizationResult> result =
-      linalg::vectorize(rewriter, op, vectorSizes, /*inputScalableVecDims=*/{},
+      linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{},
+                        /*inputScalableVecDims=*/{},
                         /*vectorizeNDExtract=*/false,
                         /*flatten1DDepthwiseConv=*/false,
                         /*assumeDynamicDimsMatchVecSizes=*/false,
@@ -193,7 +192,7 @@ void scheduleMmt4d(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
   op = tileWithLoops(rewriter, op, {0, 0, 1, 0, 0, 0});
   if (!op)
     return;
-  (void)vectorizeTile(rewriter, op, {});
+  (void)vectorizeTile(rewriter, op);
 }
 
 //===----------------------------------------------------------------------===//
@@ -379,9 +378,8 @@ void scheduleElementwise(RewriterBase &rewriter, linalg::LinalgOp op,
     if (current[d] != sizes[d])
       tileSizes[d] = sizes[d];
   op = tileWithLoops(rewriter, op, tileSizes);
-  if (!op || op.hasDynamicShape())
-    return;
-  (void)vectorizeTile(rewriter, op, {});
+  if (op)
+    (void)vectorizeTile(rewriter, op);
 }
 
 /// Whether the elementwise schedule applies: static loops, all parallel,
@@ -491,9 +489,8 @@ void scheduleInnerReduction(RewriterBase &rewriter, linalg::LinalgOp op,
       sizes[*columns] = lanes;
   }
   op = tileWithLoops(rewriter, op, sizes);
-  if (!op || op.hasDynamicShape())
-    return;
-  (void)vectorizeTile(rewriter, op, {});
+  if (op)
+    (void)vectorizeTile(rewriter, op);
 }
 
 //===----------------------------------------------------------------------===//
