@@ -99,7 +99,7 @@ Value packConstant(OpBuilder &b, Location loc, Value source, PackSpec spec) {
     return arith::ConstantOp::create(
         b, loc, packed,
         SplatElementsAttr::get(packed, b.getF32FloatAttr(splat)));
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t cols = type.getDimSize(1);
   int64_t tiles = packed.getDimSize(0), other = packed.getDimSize(1);
   AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
       packed.getNumElements() * sizeof(float), alignof(float) * 16);
@@ -116,7 +116,6 @@ Value packConstant(OpBuilder &b, Location loc, Value source, PackSpec spec) {
             along < type.getDimSize(spec.tiled) ? (*data)[row * cols + col] : 0;
         out[(t * other + o) * spec.tile + i] = value;
       }
-  (void)rows;
   auto attr = DenseResourceElementsAttr::get(packed, "onnx_packed_weights",
                                              std::move(blob));
   return arith::ConstantOp::create(b, loc, packed, attr);
