@@ -77,10 +77,8 @@ struct CPULowerVectorsPass
     });
     if (!hasVectors)
       return;
-    if (!target.valid) {
-      getOperation().emitError() << "unknown target CPU '" << target.cpu << "'";
+    if (failed(checkTarget(target, getOperation())))
       return signalPassFailure();
-    }
 
     sweep(
         [](RewritePatternSet &patterns) {

@@ -451,10 +451,8 @@ struct CPUPackMatmulPass
   }
   CPUTarget target;
   void runOnOperation() override {
-    if (!target.valid) {
-      getOperation().emitError() << "unknown target CPU '" << target.cpu << "'";
+    if (failed(checkTarget(target, getOperation())))
       return signalPassFailure();
-    }
     RewritePatternSet patterns(&getContext());
     patterns.add<MatmulToMmt4d>(&getContext(), target);
     patterns.add<ConvToMatmul, DepthwiseConvToElementwise>(&getContext());

@@ -1,7 +1,8 @@
-//===- Patterns.cpp - Greedy pattern sweeps of the CPU code generator -----===//
+//===- Patterns.cpp - What the CPU code-generation passes share -----------===//
 //
 // One place that applies a sweep with the canonicalization patterns the
-// pipelines use (kDisabledCanonicalization excepted).
+// pipelines use (kDisabledCanonicalization excepted), and the passes' check
+// of their target.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,4 +27,10 @@ LogicalResult mlir::onnx::applyCodegenPatterns(Operation *root,
                                  /*disabledPatternLabels=*/
                                  {kDisabledCanonicalization});
   return applyPatternsGreedily(root, frozen);
+}
+
+LogicalResult mlir::onnx::checkTarget(const CPUTarget &target, Operation *op) {
+  if (target.valid)
+    return success();
+  return op->emitError() << "unknown target CPU '" << target.cpu << "'";
 }

@@ -555,10 +555,8 @@ struct CPUTileAndVectorizePass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    if (!target.valid) {
-      getOperation().emitError() << "unknown target CPU '" << target.cpu << "'";
+    if (failed(checkTarget(target, getOperation())))
       return signalPassFailure();
-    }
     IRRewriter rewriter(&getContext());
 
     // Packs and unpacks become a pad, a reshape and a transpose, which the
@@ -581,19 +579,15 @@ struct CPUTileAndVectorizePass
     for (linalg::Mmt4DOp op : mmt4ds)
       scheduleMmt4d(rewriter, op, target, numThreads);
 
-    SmallVector<linalg::LinalgOp> elementwise;
+    SmallVector<linalg::LinalgOp> elementwise, reductions;
     func.walk([&](linalg::LinalgOp op) {
       if (isElementwiseCandidate(op))
         elementwise.push_back(op);
+      else if (isInnerReductionCandidate(op))
+        reductions.push_back(op);
     });
     for (linalg::LinalgOp op : elementwise)
       scheduleElementwise(rewriter, op, target, numThreads);
-
-    SmallVector<linalg::LinalgOp> reductions;
-    func.walk([&](linalg::LinalgOp op) {
-      if (isInnerReductionCandidate(op))
-        reductions.push_back(op);
-    });
     for (linalg::LinalgOp op : reductions)
       scheduleInnerReduction(rewriter, op, target, numThreads);
 

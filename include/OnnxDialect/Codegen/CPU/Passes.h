@@ -7,6 +7,8 @@
 #ifndef ONNXDIALECT_CODEGEN_CPU_PASSES_H
 #define ONNXDIALECT_CODEGEN_CPU_PASSES_H
 
+#include "OnnxDialect/Codegen/CPU/CPUTarget.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,6 +38,10 @@ inline constexpr const char *kDisabledCanonicalization =
 LogicalResult applyCodegenPatterns(Operation *root,
                                    RewritePatternSet &&patterns,
                                    bool canonicalize);
+
+/// Fails, with an error on `op` naming the CPU, when `target` is not a CPU
+/// LLVM knows.
+LogicalResult checkTarget(const CPUTarget &target, Operation *op);
 
 #define GEN_PASS_DECL
 #include "OnnxDialect/Codegen/CPU/Passes.h.inc"
