@@ -2,6 +2,7 @@
 //
 //   node bench/ort_bench.js MODEL.onnx --input NAME=FILE.npy ... \
 //        [--runs N] [--warmup W] [--threads T] [--output-dir DIR]
+//        [--profile PREFIX]
 //
 // Loads MODEL with graphOptimizationLevel 'all', intraOpNumThreads T (default
 // 1), interOpNumThreads 1 and sequential execution, runs W warm-up runs
@@ -11,7 +12,10 @@
 //    "ort": "1.x"}
 // (rss_mb: the process's peak resident memory, from /proc/self/status).
 // With --output-dir, also writes each output of the last run as
-// DIR/<output name>.npy. Errors go to stderr with exit status 1.
+// DIR/<output name>.npy. With --profile, ONNX Runtime's own profiler writes
+// PREFIX_<date>.json (Chrome trace events; the JSON line gives its name as
+// "profile"), for bench/profile_summary.py. Errors go to stderr with exit
+// status 1.
 'use strict';
 
 const fs = require('fs');
@@ -88,7 +92,14 @@ function writeNpy(file, tensor) {
 }
 
 function parseArgs(argv) {
-  const args = {inputs: [], runs: 10, warmup: 1, threads: 1, outputDir: null};
+  const args = {
+    inputs: [],
+    runs: 10,
+    warmup: 1,
+    threads: 1,
+    outputDir: null,
+    profile: null
+  };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     const value = () => {
@@ -100,6 +111,7 @@ function parseArgs(argv) {
     else if (a === '--warmup') args.warmup = parseInt(value(), 10);
     else if (a === '--threads') args.threads = parseInt(value(), 10);
     else if (a === '--output-dir') args.outputDir = value();
+    else if (a === '--profile') args.profile = value();
     else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
     else if (args.model) throw new Error(`a second model: ${a}`);
     else args.model = a;
@@ -128,6 +140,8 @@ async function main() {
     intraOpNumThreads: args.threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
+    enableProfiling: args.profile !== null,
+    profileFilePrefix: args.profile || undefined,
   });
   const loadMs = Number(process.hrtime.bigint() - loadStart) / 1e6;
   const missing = session.inputNames.filter((n) => !(n in feeds));
@@ -144,6 +158,18 @@ async function main() {
     ms.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   if (!outputs) outputs = await session.run(feeds);
+  let profile = null;
+  if (args.profile !== null) {
+    session.endProfiling();
+    // ORT names the file PREFIX_<date>.json; take the newest such file.
+    const dir = path.dirname(args.profile) || '.';
+    const base = path.basename(args.profile) + '_';
+    const files = fs.readdirSync(dir)
+                      .filter((f) => f.startsWith(base) && f.endsWith('.json'))
+                      .map((f) => path.join(dir, f));
+    files.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+    profile = files.length ? files[0] : null;
+  }
   ms.sort((a, b) => a - b);
   const n = ms.length;
   const median =
@@ -170,6 +196,7 @@ async function main() {
     threads: args.threads,
     load_ms: loadMs,
     ort: ort.env.versions.common,
+    ...(profile ? {profile} : {}),
   }));
 }
 

@@ -27,6 +27,8 @@ static void addPipeline(OpPassManager &pm, StringRef text) {
 
 void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
                                           const LowerToLLVMOptions &options) {
+  if (options.profile)
+    pm.addPass(createProfileRecordNodesPass());
   // 1. onnx level.
   if (options.onnxLevel)
     // Decomposition needs ranks and element types: infer them first.
@@ -63,8 +65,11 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
                       "convert-bufferization-to-memref,canonicalize");
   if (options.codegen)
     addPipeline(pm, "func.func(onnx-cpu-lower-vectors{" + target + "})");
+  if (options.profile)
+    pm.addPass(createProfileKernelsPass());
   // 5. loops (parallel ones on OpenMP threads) and LLVM.
   pm.addPass(createStridedCopiesToLinalgPass());
+  pm.addPass(createFlattenConstantGlobalsPass());
   pm.addPass(createMarkEntryCInterfacePass());
   if (options.runtimeChecks)
     pm.addPass(createLowerAssertsToRuntimePass());
@@ -97,6 +102,9 @@ void mlir::onnx::registerPipelines() {
   registerPass(createSequentializeFailingLoopsPass);
   registerPass(createStridedCopiesToLinalgPass);
   registerPass(createInlineAllocaScopesPass);
+  registerPass(createFlattenConstantGlobalsPass);
+  registerPass(createProfileRecordNodesPass);
+  registerPass(createProfileKernelsPass);
   PassPipelineRegistration<LowerToLLVMOptions>(
       "onnx-lower-to-llvm",
       "Lower an onnx module through linalg and buffers to the LLVM dialect",

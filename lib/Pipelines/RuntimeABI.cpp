@@ -36,6 +36,20 @@ using namespace mlir;
 
 static constexpr llvm::StringLiteral kFailFunction = "onnxd_rt_fail";
 
+func::FuncOp mlir::onnx::findEntryFunction(ModuleOp module) {
+  if (auto name = module->getAttrOfType<FlatSymbolRefAttr>("onnx.entry"))
+    return module.lookupSymbol<func::FuncOp>(name.getValue());
+  func::FuncOp entry;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isPrivate() || func.isExternal())
+      continue;
+    if (entry)
+      return nullptr; // several public functions: no entry
+    entry = func;
+  }
+  return entry;
+}
+
 namespace {
 struct MarkEntryPass
     : public PassWrapper<MarkEntryPass, OperationPass<ModuleOp>> {
@@ -53,18 +67,7 @@ struct MarkEntryPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    func::FuncOp entry;
-    if (auto name = module->getAttrOfType<FlatSymbolRefAttr>("onnx.entry")) {
-      entry = module.lookupSymbol<func::FuncOp>(name.getValue());
-    } else {
-      for (auto func : module.getOps<func::FuncOp>()) {
-        if (func.isPrivate() || func.isExternal())
-          continue;
-        if (entry)
-          return; // several public functions: no entry
-        entry = func;
-      }
-    }
+    func::FuncOp entry = onnx::findEntryFunction(module);
     if (entry && !entry.isExternal())
       entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                      UnitAttr::get(module.getContext()));

@@ -145,20 +145,6 @@ static Error load(llvm::StringRef path, const onnxd_options &options,
 // The signature
 //===----------------------------------------------------------------------===//
 
-static func::FuncOp findEntry(ModuleOp module) {
-  if (auto entry = module->getAttrOfType<FlatSymbolRefAttr>("onnx.entry"))
-    return module.lookupSymbol<func::FuncOp>(entry.getValue());
-  func::FuncOp found;
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.isPrivate() || func.isExternal())
-      continue;
-    if (found)
-      return nullptr;
-    found = func;
-  }
-  return found;
-}
-
 static bool isSupportedDType(int32_t dtype) {
   switch (dtype) {
   case 1:
@@ -251,7 +237,7 @@ static Error describeValue(Type type, DictionaryAttr attrs, std::string what,
 }
 
 static Error extractSignature(ModuleOp module, Signature &sig) {
-  func::FuncOp func = findEntry(module);
+  func::FuncOp func = onnx::findEntryFunction(module);
   if (!func)
     return makeError(ONNXD_COMPILE_ERROR,
                      "no entry function: the module needs one public "
@@ -362,6 +348,7 @@ static Error lower(Compilation &c, const onnxd_options &options) {
   pipeline.runtimeChecks = true;
   pipeline.runtimeAllocator = true;
   pipeline.codegen = options.codegen != 0;
+  pipeline.profile = options.profile != 0;
   pipeline.targetCPU = targetCPUName(options);
   pipeline.targetFeatures =
       options.target_features ? options.target_features : "";
@@ -370,6 +357,14 @@ static Error lower(Compilation &c, const onnxd_options &options) {
     return makeError(ONNXD_COMPILE_ERROR,
                      c.diagnostics.take("the lowering failed"));
   c.signature.openmp = options.num_threads > 1;
+  if (auto kernels =
+          (*c.module)->getAttrOfType<ArrayAttr>("onnx.profile_kernels"))
+    for (Attribute kernel : kernels) {
+      auto pair = cast<ArrayAttr>(kernel);
+      c.signature.kernels.emplace_back(
+          cast<StringAttr>(pair[0]).getValue().str(),
+          cast<StringAttr>(pair[1]).getValue().str());
+    }
   return fixOutputRanks(*c.module, c.signature);
 }
 
@@ -512,6 +507,17 @@ static void addRuntimeSymbols(llvm::Module &module, const Signature &sig,
   forward("_mlir_memref_to_llvm_alloc", "malloc");
   forward("_mlir_memref_to_llvm_aligned_alloc", "aligned_alloc");
   forward("_mlir_memref_to_llvm_free", "free");
+  // The profiling probes as weak no-ops (the runtime's record the events).
+  if (llvm::Function *begin = module.getFunction("onnxd_prof_begin")) {
+    begin->setLinkage(llvm::GlobalValue::WeakAnyLinkage);
+    llvm::IRBuilder<> pb(llvm::BasicBlock::Create(ctx, "entry", begin));
+    pb.CreateRet(pb.getInt64(0));
+  }
+  if (llvm::Function *end = module.getFunction("onnxd_prof_end")) {
+    end->setLinkage(llvm::GlobalValue::WeakAnyLinkage);
+    llvm::IRBuilder<> pb(llvm::BasicBlock::Create(ctx, "entry", end));
+    pb.CreateRetVoid();
+  }
   // onnxd_rt_fail(msg) { write(2, msg, strlen(msg)); abort(); } as a weak
   // definition: the runtime's own definition wins where it is loaded.
   llvm::Function *fail = module.getFunction("onnxd_rt_fail");

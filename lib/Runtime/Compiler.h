@@ -52,6 +52,9 @@ struct Signature {
   std::vector<ValueSignature> inputs, outputs;
   /// The compiled code uses OpenMP (compiled with num_threads > 1).
   bool openmp = false;
+  /// Compiled with profiling probes: per kernel id, the ONNX nodes it
+  /// computes ("a,b") and their op types ("Conv+Relu").
+  std::vector<std::pair<std::string, std::string>> kernels;
 
   void finalize();
   std::string toJSON() const;

@@ -9,6 +9,10 @@
 // code allocated before the failure are not freed (a leak on the error path
 // only; see docs/runtime.md).
 //
+// A model compiled with profiling probes records one event per kernel and
+// run (onnxd_prof_begin/end, called by the compiled code on the thread that
+// called onnxd_run) and writes them as Chrome trace events.
+//
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Runtime/OnnxRuntime.h"
@@ -20,17 +24,61 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace mlir::onnx::runtime;
+
+namespace {
+/// One timed kernel (kernel >= 0, an index of Signature::kernels) or one
+/// whole run (kernel = -1); nanoseconds of the steady clock.
+struct ProfileEvent {
+  int64_t kernel, start, end;
+};
+/// The events of a model's runs since it was created or last written.
+struct Profile {
+  std::vector<ProfileEvent> events;
+  int64_t origin = 0;
+  size_t dropped = 0;
+};
+} // namespace
+
+/// At most this many events are kept between two writes (96 MiB).
+static constexpr size_t kMaxProfileEvents = size_t(1) << 22;
+
+static int64_t steadyNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// The profile of the run active on this thread, if it records.
+static thread_local Profile *activeProfile = nullptr;
+
+static void record(Profile &p, int64_t kernel, int64_t start, int64_t end) {
+  if (p.events.size() >= kMaxProfileEvents) {
+    ++p.dropped;
+    return;
+  }
+  p.events.push_back({kernel, start, end});
+}
+
+int64_t onnxd_prof_begin(void) { return steadyNanos(); }
+
+void onnxd_prof_end(int64_t kernel, int64_t start) {
+  if (Profile *p = activeProfile)
+    record(*p, kernel, start, steadyNanos());
+}
 
 struct onnxd_model {
   Signature signature;
@@ -39,6 +87,7 @@ struct onnxd_model {
   PackedEntry entry = nullptr;
   void (*setThreads)(int) = nullptr;
   int numThreads = 1;
+  Profile profile;
 
   ~onnxd_model() {
     jit.engine.reset();
@@ -113,6 +162,7 @@ void onnxd_options_init(onnxd_options *options) {
   options->target_cpu = nullptr;
   options->target_features = nullptr;
   options->codegen = 1;
+  options->profile = 0;
 }
 
 /// Makes this library's symbols (onnxd_rt_fail) global, so that compiled
@@ -125,6 +175,7 @@ static void makeRuntimeGlobal() {
 }
 
 static onnxd_status finishModel(onnxd_model *model, onnxd_model **out) {
+  model->profile.origin = steadyNanos();
   if (model->signature.openmp) {
     std::string error;
     model->setThreads = loadOpenMP(error);
@@ -695,7 +746,17 @@ static onnxd_status runEntry(onnxd_model *model,
   if (model->setThreads)
     model->setThreads(model->numThreads);
   const char *message = nullptr;
-  if (!callEntry(model->entry, args.data(), &message))
+  bool profiling = !sig.kernels.empty();
+  Profile *outerProfile = activeProfile;
+  if (profiling)
+    activeProfile = &model->profile;
+  int64_t start = profiling ? steadyNanos() : 0;
+  bool ok = callEntry(model->entry, args.data(), &message);
+  if (profiling) {
+    record(model->profile, -1, start, steadyNanos());
+    activeProfile = outerProfile;
+  }
+  if (!ok)
     return fail(ONNXD_RUNTIME_ERROR, std::string("run-time check failed: ") +
                                          (message ? message : "(no message)"));
 
@@ -847,6 +908,73 @@ onnxd_status onnxd_run_values(onnxd_model *model, const onnxd_value *inputs,
     v->value.name = v->name;
     outputs[i] = &v->value;
   }
+  return ONNXD_OK;
+}
+
+onnxd_status onnxd_model_write_profile(onnxd_model *model, const char *path,
+                                       size_t *num_events) {
+  if (num_events)
+    *num_events = 0;
+  if (!model || !path || !*path)
+    return fail(ONNXD_INVALID_ARGUMENT,
+                "onnxd_model_write_profile: needs a model and a file name");
+  const Signature &sig = model->signature;
+  if (sig.kernels.empty())
+    return fail(ONNXD_INVALID_ARGUMENT,
+                "onnxd_model_write_profile: the model was compiled without "
+                "profiling probes (onnxd_options.profile = 1, onnx-run "
+                "--profile)");
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return fail(ONNXD_IO_ERROR, std::string(path) + ": " + ec.message());
+  Profile &p = model->profile;
+  // The trace's clock is microseconds (with fractions: kernels of small
+  // models take less than one) since the model was created.
+  auto micros = [&](int64_t ns) { return double(ns - p.origin) / 1000; };
+  int64_t pid = getpid();
+  llvm::json::OStream json(os);
+  json.array([&] {
+    for (const ProfileEvent &e : p.events) {
+      bool run = e.kernel < 0;
+      const auto *kernel = run || size_t(e.kernel) >= sig.kernels.size()
+                               ? nullptr
+                               : &sig.kernels[size_t(e.kernel)];
+      if (!run && !kernel)
+        continue;
+      json.object([&] {
+        json.attribute("cat", run ? "Session" : "Node");
+        json.attribute("pid", pid);
+        json.attribute("tid", pid);
+        json.attribute("dur", double(e.end - e.start) / 1000);
+        json.attribute("ts", micros(e.start));
+        json.attribute("ph", "X");
+        json.attribute("name", run ? std::string("model_run")
+                                   : kernel->first + "_kernel_time");
+        json.attributeObject("args", [&] {
+          if (run)
+            return;
+          json.attribute("op_name", kernel->second);
+          json.attribute("node_names", kernel->first);
+          json.attribute("kernel", e.kernel);
+          json.attribute("provider", "OnnxDialectCPU");
+        });
+      });
+    }
+  });
+  os << "\n";
+  os.close();
+  if (os.has_error())
+    return fail(ONNXD_IO_ERROR,
+                std::string(path) + ": " + os.error().message());
+  if (num_events)
+    *num_events = p.events.size();
+  if (p.dropped)
+    std::fprintf(stderr,
+                 "onnxd: profile: %zu events beyond the first %zu dropped\n",
+                 p.dropped, kMaxProfileEvents);
+  p.events.clear();
+  p.dropped = 0;
   return ONNXD_OK;
 }
 

@@ -3,7 +3,8 @@
 // The signature is stored in compiled libraries as JSON:
 //   {"version":1,"entry":"f","openmp":false,
 //    "inputs":[{"name":"x","dtype":1,"dims":[-1,4],"dim_params":["N",""]}],
-//    "outputs":[...]}
+//    "outputs":[...],
+//    "kernels":[["conv_3,relu","Conv+Relu"],...]}   (compiled with profile)
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,6 +137,12 @@ std::string Signature::toJSON() const {
                          {"openmp", openmp},
                          {"inputs", valuesToJSON(inputs)},
                          {"outputs", valuesToJSON(outputs)}};
+  if (!kernels.empty()) {
+    llvm::json::Array list;
+    for (const auto &[nodes, ops] : kernels)
+      list.push_back(llvm::json::Array{nodes, ops});
+    obj["kernels"] = std::move(list);
+  }
   std::string s;
   llvm::raw_string_ostream os(s);
   os << llvm::json::Value(std::move(obj));
@@ -204,6 +211,18 @@ bool Signature::fromJSON(llvm::StringRef json, std::string &error) {
     error = "malformed inputs or outputs";
     return false;
   }
+  kernels.clear();
+  if (const llvm::json::Array *list = obj->getArray("kernels"))
+    for (const llvm::json::Value &k : *list) {
+      const llvm::json::Array *pair = k.getAsArray();
+      if (!pair || pair->size() != 2 || !(*pair)[0].getAsString() ||
+          !(*pair)[1].getAsString()) {
+        error = "malformed kernels";
+        return false;
+      }
+      kernels.emplace_back((*pair)[0].getAsString()->str(),
+                           (*pair)[1].getAsString()->str());
+    }
   finalize();
   return true;
 }

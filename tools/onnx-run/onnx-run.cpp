@@ -38,8 +38,8 @@ namespace {
 /// live in the same global registry as llvm::cl's).
 struct Options {
   std::string modelPath, outputDir, testDir, emitKind, outputFile;
-  std::string targetCPU, targetFeatures;
-  bool codegen = true, outputDirGiven = false;
+  std::string targetCPU, targetFeatures, profileFile;
+  bool codegen = true, outputDirGiven = false, profileGiven = false;
   std::vector<std::string> inputFiles;
   double rtol = 1e-3, atol = 1e-7;
   unsigned benchRuns = 0;
@@ -86,6 +86,10 @@ static const char *const kUsageText =
     "(+x,-y)\n"
     "  --no-codegen          skip the CPU code-generation stage (scalar "
     "loops)\n"
+    "  --profile FILE        time every kernel of every run; write them to "
+    "FILE as\n"
+    "                        Chrome trace events (ONNX Runtime's profile "
+    "format)\n"
     "  --emit mlir|llvm|obj  write the lowered module / LLVM IR / object and "
     "stop\n"
     "  -o FILE               with --emit: the file (stdout); alone: a shared "
@@ -139,7 +143,10 @@ static bool parseArgs(int argc, char **argv) {
       opts.targetFeatures = v;
     else if (arg == "--no-codegen")
       opts.codegen = false;
-    else if (value("--test-dir", v))
+    else if (value("--profile", v)) {
+      opts.profileFile = v;
+      opts.profileGiven = true;
+    } else if (value("--test-dir", v))
       opts.testDir = v;
     else if (value("--emit", v))
       opts.emitKind = v;
@@ -758,6 +765,8 @@ static int runBench(onnxd_model *model, const std::vector<HostValue> &inputs) {
   return kOk;
 }
 
+static int runModel(onnxd_model *m, const std::string &model);
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   if (!parseArgs(argc, argv))
@@ -780,6 +789,10 @@ int main(int argc, char **argv) {
     llvm::errs() << "onnx-run: --threads must be at least 1\n";
     return kUsage;
   }
+  if (opts.profileGiven && opts.profileFile.empty()) {
+    llvm::errs() << "onnx-run: --profile needs a file name, got ''\n";
+    return kUsage;
+  }
   onnxd_options options;
   onnxd_options_init(&options);
   options.opt_level = opts.optLevel;
@@ -787,6 +800,7 @@ int main(int argc, char **argv) {
   options.target_cpu = opts.targetCPU.c_str();
   options.target_features = opts.targetFeatures.c_str();
   options.codegen = opts.codegen ? 1 : 0;
+  options.profile = opts.profileGiven ? 1 : 0;
 
   // Ahead of time: --emit KIND [-o FILE], or -o FILE.so.
   if (!emitKind.empty() || (!outputFile.empty() && testDir.empty())) {
@@ -816,7 +830,22 @@ int main(int argc, char **argv) {
   llvm::scope_exit release([&] { onnxd_model_free(m); });
   if (threads > 1)
     onnxd_model_set_num_threads(m, threads);
+  int rc = runModel(m, model);
+  if (opts.profileGiven && rc != kUsage) {
+    size_t events = 0;
+    if (onnxd_status s =
+            onnxd_model_write_profile(m, opts.profileFile.c_str(), &events))
+      return report(s);
+    llvm::errs() << "onnx-run: profile: " << events << " events written to "
+                 << opts.profileFile << "\n";
+  }
+  return rc;
+}
 
+/// Runs a compiled model as the options say (a test case, a benchmark, or
+/// once with the given inputs); the process's exit status.
+static int runModel(onnxd_model *m, const std::string &model) {
+  const std::string &testDir = opts.testDir, &outputDir = opts.outputDir;
   if (!testDir.empty())
     return runTestDir(m, testDir);
 

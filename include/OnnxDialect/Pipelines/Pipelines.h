@@ -18,6 +18,8 @@
 #ifndef ONNXDIALECT_PIPELINES_PIPELINES_H
 #define ONNXDIALECT_PIPELINES_PIPELINES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
@@ -56,6 +58,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "_mlir_memref_to_llvm_alloc/_free (the runtime keeps "
                      "freed blocks for the next run) instead of malloc/free"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("Bracket each kernel of the entry function with "
+                     "onnxd_prof_begin/end calls, named after its ONNX nodes "
+                     "(onnx-profile-kernels)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> runtimeChecks{
       *this, "runtime-checks",
       llvm::cl::desc("cf.assert calls onnxd_rt_fail (the runtime's error "
@@ -66,6 +74,10 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
 /// Adds the stages of onnx-lower-to-llvm to `pm` (anchored on a module).
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LowerToLLVMOptions &options);
+
+/// The function the runtime calls: the one the module attribute `onnx.entry`
+/// names, else the only public function with a body (null if several).
+func::FuncOp findEntryFunction(ModuleOp module);
 
 /// Puts `llvm.emit_c_interface` on the function the module's `onnx.entry`
 /// names (or its only public function): the runtime calls
@@ -80,9 +92,22 @@ std::unique_ptr<Pass> createSequentializeFailingLoopsPass();
 /// that compiled code does not call `memrefCopy` of MLIR's runner utils.
 std::unique_ptr<Pass> createStridedCopiesToLinalgPass();
 
+/// Constant memref.globals of rank > 1 -> 1-D globals (flat LLVM arrays
+/// instead of nested aggregates with a constant per innermost row), each
+/// get_global reshaped back with memref.expand_shape.
+std::unique_ptr<Pass> createFlattenConstantGlobalsPass();
+
 /// memref.alloca_scope (from convert-scf-to-openmp) -> its body inlined, with
 /// a stack save/restore where it allocates, before scf-to-cf splits it.
 std::unique_ptr<Pass> createInlineAllocaScopesPass();
+
+/// Records the op type of every named ONNX node in the module attribute
+/// `onnx.node_types` (for createProfileKernelsPass).
+std::unique_ptr<Pass> createProfileRecordNodesPass();
+/// Brackets each kernel at the top level of the entry function with
+/// onnxd_prof_begin/onnxd_prof_end calls and lists the kernels' ONNX nodes
+/// and op types in the module attribute `onnx.profile_kernels`.
+std::unique_ptr<Pass> createProfileKernelsPass();
 
 /// Registers the named pipelines with the pass registry (onnx-opt).
 void registerPipelines();

@@ -185,6 +185,10 @@ typedef struct onnxd_options {
   /** 0 compiles without the CPU code-generation stage (scalar loops, for
    *  comparison); 1 (default) packs, tiles and vectorizes. */
   int codegen;
+  /** 1 compiles timing probes around every kernel, named after the ONNX
+   *  nodes it computes; runs then record one event per kernel, written by
+   *  onnxd_model_write_profile. 0 (default): no probes. */
+  int profile;
 } onnxd_options;
 
 typedef struct onnxd_model onnxd_model;
@@ -228,6 +232,17 @@ onnxd_status onnxd_model_output(const onnxd_model *model, size_t index,
  *  compiled with num_threads = 1 (its code is sequential). */
 onnxd_status onnxd_model_set_num_threads(onnxd_model *model, int num_threads);
 
+/** Writes the kernel times recorded by the model's runs since it was
+ *  compiled or loaded (or since the last call) to `path` as Chrome
+ *  trace-event JSON, the format of ONNX Runtime's profiler (chrome://tracing,
+ *  Perfetto): one "Node" event per kernel and run, named
+ *  "<nodes>_kernel_time" with the op types in args.op_name, and one
+ *  "Session" event "model_run" per run. The model must have been compiled
+ *  with onnxd_options.profile = 1. *num_events (may be NULL) receives the
+ *  number of events written. */
+onnxd_status onnxd_model_write_profile(onnxd_model *model, const char *path,
+                                       size_t *num_events);
+
 /** Runs the model. `inputs` holds `num_inputs` tensors: all of the graph's
  *  inputs, by name (or all unnamed, in signature order). Each is checked
  *  against the signature (element type, rank, static dims, one size per
@@ -268,6 +283,12 @@ const char *onnxd_dtype_name(int32_t dtype);
  *  cf.assert). Ends the current onnxd_run with ONNXD_RUNTIME_ERROR and the
  *  message. Not for use by callers. */
 void onnxd_rt_fail(const char *message);
+
+/** Called by code compiled with onnxd_options.profile around each kernel:
+ *  begin returns a timestamp, end records the kernel's event for the
+ *  current run. Not for use by callers. */
+int64_t onnxd_prof_begin(void);
+void onnxd_prof_end(int64_t kernel, int64_t start);
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,10 @@
 #include "OnnxDialect/Codegen/CPU/Passes.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -31,6 +34,68 @@ using namespace mlir;
 using namespace mlir::onnx;
 
 namespace {
+
+/// The most rows a copy is unrolled over, and the most elements.
+constexpr int64_t kMaxUnrolledRows = 64;
+constexpr int64_t kMaxUnrolledElements = 4096;
+
+bool isContiguous(MemRefType type) { return type.getLayout().isIdentity(); }
+
+/// A static copy of 32- or 64-bit elements as vector code (see above);
+/// others, and contiguous copies too large to unroll (an llvm.memcpy), stay.
+void vectorizeStaticCopy(RewriterBase &rewriter, memref::CopyOp copy) {
+  auto source = dyn_cast<MemRefType>(copy.getSource().getType());
+  auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
+  if (!source || !target || !source.hasStaticShape() || source.getRank() == 0)
+    return;
+  Type element = source.getElementType();
+  if (!element.isF32() && !element.isF64() && !element.isInteger(32) &&
+      !element.isInteger(64))
+    return;
+  int64_t elements = source.getNumElements();
+  int64_t inner = source.getShape().back();
+  int64_t rows = inner ? elements / inner : 0;
+  rewriter.setInsertionPoint(copy);
+  if (elements <= kMaxUnrolledElements && rows <= kMaxUnrolledRows) {
+    (void)linalg::vectorizeCopy(rewriter, copy);
+    return;
+  }
+  if ((isContiguous(source) && isContiguous(target)) ||
+      inner > kMaxUnrolledElements || rows == 0)
+    return;
+  // A loop nest over the rows, one row copied per step.
+  Location loc = copy.getLoc();
+  int64_t rank = source.getRank();
+  SmallVector<Value> lbs, ubs, steps;
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    lbs.push_back(zero);
+    ubs.push_back(
+        arith::ConstantIndexOp::create(rewriter, loc, source.getDimSize(d)));
+    steps.push_back(one);
+  }
+  SmallVector<memref::CopyOp> rowCopies;
+  scf::buildLoopNest(
+      rewriter, loc, lbs, ubs, steps,
+      [&](OpBuilder &b, Location loc, ValueRange ivs) {
+        SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
+        offsets.push_back(b.getIndexAttr(0));
+        SmallVector<OpFoldResult> sizes(rank - 1, b.getIndexAttr(1));
+        sizes.push_back(b.getIndexAttr(inner));
+        SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+        Value from = memref::SubViewOp::create(b, loc, copy.getSource(),
+                                               offsets, sizes, strides);
+        Value to = memref::SubViewOp::create(b, loc, copy.getTarget(), offsets,
+                                             sizes, strides);
+        rowCopies.push_back(memref::CopyOp::create(b, loc, from, to));
+      });
+  rewriter.eraseOp(copy);
+  for (memref::CopyOp row : rowCopies) {
+    rewriter.setInsertionPoint(row);
+    (void)linalg::vectorizeCopy(rewriter, row);
+  }
+}
 
 struct CPULowerVectorsPass
     : public onnx::impl::CPULowerVectorsBase<CPULowerVectorsPass> {
@@ -53,23 +118,18 @@ struct CPULowerVectorsPass
   }
 
   void runOnOperation() override {
-    // Copies of small static tiles left by bufferization (a tile inserted
-    // into a packed operand, or into a thread's part of the result) become
-    // vector loads and stores, not loops (or nested parallel regions).
+    // Static copies left by bufferization (a tile inserted into a packed
+    // operand or a thread's part of the result, a source copied into its
+    // padded buffer) become vector loads and stores, not scalar loops (or
+    // nested parallel regions). A small one is unrolled whole; one of many
+    // rows is a loop over its rows, each row unrolled (unrolled whole, a
+    // 1024x4 tail made basic blocks of thousands of instructions, on which
+    // LLVM's DAG combiner and scheduler spent most of a compile).
     SmallVector<memref::CopyOp> copies;
-    getOperation().walk([&](memref::CopyOp copy) {
-      auto type = dyn_cast<MemRefType>(copy.getSource().getType());
-      if (type && type.hasStaticShape() && type.getNumElements() <= 4096 &&
-          (type.getElementType().isF32() || type.getElementType().isF64() ||
-           type.getElementType().isInteger(32) ||
-           type.getElementType().isInteger(64)))
-        copies.push_back(copy);
-    });
+    getOperation().walk([&](memref::CopyOp copy) { copies.push_back(copy); });
     IRRewriter rewriter(&getContext());
-    for (memref::CopyOp copy : copies) {
-      rewriter.setInsertionPoint(copy);
-      (void)linalg::vectorizeCopy(rewriter, copy);
-    }
+    for (memref::CopyOp copy : copies)
+      vectorizeStaticCopy(rewriter, copy);
     bool hasVectors = false;
     getOperation().walk([&](Operation *op) {
       if (isa<vector::VectorDialect>(op->getDialect()))

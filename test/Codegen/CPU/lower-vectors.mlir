@@ -30,6 +30,23 @@ func.func @copy(%a: memref<4x16xf32, strided<[64, 1], offset: ?>>, %b: memref<4x
   return
 }
 
+// A copy of many rows (a source into its padded buffer) is a loop over its
+// rows, each row vector code; a large contiguous copy stays memref.copy.
+// CHECK-LABEL: func.func @rows
+// CHECK: scf.for
+// CHECK-NOT: scf.for
+// CHECK: memref.subview
+// CHECK: memref.subview
+// CHECK: vector.load {{.*}} vector<4xf32>
+// CHECK: vector.store {{.*}} : memref<4xf32, {{.*}}>, vector<4xf32>
+// CHECK-NEXT: }
+// CHECK: memref.copy %{{.*}}, %{{.*}} : memref<1024x8xf32> to memref<1024x8xf32>
+func.func @rows(%a: memref<1024x4xf32, strided<[196, 1], offset: ?>>, %b: memref<1024x4xf32, strided<[208, 1], offset: ?>>, %c: memref<1024x8xf32>, %d: memref<1024x8xf32>) {
+  memref.copy %a, %b : memref<1024x4xf32, strided<[196, 1], offset: ?>> to memref<1024x4xf32, strided<[208, 1], offset: ?>>
+  memref.copy %c, %d : memref<1024x8xf32> to memref<1024x8xf32>
+  return
+}
+
 // A 16x16 transpose in registers: shuffles, no scalar extracts.
 // CHECK-LABEL: func.func @transpose
 // CHECK-NOT: vector.transpose

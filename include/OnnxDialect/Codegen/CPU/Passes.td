@@ -108,8 +108,11 @@ def CPULowerVectors : Pass<"onnx-cpu-lower-vectors", "::mlir::func::FuncOp"> {
   let summary = "Lower vector ops on buffers to what LLVM's x86 backend "
                 "compiles well";
   let description = [{
-    After bufferization, copies of small static tiles become vector loads and
-    stores; then, in separate sweeps (one combined sweep of these
+    After bufferization, static copies become vector loads and stores: a
+    small one (at most 64 rows and 4096 elements) unrolled whole, a
+    non-contiguous one of more rows as a loop over its rows with each row
+    unrolled (contiguous large copies stay `memref.copy`, an `llvm.memcpy`);
+    then, in separate sweeps (one combined sweep of these
     pattern sets does not terminate): unit dims dropped from transfers,
     `vector.contract` to outer products and those to FMAs, transfer
     permutations to transposes, n-D transfers fully unrolled to 1-D loads and

@@ -1,0 +1,220 @@
+//===- Profile.cpp - Timing probes around the kernels of a model ----------===//
+//
+// `onnx-run --profile FILE` (docs/runtime.md) times each kernel of a model
+// and names it after the ONNX nodes it came from. Two passes:
+//
+// - onnx-profile-record-nodes, first in the pipeline, keeps the op type of
+//   every named ONNX node in the module attribute `onnx.node_types`
+//   ({"conv_3" = "Conv", ...}): the locations the importer gives ops name
+//   the node, and the op type is gone once the ops are lowered. A node
+//   without a name gets its first output's name as its location.
+//
+// - onnx-profile-kernels, on buffers after code generation, splits the top
+//   level of the entry function into spans: a span is a run of consecutive
+//   ops whose locations name the same nodes (a matmul's pack, mmt4d and
+//   unpack loops), with the ops that name none (glue the compiler made)
+//   joining the span before them. A kernel names the nodes of its ops'
+//   locations: a fused elementwise kernel is named after the node whose
+//   result it writes (upstream fusion keeps the consumer's location). Each
+//   span that does work (an op with regions, or one that reads or writes
+//   memory beyond allocating it) is bracketed by
+//
+//     %t = func.call @onnxd_prof_begin() : () -> i64
+//     ...
+//     func.call @onnxd_prof_end(%c<id>, %t) : (i64, i64) -> ()
+//
+//   and the module attribute `onnx.profile_kernels` lists, per id, the
+//   nodes and their op types. The runtime (lib/Runtime) records the events
+//   and writes them as Chrome trace events, as ONNX Runtime's profiler does.
+//
+// Kernels nested in control flow (If, Loop, Scan bodies) are timed as part
+// of the span of their enclosing op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+
+static constexpr llvm::StringLiteral kNodeTypesAttr = "onnx.node_types";
+static constexpr llvm::StringLiteral kKernelsAttr = "onnx.profile_kernels";
+static constexpr llvm::StringLiteral kBeginFunction = "onnxd_prof_begin";
+static constexpr llvm::StringLiteral kEndFunction = "onnxd_prof_end";
+
+/// The op type of an onnx op name: "onnx.Conv_v11" -> "Conv".
+static StringRef opType(StringRef name) {
+  name.consume_front("onnx.");
+  size_t v = name.rfind("_v");
+  if (v != StringRef::npos && v + 2 < name.size() &&
+      llvm::all_of(name.drop_front(v + 2), llvm::isDigit))
+    name = name.take_front(v);
+  return name;
+}
+
+/// The node names a location carries, in order, without repeats.
+static void collectNames(Location loc, llvm::SetVector<StringRef> &names) {
+  loc->walk([&](Location inner) {
+    if (auto name = dyn_cast<NameLoc>(inner))
+      names.insert(name.getName().getValue());
+    return WalkResult::advance();
+  });
+}
+
+/// An op whose time is worth a probe: control flow and loops, or memory
+/// traffic beyond allocating and freeing.
+static bool doesWork(Operation *op) {
+  if (op->getNumRegions() > 0 || isa<CallOpInterface>(op))
+    return true;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+           !op->hasTrait<OpTrait::ConstantLike>();
+  return effects.hasEffect<MemoryEffects::Read>() ||
+         effects.hasEffect<MemoryEffects::Write>();
+}
+
+namespace {
+struct RecordNodesPass
+    : public PassWrapper<RecordNodesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RecordNodesPass)
+
+  StringRef getArgument() const override { return "onnx-profile-record-nodes"; }
+  StringRef getDescription() const override {
+    return "Keep the op type of every named ONNX node in the module "
+           "attribute onnx.node_types (for onnx-profile-kernels)";
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    llvm::StringMap<StringRef> types;
+    SmallVector<NamedAttribute> entries;
+    module.walk([&](Operation *op) {
+      if (op->getName().getDialectNamespace() != "onnx")
+        return;
+      llvm::SetVector<StringRef> names;
+      collectNames(op->getLoc(), names);
+      if (auto attr = op->getAttrOfType<StringAttr>("onnx.name"))
+        names.insert(attr.getValue());
+      // A node without a name is known by its first output's name (the
+      // importer keeps them in onnx.outputs), as its location says from now.
+      auto outputs = op->getAttrOfType<ArrayAttr>("onnx.outputs");
+      if (names.empty() && outputs && !outputs.empty())
+        if (auto first = dyn_cast<StringAttr>(outputs[0])) {
+          op->setLoc(NameLoc::get(first, op->getLoc()));
+          names.insert(first.getValue());
+        }
+      for (StringRef name : names)
+        if (types.try_emplace(name, opType(op->getName().getStringRef()))
+                .second)
+          entries.emplace_back(StringAttr::get(ctx, name),
+                               StringAttr::get(ctx, types[name]));
+    });
+    module->setAttr(kNodeTypesAttr, DictionaryAttr::get(ctx, entries));
+  }
+};
+
+struct ProfileKernelsPass
+    : public PassWrapper<ProfileKernelsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ProfileKernelsPass)
+
+  StringRef getArgument() const override { return "onnx-profile-kernels"; }
+  StringRef getDescription() const override {
+    return "Bracket each kernel of the entry function with timing calls "
+           "(onnxd_prof_begin/end) and list the kernels' ONNX nodes in "
+           "onnx.profile_kernels";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, func::FuncDialect>();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    func::FuncOp entry = onnx::findEntryFunction(module);
+    if (!entry || entry.isExternal() || !entry.getBody().hasOneBlock())
+      return;
+    auto types = module->getAttrOfType<DictionaryAttr>(kNodeTypesAttr);
+
+    // The spans: [first, last] runs of top-level ops naming the same nodes.
+    struct Span {
+      Operation *first, *last;
+      SmallVector<StringRef> names;
+    };
+    SmallVector<Span> spans;
+    for (Operation &op : entry.getBody().front().without_terminator()) {
+      if (!doesWork(&op))
+        continue;
+      llvm::SetVector<StringRef> names;
+      collectNames(op.getLoc(), names);
+      // An op without a node (compiler glue: a fill, a copy) joins the
+      // kernel before it, or the one after it at the start.
+      if (!spans.empty() &&
+          (names.empty() || spans.back().names.empty() ||
+           ArrayRef<StringRef>(spans.back().names) == names.getArrayRef())) {
+        spans.back().last = &op;
+        if (spans.back().names.empty())
+          spans.back().names.assign(names.begin(), names.end());
+        continue;
+      }
+      spans.push_back({&op, &op, SmallVector<StringRef>(names.getArrayRef())});
+    }
+    if (spans.empty())
+      return;
+
+    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+    Type i64 = builder.getI64Type();
+    auto declare = [&](StringRef name, FunctionType type) {
+      auto fn = module.lookupSymbol<func::FuncOp>(name);
+      if (!fn) {
+        fn = func::FuncOp::create(builder, module.getLoc(), name, type);
+        fn.setPrivate();
+      }
+      return fn;
+    };
+    func::FuncOp begin =
+        declare(kBeginFunction, builder.getFunctionType({}, {i64}));
+    func::FuncOp end =
+        declare(kEndFunction, builder.getFunctionType({i64, i64}, {}));
+
+    SmallVector<Attribute> kernels;
+    for (auto [id, span] : llvm::enumerate(spans)) {
+      // Nodes "a,b" and their op types "Conv+Relu" (each type once).
+      llvm::SetVector<StringRef> ops;
+      for (StringRef name : span.names)
+        if (auto type = types ? types.getAs<StringAttr>(name) : nullptr)
+          ops.insert(type.getValue());
+      std::string nodes = llvm::join(span.names, ",");
+      std::string opNames = llvm::join(ops.getArrayRef(), "+");
+      kernels.push_back(builder.getStrArrayAttr(
+          {nodes.empty() ? std::string("(unnamed)") : nodes,
+           opNames.empty() ? std::string("(compiler)") : opNames}));
+
+      Location loc = span.first->getLoc();
+      builder.setInsertionPoint(span.first);
+      Value start =
+          func::CallOp::create(builder, loc, begin, ValueRange{}).getResult(0);
+      builder.setInsertionPointAfter(span.last);
+      Value kernel = arith::ConstantIntOp::create(builder, loc, id, 64);
+      func::CallOp::create(builder, loc, end, ValueRange{kernel, start});
+    }
+    module->setAttr(kKernelsAttr, ArrayAttr::get(ctx, kernels));
+  }
+};
+} // namespace
+
+std::unique_ptr<Pass> mlir::onnx::createProfileRecordNodesPass() {
+  return std::make_unique<RecordNodesPass>();
+}
+
+std::unique_ptr<Pass> mlir::onnx::createProfileKernelsPass() {
+  return std::make_unique<ProfileKernelsPass>();
+}
