@@ -87,10 +87,18 @@ RankedTensorType packedType(RankedTensorType type, PackSpec spec) {
 
 /// The packed form of a constant, computed here: element [t][o][i][0] is
 /// source[t * tile + i] along the tiled dim and o along the other, zero past
-/// the end.
+/// the end. A transposed constant (Gemm's transB, MatMul of a transposed
+/// initializer) is read through the transpose.
 Value packConstant(OpBuilder &b, Location loc, Value source, PackSpec spec) {
   float splat = 0;
-  std::optional<ArrayRef<float>> data = constantData(source, splat);
+  bool transposed = false;
+  Value stored = source;
+  if (auto transpose = source.getDefiningOp<linalg::TransposeOp>())
+    if (transpose.getPermutation() == ArrayRef<int64_t>{1, 0}) {
+      stored = transpose.getInput();
+      transposed = true;
+    }
+  std::optional<ArrayRef<float>> data = constantData(stored, splat);
   if (!data)
     return {};
   auto type = cast<RankedTensorType>(source.getType());
@@ -112,8 +120,9 @@ Value packConstant(OpBuilder &b, Location loc, Value source, PackSpec spec) {
         int64_t along = t * spec.tile + i;
         int64_t row = spec.tiled == 0 ? along : o;
         int64_t col = spec.tiled == 0 ? o : along;
-        float value =
-            along < type.getDimSize(spec.tiled) ? (*data)[row * cols + col] : 0;
+        int64_t index =
+            transposed ? col * type.getDimSize(0) + row : row * cols + col;
+        float value = along < type.getDimSize(spec.tiled) ? (*data)[index] : 0;
         out[(t * other + o) * spec.tile + i] = value;
       }
   auto attr = DenseResourceElementsAttr::get(packed, "onnx_packed_weights",

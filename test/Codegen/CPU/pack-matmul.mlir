@@ -26,6 +26,23 @@ func.func @matmul_const(%a: tensor<3x2xf32>) -> tensor<3x3xf32> {
   return %r : tensor<3x3xf32>
 }
 
+// A transposed constant (Gemm's transB) is packed through the transpose:
+// the same blob as above from the transposed values (the transpose is left
+// dead, for the canonicalizer).
+// CHECK-LABEL: func.func @matmul_transposed_const
+// CHECK: %[[B:.*]] = arith.constant dense_resource<onnx_packed_weights_1> : tensor<1x2x16x1xf32>
+// CHECK: linalg.mmt4d ins(%{{.*}}, %[[B]] :
+func.func @matmul_transposed_const(%a: tensor<3x2xf32>) -> tensor<3x3xf32> {
+  %w = arith.constant dense<[[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]> : tensor<3x2xf32>
+  %t0 = tensor.empty() : tensor<2x3xf32>
+  %b = linalg.transpose ins(%w : tensor<3x2xf32>) outs(%t0 : tensor<2x3xf32>) permutation = [1, 0]
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x3xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<3x3xf32>) -> tensor<3x3xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<3x2xf32>, tensor<2x3xf32>) outs(%c : tensor<3x3xf32>) -> tensor<3x3xf32>
+  return %r : tensor<3x3xf32>
+}
+
 // Both operands at run time, the accumulator not a fill: all three packed.
 // CHECK-LABEL: func.func @matmul_runtime
 // CHECK: linalg.pack %arg0 {{.*}} inner_tiles = [16, 1] {{.*}} -> tensor<3x40x16x1xf32>
@@ -102,3 +119,4 @@ func.func @depthwise(%x: tensor<1x4x9x9xf32>, %w: tensor<4x3x3xf32>, %init: tens
 // row k = 0 is 1, 2, 3 then 13 zeros, row k = 1 is 4, 5, 6 then 13 zeros
 // (f32, little endian).
 // CHECK: onnx_packed_weights: "0x400000000000803F000000400000404000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000080400000A0400000C040
+// CHECK-NEXT: onnx_packed_weights_1: "0x400000000000803F000000400000404000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000080400000A0400000C040
