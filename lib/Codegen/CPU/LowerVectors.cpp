@@ -41,12 +41,24 @@ constexpr int64_t kMaxUnrolledElements = 4096;
 
 bool isContiguous(MemRefType type) { return type.getLayout().isIdentity(); }
 
+/// Rows of unit stride: a vector of a row is one load or store. (A strided
+/// row, im2col's stride-2 window, would be assembled element by element in
+/// a vector that LLVM keeps on the stack; scalar loops copy it faster.)
+bool hasUnitInnerStride(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         !strides.empty() && strides.back() == 1;
+}
+
 /// A static copy of 32- or 64-bit elements as vector code (see above);
 /// others, and contiguous copies too large to unroll (an llvm.memcpy), stay.
 void vectorizeStaticCopy(RewriterBase &rewriter, memref::CopyOp copy) {
   auto source = dyn_cast<MemRefType>(copy.getSource().getType());
   auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
   if (!source || !target || !source.hasStaticShape() || source.getRank() == 0)
+    return;
+  if (!hasUnitInnerStride(source) || !hasUnitInnerStride(target))
     return;
   Type element = source.getElementType();
   if (!element.isF32() && !element.isF64() && !element.isInteger(32) &&

@@ -30,6 +30,16 @@ func.func @copy(%a: memref<4x16xf32, strided<[64, 1], offset: ?>>, %b: memref<4x
   return
 }
 
+// A copy of strided rows (im2col's stride-2 window) stays a copy (scalar
+// loops later): its vector would be assembled element by element.
+// CHECK-LABEL: func.func @strided_rows
+// CHECK-NOT: vector.
+// CHECK: memref.copy
+func.func @strided_rows(%a: memref<112xf32, strided<[2], offset: ?>>, %b: memref<112xf32, strided<[1], offset: ?>>) {
+  memref.copy %a, %b : memref<112xf32, strided<[2], offset: ?>> to memref<112xf32, strided<[1], offset: ?>>
+  return
+}
+
 // A copy of many rows (a source into its padded buffer) is a loop over its
 // rows, each row vector code; a large contiguous copy stays memref.copy.
 // CHECK-LABEL: func.func @rows
