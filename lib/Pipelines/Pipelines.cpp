@@ -50,7 +50,8 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   if (options.codegen)
     addPipeline(pm, "func.func(onnx-cpu-pack-matmul{" + target + "})," +
                         canonicalize);
-  addPipeline(pm, "func.func(linalg-fuse-elementwise-ops)," + canonicalize);
+  pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
+  addPipeline(pm, canonicalize);
   if (options.codegen)
     addPipeline(pm, "func.func(onnx-cpu-tile-and-vectorize{" + target +
                         " num-threads=" + std::to_string(options.numThreads) +
@@ -103,6 +104,7 @@ void mlir::onnx::registerPipelines() {
   registerPass(createStridedCopiesToLinalgPass);
   registerPass(createInlineAllocaScopesPass);
   registerPass(createFlattenConstantGlobalsPass);
+  registerPass(createFuseElementwisePass);
   registerPass(createProfileRecordNodesPass);
   registerPass(createProfileKernelsPass);
   PassPipelineRegistration<LowerToLLVMOptions>(

@@ -92,6 +92,10 @@ std::unique_ptr<Pass> createSequentializeFailingLoopsPass();
 /// that compiled code does not call `memrefCopy` of MLIR's runner utils.
 std::unique_ptr<Pass> createStridedCopiesToLinalgPass();
 
+/// linalg-fuse-elementwise-ops with a control function that does not fuse a
+/// producer whose elements the fused op would compute more than once.
+std::unique_ptr<Pass> createFuseElementwisePass();
+
 /// Constant memref.globals of rank > 1 -> 1-D globals (flat LLVM arrays
 /// instead of nested aggregates with a constant per innermost row), each
 /// get_global reshaped back with memref.expand_shape.
