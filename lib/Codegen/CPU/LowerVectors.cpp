@@ -109,6 +109,68 @@ void vectorizeStaticCopy(RewriterBase &rewriter, memref::CopyOp copy) {
   }
 }
 
+/// A vector read along a memref's last dim whose stride is not 1 (a stride-2
+/// convolution window) as a vector.gather from the flat buffer: lowered to
+/// scf, it was a loop inserting one lane per step into a vector LLVM keeps
+/// on the stack.
+struct StridedReadToGather : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto memref = dyn_cast<MemRefType>(read.getBase().getType());
+    VectorType vectorType = read.getVectorType();
+    if (!memref || vectorType.getRank() != 1 || vectorType.isScalable() ||
+        read.getMask() || !read.getPermutationMap().isMinorIdentity() ||
+        !read.getInBoundsValues().front())
+      return rewriter.notifyMatchFailure(read, "not an in-bounds 1-D read");
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(memref.getStridesAndOffset(strides, offset)) ||
+        strides.empty() || strides.back() == 1 ||
+        ShapedType::isDynamic(strides.back()) || strides.back() <= 0)
+      return rewriter.notifyMatchFailure(read, "not a static inner stride");
+    Location loc = read.getLoc();
+    int64_t lanes = vectorType.getNumElements(), stride = strides.back();
+    auto meta =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, read.getBase());
+    // The first element's position in the buffer.
+    Value linear = meta.getOffset();
+    for (auto [index, dimStride] :
+         llvm::zip(read.getIndices(), meta.getStrides())) {
+      Value step = arith::MulIOp::create(rewriter, loc, index, dimStride);
+      linear = arith::AddIOp::create(rewriter, loc, linear, step);
+    }
+    Value extent =
+        arith::AddIOp::create(rewriter, loc, linear,
+                              arith::ConstantIndexOp::create(
+                                  rewriter, loc, (lanes - 1) * stride + 1));
+    auto flatType =
+        MemRefType::get({ShapedType::kDynamic}, memref.getElementType());
+    Value flat = memref::ReinterpretCastOp::create(
+        rewriter, loc, flatType, meta.getBaseBuffer(), rewriter.getIndexAttr(0),
+        ArrayRef<OpFoldResult>{extent},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+    SmallVector<int32_t> positions;
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      positions.push_back(static_cast<int32_t>(lane * stride));
+    Value indexVector = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseIntElementsAttr::get(
+            VectorType::get({lanes}, rewriter.getI32Type()), positions));
+    Value mask = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseIntElementsAttr::get(
+            VectorType::get({lanes}, rewriter.getI1Type()), true));
+    Value passThrough = vector::BroadcastOp::create(rewriter, loc, vectorType,
+                                                    read.getPadding());
+    rewriter.replaceOpWithNewOp<vector::GatherOp>(
+        read, vectorType, flat, ValueRange{linear}, indexVector, mask,
+        passThrough);
+    return success();
+  }
+};
+
 struct CPULowerVectorsPass
     : public onnx::impl::CPULowerVectorsBase<CPULowerVectorsPass> {
   using Base::Base;
@@ -172,6 +234,7 @@ struct CPULowerVectorsPass
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateVectorTransferLoweringPatterns(patterns,
                                                      /*maxTransferRank=*/1);
+      patterns.add<StridedReadToGather>(patterns.getContext());
       vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
     });
     sweep([](RewritePatternSet &patterns) {
@@ -179,6 +242,9 @@ struct CPULowerVectorsPass
       options.enableFullUnroll();
       options.setTargetRank(1);
       populateVectorToSCFConversionPatterns(patterns, options);
+      // Before the 1-D lowering of a strided read (a loop over lanes).
+      patterns.add<StridedReadToGather>(patterns.getContext(),
+                                        /*benefit=*/2);
     });
     sweep([&](RewritePatternSet &patterns) {
       vector::populateVectorTransposeLoweringPatterns(

@@ -30,6 +30,22 @@ func.func @copy(%a: memref<4x16xf32, strided<[64, 1], offset: ?>>, %b: memref<4x
   return
 }
 
+// A read along a stride-2 dim (a depthwise convolution's window) is one
+// gather from the flat buffer, not a loop inserting lane by lane.
+// CHECK-LABEL: func.func @strided_read
+// CHECK: %[[M:.*]] = memref.extract_strided_metadata %arg0
+// CHECK: %[[F:.*]] = memref.reinterpret_cast
+// CHECK-SAME: to offset: [0], sizes: [%{{.*}}], strides: [1]
+// CHECK: vector.gather %[[F]][%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : memref<?xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK-NOT: scf.for
+func.func @strided_read(%a: memref<4x16xf32, strided<[230, 2], offset: ?>>, %i: index, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %v = vector.transfer_read %a[%i, %c0], %f0 {in_bounds = [true]} : memref<4x16xf32, strided<[230, 2], offset: ?>>, vector<16xf32>
+  vector.transfer_write %v, %out[%c0] {in_bounds = [true]} : vector<16xf32>, memref<16xf32>
+  return
+}
+
 // A copy of strided rows (im2col's stride-2 window) stays a copy (scalar
 // loops later): its vector would be assembled element by element.
 // CHECK-LABEL: func.func @strided_rows

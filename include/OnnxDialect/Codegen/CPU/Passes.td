@@ -116,7 +116,8 @@ def CPULowerVectors : Pass<"onnx-cpu-lower-vectors", "::mlir::func::FuncOp"> {
     pattern sets does not terminate): unit dims dropped from transfers,
     `vector.contract` to outer products and those to FMAs, transfer
     permutations to transposes, n-D transfers fully unrolled to 1-D loads and
-    stores (never to stack temporaries), and transposes, shape casts and
+    stores (never to stack temporaries), reads along a strided dim (a
+    stride-2 convolution window) to `vector.gather`, and transposes, shape casts and
     broadcasts to shuffles.
   }];
   let options = targetOptions;
