@@ -50,6 +50,7 @@ namespace proto = onnx_dialect::proto;
 static constexpr int64_t kNewestIRVersion = 13;
 
 static bool hasDimParam(ArrayRef<Attribute> dimParams);
+static bool isTypeSet(const proto::TypeProto &type);
 
 namespace {
 
@@ -184,10 +185,22 @@ private:
   /// outputs), into the innermost scope.
   void declareTypes(const proto::GraphProto &graph) {
     for (const proto::ValueInfoProto &vi : graph.value_info())
-      declaredTypes.back()[vi.name()] = &vi.type();
+      declareValueInfo(vi);
     for (const proto::ValueInfoProto &vi : graph.output())
       if (vi.has_type())
         declaredTypes.back()[vi.name()] = &vi.type();
+  }
+  /// A value_info entry into the innermost scope. value_info is a hint (ONNX
+  /// Runtime ignores what it cannot use): an entry whose type, or a type
+  /// nested in it, has no value is left out with a warning.
+  void declareValueInfo(const proto::ValueInfoProto &vi) {
+    if (!vi.has_type() || !isTypeSet(vi.type())) {
+      emitWarning(fileLoc) << "value_info '" << vi.name()
+                           << "': the type has no value (tensor, sequence, "
+                              "map, ...); ignored";
+      return;
+    }
+    declaredTypes.back()[vi.name()] = &vi.type();
   }
 
   /// While a graph input or output type is imported: where the denotations
@@ -304,6 +317,28 @@ static bool hasDimParam(ArrayRef<Attribute> dimParams) {
   return llvm::any_of(dimParams, [](Attribute a) {
     return !cast<StringAttr>(a).getValue().empty();
   });
+}
+
+/// Whether `type` and every type nested in it has a value (a tensor type
+/// also an element type).
+static bool isTypeSet(const proto::TypeProto &type) {
+  switch (type.value_case()) {
+  case proto::TypeProto::kTensorType:
+    return type.tensor_type().elem_type() != 0;
+  case proto::TypeProto::kSparseTensorType:
+    return type.sparse_tensor_type().elem_type() != 0;
+  case proto::TypeProto::kSequenceType:
+    return isTypeSet(type.sequence_type().elem_type());
+  case proto::TypeProto::kMapType:
+    return isTypeSet(type.map_type().value_type());
+  case proto::TypeProto::kOptionalType:
+    return isTypeSet(type.optional_type().elem_type());
+  case proto::TypeProto::kOpaqueType:
+    return true;
+  case proto::TypeProto::VALUE_NOT_SET:
+    break;
+  }
+  return false;
 }
 
 FailureOr<Type> Importer::importElementType(int32_t code, const Twine &what) {
@@ -1217,7 +1252,7 @@ LogicalResult Importer::importFunction(proto::FunctionProto &function) {
     funcOpsets.append(domain, b.getI64IntegerAttr(opset.version()));
   }
   for (const proto::ValueInfoProto &vi : function.value_info())
-    declaredTypes.back()[vi.name()] = &vi.type();
+    declareValueInfo(vi);
 
   // Inputs are typed by value_info where it gives them, else polymorphic.
   SmallVector<Type> argTypes;
