@@ -60,7 +60,8 @@ public:
            StringRef fileName)
       : context(context), options(options), builder(context),
         fileLoc(FileLineColLoc::get(context, fileName, 0, 0)),
-        tensors(context, options.modelDirectory, options.inlineTensorLimit) {}
+        tensors(context, options.modelDirectory, options.inlineTensorLimit,
+                options.maxTensorBytes) {}
 
   OwningOpRef<ModuleOp> importModel(proto::ModelProto &model);
 
@@ -1965,6 +1966,11 @@ struct ImportCommandLine {
       "onnx-max-graph-depth",
       llvm::cl::desc("Refuse subgraphs nested deeper than this"),
       llvm::cl::init(64)};
+  llvm::cl::opt<uint64_t> maxTensorBytes{
+      "onnx-max-tensor-bytes",
+      llvm::cl::desc("Refuse sparse tensors whose dense form has more bytes "
+                     "than this (default 16 GiB)"),
+      llvm::cl::init(uint64_t(16) << 30)};
   llvm::cl::opt<int64_t> inlineLimit{
       "onnx-inline-tensor-limit",
       llvm::cl::desc("Tensors above this many bytes become dense_resource"),
@@ -1986,6 +1992,7 @@ ImportOptions mlir::onnx::getImportOptionsFromCommandLine() {
   options.validate = !cl.noValidate;
   options.inlineTensorLimit = cl.inlineLimit;
   options.maxGraphDepth = cl.maxDepth;
+  options.maxTensorBytes = cl.maxTensorBytes;
   return options;
 }
 
