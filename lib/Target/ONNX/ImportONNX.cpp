@@ -1807,13 +1807,18 @@ OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
 // Entry points
 //===----------------------------------------------------------------------===//
 
+/// How deep protobuf messages may nest, in binary and in text (a graph
+/// nested in a node's attribute is three levels). The parsers recurse once a
+/// level, so this bounds their stack.
+static constexpr int kMaxMessageDepth = 512;
+
 /// Parses a binary ModelProto; an error at `loc` if it is not one.
 static LogicalResult
 parseBinaryModel(google::protobuf::io::ZeroCopyInputStream &stream,
                  proto::ModelProto &model, Location loc) {
   google::protobuf::io::CodedInputStream coded(&stream);
   coded.SetTotalBytesLimit(INT_MAX);
-  coded.SetRecursionLimit(512);
+  coded.SetRecursionLimit(kMaxMessageDepth);
   if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
     return emitError(loc, "not a valid ONNX model: the binary ModelProto is "
                           "truncated or malformed");
@@ -1839,6 +1844,18 @@ mlir::onnx::importONNXModelFromFile(StringRef path, MLIRContext *context,
   int fd = -1;
   if (std::error_code ec = llvm::sys::fs::openFileForRead(path, fd)) {
     emitError(loc, "cannot open: " + ec.message());
+    return nullptr;
+  }
+  // A device or pipe may never end (/dev/zero): models are regular files.
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(fd, status)) {
+    ::close(fd);
+    emitError(loc, "cannot read: " + ec.message());
+    return nullptr;
+  }
+  if (status.type() != llvm::sys::fs::file_type::regular_file) {
+    ::close(fd);
+    emitError(loc, "not a regular file: ONNX models are read from files");
     return nullptr;
   }
   // Text models (small) go through the buffer path; binary ones stream from
@@ -1924,6 +1941,7 @@ mlir::onnx::importONNXModel(llvm::MemoryBufferRef buffer, MLIRContext *context,
     } collector;
     google::protobuf::TextFormat::Parser parser;
     parser.RecordErrorsTo(&collector);
+    parser.SetRecursionLimit(kMaxMessageDepth);
     if (!parser.ParseFromString(std::string(data), &model)) {
       emitError(loc, "not a valid ONNX model in protobuf text format: " +
                          collector.message);
