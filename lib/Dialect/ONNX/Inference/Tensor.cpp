@@ -10,6 +10,7 @@
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::onnx;
@@ -821,9 +822,11 @@ LogicalResult inferDepthToSpace(InferenceContext &ctx, bool toSpace) {
   std::optional<int64_t> blockSize = ctx.getIntAttr("blocksize");
   if (!blockSize)
     return ctx.fail() << "attribute 'blocksize' is required";
-  if (*blockSize < 1)
-    return ctx.fail() << "attribute 'blocksize' must be positive, got "
-                      << *blockSize;
+  // Below 2^31, so that blocksize^2 (and a dim times it, checked) fits.
+  constexpr int64_t kMaxBlockSize = (int64_t(1) << 31) - 1;
+  if (*blockSize < 1 || *blockSize > kMaxBlockSize)
+    return ctx.fail() << "attribute 'blocksize' must be in [1, "
+                      << kMaxBlockSize << "], got " << *blockSize;
   if (!in)
     return setOut(ctx, unknownShape(4));
   if (in->size() != 4)
@@ -838,15 +841,28 @@ LogicalResult inferDepthToSpace(InferenceContext &ctx, bool toSpace) {
                         << ") must be a multiple of " << by;
     return Dim(d.size / by);
   };
+  auto mul = [&](const Dim &d, int64_t by, StringRef what) -> FailureOr<Dim> {
+    if (!d.isStatic())
+      return Dim::unknown();
+    std::optional<int64_t> size = llvm::checkedMul(d.size, by);
+    if (!size)
+      return ctx.fail() << "the " << what << " of the output overflows";
+    return Dim(*size);
+  };
   if (toSpace) {
     FailureOr<Dim> c = div((*in)[1], b * b, "channel dim");
+    FailureOr<Dim> h = mul((*in)[2], b, "height");
+    FailureOr<Dim> w = mul((*in)[3], b, "width");
+    if (failed(c) || failed(h) || failed(w))
+      return failure();
+    out[1] = *c;
+    out[2] = *h;
+    out[3] = *w;
+  } else {
+    FailureOr<Dim> c = mul((*in)[1], b * b, "channel dim");
     if (failed(c))
       return failure();
     out[1] = *c;
-    out[2] = mulDims((*in)[2], Dim(b));
-    out[3] = mulDims((*in)[3], Dim(b));
-  } else {
-    out[1] = mulDims((*in)[1], Dim(b * b));
     FailureOr<Dim> h = div((*in)[2], b, "height");
     if (failed(h))
       return failure();
