@@ -144,3 +144,29 @@ func.func @declared(%x: tensor<2x3xf32>) -> tensor<3x3xf32> {
   %0 = onnx.Transpose(%x) : (tensor<2x3xf32>) -> tensor<3x3xf32>
   return %0 : tensor<3x3xf32>
 }
+
+// -----
+
+// An output whose rank is the length of a shape input: a declared length
+// above kMaxRank (1024) is an error, not a shape of that rank allocated.
+func.func @reshape_rank_from_length(%x: tensor<5xf32>, %s: tensor<1000000000xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{input 'shape' has 1000000000 values: the output's rank would be above 1024}}
+  %0 = onnx.Reshape(%x, %s) : (tensor<5xf32>, tensor<1000000000xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @constant_of_shape_rank_from_length(%s: tensor<1025xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{input 'input' has 1025 values: the output's rank would be above 1024}}
+  %0 = onnx.ConstantOfShape(%s) : (tensor<1025xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @unsqueeze_rank_from_length(%x: tensor<2x3xf32>, %a: tensor<1023xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{input 'axes' has 1023 values: the output's rank would be above 1024}}
+  %0 = onnx.Unsqueeze(%x, %a) : (tensor<2x3xf32>, tensor<1023xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

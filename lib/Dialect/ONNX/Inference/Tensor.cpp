@@ -78,6 +78,24 @@ std::optional<int64_t> getStaticLength(InferenceContext &ctx, unsigned i) {
   return (*shape)[0].size;
 }
 
+/// The rank an output takes from the static length of 1-D input `i` plus
+/// `extra`: none when the length is not static; an error above kMaxRank,
+/// before a shape of that rank is allocated.
+FailureOr<std::optional<int64_t>>
+getRankFromLength(InferenceContext &ctx, unsigned i, int64_t extra = 0) {
+  std::optional<int64_t> n = getStaticLength(ctx, i);
+  if (!n)
+    return std::optional<int64_t>();
+  if (*n > kMaxRank - extra) {
+    ArrayRef<ArgSchema> inputs = ctx.getSchema().inputs;
+    StringRef name = i < inputs.size() ? StringRef(inputs[i].name) : "?";
+    return ctx.fail() << "input '" << name << "' has " << *n
+                      << " values: the output's rank would be above "
+                      << kMaxRank;
+  }
+  return std::optional<int64_t>(*n + extra);
+}
+
 /// The values of a constant boolean (or integer) input as bools.
 std::optional<SmallVector<bool>> getConstantBools(InferenceContext &ctx,
                                                   unsigned i) {
@@ -159,8 +177,11 @@ FailureOr<std::optional<Shape>> shapeFromInput(InferenceContext &ctx,
                           << "' must not hold negative sizes, got " << v;
     return std::optional<Shape>(staticShape(*values));
   }
-  if (std::optional<int64_t> length = getStaticLength(ctx, i))
-    return std::optional<Shape>(unknownShape(*length));
+  FailureOr<std::optional<int64_t>> rank = getRankFromLength(ctx, i);
+  if (failed(rank))
+    return failure();
+  if (*rank)
+    return std::optional<Shape>(unknownShape(**rank));
   return std::optional<Shape>();
 }
 
@@ -213,8 +234,11 @@ LogicalResult inferReshape(InferenceContext &ctx) {
       return ctx.fail() << "input 'shape' must have rank 1, got " << *rank;
     target = ctx.getConstantInts(1);
     if (!target) {
-      if (std::optional<int64_t> length = getStaticLength(ctx, 1))
-        return setOut(ctx, unknownShape(*length));
+      FailureOr<std::optional<int64_t>> rank = getRankFromLength(ctx, 1);
+      if (failed(rank))
+        return failure();
+      if (*rank)
+        return setOut(ctx, unknownShape(**rank));
       return setOut(ctx, std::nullopt);
     }
   }
@@ -374,9 +398,14 @@ LogicalResult inferUnsqueeze(InferenceContext &ctx) {
   if (!in)
     return setOut(ctx, std::nullopt);
   if (!axes) {
-    if (present)
-      if (std::optional<int64_t> n = getStaticLength(ctx, 1))
-        return setOut(ctx, unknownShape(in->size() + *n));
+    if (present) {
+      FailureOr<std::optional<int64_t>> rank =
+          getRankFromLength(ctx, 1, in->size());
+      if (failed(rank))
+        return failure();
+      if (*rank)
+        return setOut(ctx, unknownShape(**rank));
+    }
     if (!present)
       return ctx.fail() << "'axes' is required";
     return setOut(ctx, std::nullopt);
@@ -796,8 +825,11 @@ LogicalResult inferTile(InferenceContext &ctx) {
   if (!in) {
     if (repeats)
       return setOut(ctx, unknownShape(repeats->size()));
-    if (std::optional<int64_t> n = getStaticLength(ctx, 1))
-      return setOut(ctx, unknownShape(*n));
+    FailureOr<std::optional<int64_t>> rank = getRankFromLength(ctx, 1);
+    if (failed(rank))
+      return failure();
+    if (*rank)
+      return setOut(ctx, unknownShape(**rank));
     return setOut(ctx, std::nullopt);
   }
   int64_t rank = in->size();
