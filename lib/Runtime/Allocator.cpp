@@ -10,10 +10,13 @@
 
 #include "Allocator.h"
 
+#include "OnnxDialect/Runtime/OnnxRuntime.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -89,13 +92,26 @@ Cache &cache() {
 
 } // namespace
 
+/// Compiled code does not test what an allocation returns: a failed one
+/// fails the run (onnxd_rt_fail) rather than hand it a null buffer. Called
+/// with no lock held, since onnxd_rt_fail does not return.
+static void *checkAllocation(void *block, size_t size) {
+  if (!block) {
+    static thread_local std::string message;
+    message = "out of memory: cannot allocate a buffer of " +
+              std::to_string(size) + " bytes";
+    onnxd_rt_fail(message.c_str());
+  }
+  return block;
+}
+
 extern "C" void *_mlir_memref_to_llvm_alloc(size_t size) {
-  return cache().allocate(size, 0);
+  return checkAllocation(cache().allocate(size, 0), size);
 }
 
 extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
                                                     size_t size) {
-  return cache().allocate(size, alignment);
+  return checkAllocation(cache().allocate(size, alignment), size);
 }
 
 extern "C" void _mlir_memref_to_llvm_free(void *ptr) { cache().free(ptr); }

@@ -8,10 +8,13 @@
 #include "onnx.pb.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
 #include <fstream>
+#include <limits>
+#include <optional>
 
 using namespace mlir::onnx::runtime;
 
@@ -20,6 +23,26 @@ int64_t HostTensor::numElements() const {
   for (int64_t d : shape)
     n *= d;
   return n;
+}
+
+/// Whether the dims of `shape` are non-negative and their product fits in
+/// int64_t with room for the widest element (16 bytes); else sets `error`.
+static bool checkShape(const std::vector<int64_t> &shape,
+                       const std::string &path, std::string &error) {
+  uint64_t count = 1;
+  for (int64_t d : shape) {
+    if (d < 0) {
+      error = path + ": negative dimension " + std::to_string(d);
+      return false;
+    }
+    std::optional<uint64_t> next = llvm::checkedMulUnsigned(count, uint64_t(d));
+    if (!next || *next > uint64_t(std::numeric_limits<int64_t>::max() / 16)) {
+      error = path + ": the element count of the shape overflows";
+      return false;
+    }
+    count = *next;
+  }
+  return true;
 }
 
 onnxd_tensor HostTensor::view() const {
@@ -206,6 +229,8 @@ bool mlir::onnx::runtime::readNpy(const std::string &path, HostTensor &out,
     }
     out.shape.push_back(d);
   }
+  if (!checkShape(out.shape, path, error))
+    return false;
   size_t size = out.numElements() * dtypeSize(out.dtype);
   llvm::StringRef payload = bytes.drop_front(start + headerLen);
   if (payload.size() < size) {
@@ -331,6 +356,8 @@ static bool readTensorMessage(const onnx_dialect::proto::TensorProto &proto,
   out.name = proto.name();
   out.dtype = proto.data_type();
   out.shape.assign(proto.dims().begin(), proto.dims().end());
+  if (!checkShape(out.shape, path, error))
+    return false;
   if (out.dtype == ONNXD_STRING) {
     out.strings.assign(proto.string_data().begin(), proto.string_data().end());
     if (int64_t(out.strings.size()) != out.numElements()) {

@@ -18,6 +18,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -79,8 +80,38 @@ static int importToBytecode(int argc, char **argv) {
   return 0;
 }
 
+/// mlir-translate reads its whole input before translating it: an input
+/// that is a device or a pipe named on the command line (/dev/zero) may never
+/// end, so such inputs are refused ('-' still reads standard input). The
+/// input is the argument that is neither an option nor the output after -o.
+static bool checkInputIsRegularFile(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg == "-o") {
+      ++i;
+      continue;
+    }
+    if (arg.starts_with("-"))
+      continue;
+    llvm::sys::fs::file_status status;
+    if (llvm::sys::fs::status(arg, status))
+      continue; // a missing file: mlir-translate says so
+    llvm::sys::fs::file_type type = status.type();
+    if (type != llvm::sys::fs::file_type::regular_file &&
+        type != llvm::sys::fs::file_type::directory_file) {
+      llvm::errs() << arg
+                   << ": error: not a regular file: models are read from "
+                      "files (or '-' for standard input)\n";
+      return false;
+    }
+  }
+  return true;
+}
+
 int main(int argc, char **argv) {
   onnx::registerAllTranslations();
+  if (!checkInputIsRegularFile(argc, argv))
+    return 1;
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--emit-bytecode") == 0)
       return importToBytecode(argc, argv);

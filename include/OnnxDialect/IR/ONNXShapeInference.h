@@ -250,6 +250,11 @@ std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 RankedTensorType getTensorType(const Shape &shape, Type elementType);
 /// A Shape of all-unknown dims of `rank`.
 Shape unknownShape(int64_t rank);
+/// The largest rank inference gives an output whose rank it reads from a
+/// dim (the length of a shape input): far above any model's, and small
+/// enough that a declared dim of 10^9 cannot make it allocate a shape of
+/// that rank.
+constexpr int64_t kMaxRank = 1024;
 /// A Shape from static sizes.
 Shape staticShape(ArrayRef<int64_t> sizes);
 /// "[2, N, ?]": a shape for error messages.

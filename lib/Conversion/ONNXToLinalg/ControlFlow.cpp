@@ -35,6 +35,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::onnx;
@@ -138,6 +139,36 @@ Value allocLike(OpBuilder &b, Location loc, RankedTensorType bufType,
                                  bufType.getElementType(), dyn);
 }
 
+/// The element of a one-element tensor of any rank (the condition of If or
+/// Loop, Loop's trip count), with a run-time check of each dynamic dim; a
+/// lowering error when it is unranked or a static dim is not 1.
+FailureOr<Value> extractOneElement(ConversionPatternRewriter &rewriter,
+                                   Location loc, Value tensor, Operation *node,
+                                   const Twine &what) {
+  auto type = dyn_cast<RankedTensorType>(tensor.getType());
+  if (!type)
+    return emitLoweringError(node, what + " has an unknown rank");
+  auto isNotOne = [](int64_t d) { return !ShapedType::isDynamic(d) && d != 1; };
+  if (llvm::any_of(type.getShape(), isNotOne))
+    return emitLoweringError(node, what +
+                                       " must hold one element, but has "
+                                       "type " +
+                                       llvm::formatv("{0}", type).str());
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d))
+      continue;
+    Value size = tensor::DimOp::create(rewriter, loc, tensor, d);
+    Value isOne = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        size, one);
+    emitRuntimeCheck(rewriter, loc, isOne, node,
+                     what + " must hold one element");
+  }
+  SmallVector<Value> indices(type.getRank(), zero);
+  return Value(tensor::ExtractOp::create(rewriter, loc, tensor, indices));
+}
+
 /// Moves `region` (of an onnx op) into `dest`, its entry block arguments
 /// converted and replaced with `args`.
 LogicalResult moveBody(ConversionPatternRewriter &rewriter,
@@ -171,9 +202,11 @@ struct IfLowering : OpConversionPattern<IfOp> {
         !allLowerable(resultTypes))
       return emitLoweringError(op, "outputs that are not tensors (sequences, "
                                    "optionals) have no lowering yet");
-    Value cond = tensor::ExtractOp::create(rewriter, loc, adaptor.getCond(),
-                                           ValueRange{});
-    auto ifOp = scf::IfOp::create(rewriter, loc, resultTypes, cond,
+    FailureOr<Value> cond =
+        extractOneElement(rewriter, loc, adaptor.getCond(), op, "input 'cond'");
+    if (failed(cond))
+      return failure();
+    auto ifOp = scf::IfOp::create(rewriter, loc, resultTypes, *cond,
                                   /*addThenBlock=*/false,
                                   /*addElseBlock=*/false);
     for (auto [src, dst] : {std::pair<Region *, Region *>{
@@ -215,11 +248,20 @@ struct LoopLowering : OpConversionPattern<LoopOp> {
     Value zero = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
     Value trueV = arith::ConstantIntOp::create(rewriter, loc, i1, 1);
     Value maxTrip;
-    if (Value m = adaptor.getM())
-      maxTrip = tensor::ExtractOp::create(rewriter, loc, m, ValueRange{});
+    if (Value m = adaptor.getM()) {
+      FailureOr<Value> v = extractOneElement(rewriter, loc, m, op, "input 'M'");
+      if (failed(v))
+        return failure();
+      maxTrip = *v;
+    }
     Value cond0 = trueV;
-    if (Value c = adaptor.getCond())
-      cond0 = tensor::ExtractOp::create(rewriter, loc, c, ValueRange{});
+    if (Value c = adaptor.getCond()) {
+      FailureOr<Value> v =
+          extractOneElement(rewriter, loc, c, op, "input 'cond'");
+      if (failed(v))
+        return failure();
+      cond0 = *v;
+    }
 
     SmallVector<Type> types = {i64, i1};
     SmallVector<Value> inits = {zero, cond0};
@@ -503,8 +545,11 @@ struct YieldLowering : OpConversionPattern<YieldOp> {
       Value one =
           arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(), 1);
       next.push_back(arith::AddIOp::create(rewriter, loc, i, one));
-      next.push_back(
-          tensor::ExtractOp::create(rewriter, loc, values[0], ValueRange{}));
+      FailureOr<Value> cond = extractOneElement(
+          rewriter, loc, values[0], op, "the condition the Loop body yields");
+      if (failed(cond))
+        return failure();
+      next.push_back(*cond);
       for (int64_t k = 0; k < nv; ++k)
         next.push_back(castIfNeeded(rewriter, loc, values[1 + k],
                                     after->getArgument(2 + k).getType()));

@@ -413,6 +413,9 @@ struct TfIdfVectorizerLowering : OpConversionPattern<TfIdfVectorizerOp> {
               nb, l,
               arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, n, zero),
               zero, skipEnd);
+          // A skip of the row's length or more leaves no room for a second
+          // token: however large max_skip_count is, the loop ends there.
+          skipEnd = arith::MinSIOp::create(nb, l, skipEnd, c);
           Value nMinusOne = arith::SubIOp::create(nb, l, n, one);
           Value zeroCount = arith::ConstantIntOp::create(nb, l, i64, 0);
           auto skipLoop = scf::ForOp::create(

@@ -420,16 +420,25 @@ struct LRNLowering : public OpConversionPattern<LRNOp> {
 
     // Squares summed over the window [c - floor((size-1)/2),
     // c + ceil((size-1)/2)] of channels: x padded with zeros on dim 1.
+    // Channels beyond the tensor add nothing, so with a static channel count
+    // C the window reaches at most C - 1 channels to either side (a huge
+    // size neither pads nor loops more than C).
+    int64_t before = (size - 1) / 2, after = size - 1 - (size - 1) / 2;
+    if (!xType.isDynamicDim(1)) {
+      int64_t reach = std::max<int64_t>(xType.getDimSize(1) - 1, 0);
+      before = std::min(before, reach);
+      after = std::min(after, reach);
+    }
     SmallVector<OpFoldResult> low(rank, m.cst(0)), high(rank, m.cst(0));
-    low[1] = m.cst((size - 1) / 2);
-    high[1] = m.cst(size - 1 - (size - 1) / 2);
+    low[1] = m.cst(before);
+    high[1] = m.cst(after);
     Value padded = padWith(rewriter, loc, x, low, high,
                            createScalarConstant(rewriter, loc, elem, 0));
     SmallVector<OpFoldResult> dims = getDims(rewriter, loc, x);
     Value init = createFilled(rewriter, loc, dims, acc,
                               createScalarConstant(rewriter, loc, acc, 0));
-    Value window = tensor::EmptyOp::create(rewriter, loc,
-                                           SmallVector<int64_t>{size}, elem);
+    Value window = tensor::EmptyOp::create(
+        rewriter, loc, SmallVector<int64_t>{before + after + 1}, elem);
     int64_t numLoops = rank + 1;
     auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
     SmallVector<AffineExpr> inExprs, outExprs;

@@ -50,6 +50,7 @@ namespace proto = onnx_dialect::proto;
 static constexpr int64_t kNewestIRVersion = 13;
 
 static bool hasDimParam(ArrayRef<Attribute> dimParams);
+static bool isTypeSet(const proto::TypeProto &type);
 
 namespace {
 
@@ -59,7 +60,8 @@ public:
            StringRef fileName)
       : context(context), options(options), builder(context),
         fileLoc(FileLineColLoc::get(context, fileName, 0, 0)),
-        tensors(context, options.modelDirectory, options.inlineTensorLimit) {}
+        tensors(context, options.modelDirectory, options.inlineTensorLimit,
+                options.maxTensorBytes) {}
 
   OwningOpRef<ModuleOp> importModel(proto::ModelProto &model);
 
@@ -184,10 +186,22 @@ private:
   /// outputs), into the innermost scope.
   void declareTypes(const proto::GraphProto &graph) {
     for (const proto::ValueInfoProto &vi : graph.value_info())
-      declaredTypes.back()[vi.name()] = &vi.type();
+      declareValueInfo(vi);
     for (const proto::ValueInfoProto &vi : graph.output())
       if (vi.has_type())
         declaredTypes.back()[vi.name()] = &vi.type();
+  }
+  /// A value_info entry into the innermost scope. value_info is a hint (ONNX
+  /// Runtime ignores what it cannot use): an entry whose type, or a type
+  /// nested in it, has no value is left out with a warning.
+  void declareValueInfo(const proto::ValueInfoProto &vi) {
+    if (!vi.has_type() || !isTypeSet(vi.type())) {
+      emitWarning(fileLoc) << "value_info '" << vi.name()
+                           << "': the type has no value (tensor, sequence, "
+                              "map, ...); ignored";
+      return;
+    }
+    declaredTypes.back()[vi.name()] = &vi.type();
   }
 
   /// While a graph input or output type is imported: where the denotations
@@ -304,6 +318,28 @@ static bool hasDimParam(ArrayRef<Attribute> dimParams) {
   return llvm::any_of(dimParams, [](Attribute a) {
     return !cast<StringAttr>(a).getValue().empty();
   });
+}
+
+/// Whether `type` and every type nested in it has a value (a tensor type
+/// also an element type).
+static bool isTypeSet(const proto::TypeProto &type) {
+  switch (type.value_case()) {
+  case proto::TypeProto::kTensorType:
+    return type.tensor_type().elem_type() != 0;
+  case proto::TypeProto::kSparseTensorType:
+    return type.sparse_tensor_type().elem_type() != 0;
+  case proto::TypeProto::kSequenceType:
+    return isTypeSet(type.sequence_type().elem_type());
+  case proto::TypeProto::kMapType:
+    return isTypeSet(type.map_type().value_type());
+  case proto::TypeProto::kOptionalType:
+    return isTypeSet(type.optional_type().elem_type());
+  case proto::TypeProto::kOpaqueType:
+    return true;
+  case proto::TypeProto::VALUE_NOT_SET:
+    break;
+  }
+  return false;
 }
 
 FailureOr<Type> Importer::importElementType(int32_t code, const Twine &what) {
@@ -1217,7 +1253,7 @@ LogicalResult Importer::importFunction(proto::FunctionProto &function) {
     funcOpsets.append(domain, b.getI64IntegerAttr(opset.version()));
   }
   for (const proto::ValueInfoProto &vi : function.value_info())
-    declaredTypes.back()[vi.name()] = &vi.type();
+    declareValueInfo(vi);
 
   // Inputs are typed by value_info where it gives them, else polymorphic.
   SmallVector<Type> argTypes;
@@ -1771,13 +1807,18 @@ OwningOpRef<ModuleOp> Importer::importModel(proto::ModelProto &model) {
 // Entry points
 //===----------------------------------------------------------------------===//
 
+/// How deep protobuf messages may nest, in binary and in text (a graph
+/// nested in a node's attribute is three levels). The parsers recurse once a
+/// level, so this bounds their stack.
+static constexpr int kMaxMessageDepth = 512;
+
 /// Parses a binary ModelProto; an error at `loc` if it is not one.
 static LogicalResult
 parseBinaryModel(google::protobuf::io::ZeroCopyInputStream &stream,
                  proto::ModelProto &model, Location loc) {
   google::protobuf::io::CodedInputStream coded(&stream);
   coded.SetTotalBytesLimit(INT_MAX);
-  coded.SetRecursionLimit(512);
+  coded.SetRecursionLimit(kMaxMessageDepth);
   if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
     return emitError(loc, "not a valid ONNX model: the binary ModelProto is "
                           "truncated or malformed");
@@ -1803,6 +1844,18 @@ mlir::onnx::importONNXModelFromFile(StringRef path, MLIRContext *context,
   int fd = -1;
   if (std::error_code ec = llvm::sys::fs::openFileForRead(path, fd)) {
     emitError(loc, "cannot open: " + ec.message());
+    return nullptr;
+  }
+  // A device or pipe may never end (/dev/zero): models are regular files.
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(fd, status)) {
+    ::close(fd);
+    emitError(loc, "cannot read: " + ec.message());
+    return nullptr;
+  }
+  if (status.type() != llvm::sys::fs::file_type::regular_file) {
+    ::close(fd);
+    emitError(loc, "not a regular file: ONNX models are read from files");
     return nullptr;
   }
   // Text models (small) go through the buffer path; binary ones stream from
@@ -1888,6 +1941,7 @@ mlir::onnx::importONNXModel(llvm::MemoryBufferRef buffer, MLIRContext *context,
     } collector;
     google::protobuf::TextFormat::Parser parser;
     parser.RecordErrorsTo(&collector);
+    parser.SetRecursionLimit(kMaxMessageDepth);
     if (!parser.ParseFromString(std::string(data), &model)) {
       emitError(loc, "not a valid ONNX model in protobuf text format: " +
                          collector.message);
@@ -1930,6 +1984,11 @@ struct ImportCommandLine {
       "onnx-max-graph-depth",
       llvm::cl::desc("Refuse subgraphs nested deeper than this"),
       llvm::cl::init(64)};
+  llvm::cl::opt<uint64_t> maxTensorBytes{
+      "onnx-max-tensor-bytes",
+      llvm::cl::desc("Refuse sparse tensors whose dense form has more bytes "
+                     "than this (default 16 GiB)"),
+      llvm::cl::init(uint64_t(16) << 30)};
   llvm::cl::opt<int64_t> inlineLimit{
       "onnx-inline-tensor-limit",
       llvm::cl::desc("Tensors above this many bytes become dense_resource"),
@@ -1951,6 +2010,7 @@ ImportOptions mlir::onnx::getImportOptionsFromCommandLine() {
   options.validate = !cl.noValidate;
   options.inlineTensorLimit = cl.inlineLimit;
   options.maxGraphDepth = cl.maxDepth;
+  options.maxTensorBytes = cl.maxTensorBytes;
   return options;
 }
 

@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -252,7 +253,8 @@ static FailureOr<Bytes> readExternal(proto::TensorProto &tensor,
 }
 
 FailureOr<ElementsAttr> TensorImporter::importTensor(proto::TensorProto &tensor,
-                                                     const std::string &what) {
+                                                     const std::string &what,
+                                                     bool dense) {
   Location loc = UnknownLoc::get(context);
   const DataTypeInfo *info = getDataTypeInfo(tensor.data_type());
   if (!info)
@@ -369,8 +371,9 @@ FailureOr<ElementsAttr> TensorImporter::importTensor(proto::TensorProto &tensor,
                                 Twine(need));
     bytes = Bytes{converted, nullptr};
   }
-  FailureOr<ElementsAttr> attr =
-      denseFromBytes(type, info->bits, bytes, inlineLimit, name);
+  FailureOr<ElementsAttr> attr = denseFromBytes(
+      type, info->bits, bytes,
+      dense ? std::numeric_limits<int64_t>::max() : inlineLimit, name);
   if (failed(attr))
     return emitError(loc, what + ": cannot represent its data");
   return attr;
@@ -380,26 +383,49 @@ FailureOr<Attribute>
 TensorImporter::importSparseTensor(proto::SparseTensorProto &sparse,
                                    const std::string &what) {
   Location loc = UnknownLoc::get(context);
+  // The dense shape: lowerings materialize it, so its size is bounded.
+  SmallVector<int64_t> dims(sparse.dims().begin(), sparse.dims().end());
+  uint64_t count = 1;
+  for (int64_t d : dims) {
+    if (d < 0)
+      return emitError(loc, what + ": negative dimension " + Twine(d));
+    std::optional<uint64_t> next = llvm::checkedMulUnsigned(count, uint64_t(d));
+    if (!next || *next > uint64_t(std::numeric_limits<int64_t>::max()))
+      return emitError(loc, what + ": the element count of its dimensions "
+                                   "overflows");
+    count = *next;
+  }
+  // Sparse elements attributes hold dense indices and values, never
+  // resource blobs.
   FailureOr<ElementsAttr> values =
-      importTensor(*sparse.mutable_values(), what + " (values)");
+      importTensor(*sparse.mutable_values(), what + " (values)", true);
   FailureOr<ElementsAttr> indices =
-      importTensor(*sparse.mutable_indices(), what + " (indices)");
+      importTensor(*sparse.mutable_indices(), what + " (indices)", true);
   if (failed(values) || failed(indices))
     return failure();
-  SmallVector<int64_t> dims(sparse.dims().begin(), sparse.dims().end());
+  const DataTypeInfo *info = getDataTypeInfo(sparse.values().data_type());
+  // Strings count as pointers.
+  uint64_t bits = info && info->bits ? info->bits : 64;
+  if (count > (maxTensorBytes * 8) / bits)
+    return emitError(loc, what + ": its dense shape holds " + Twine(count) +
+                              " elements, more than the limit of " +
+                              Twine(maxTensorBytes) + " bytes");
   int64_t rank = dims.size(), nnz = values->getNumElements();
   auto indexType = indices->getShapedType();
   if (!indexType.getElementType().isInteger(64))
     return emitError(loc, what + ": indices must be int64");
   SmallVector<int64_t> coords;
-  auto raw = indices->getValues<int64_t>();
+  auto raw = cast<DenseElementsAttr>(*indices).getValues<int64_t>();
   if (indexType.getRank() == 1 && indexType.getDimSize(0) == nnz) {
     // Linearized indices into the dense shape.
     for (int64_t linear : raw) {
+      if (linear < 0 || uint64_t(linear) >= count)
+        return emitError(loc, what + ": linear index " + Twine(linear) +
+                                  " is outside the dense shape");
       SmallVector<int64_t> c(rank);
       for (int64_t d = rank - 1; d >= 0; --d) {
-        c[d] = dims[d] ? linear % dims[d] : 0;
-        linear = dims[d] ? linear / dims[d] : 0;
+        c[d] = linear % dims[d];
+        linear /= dims[d];
       }
       coords.append(c);
     }
@@ -420,11 +446,8 @@ TensorImporter::importSparseTensor(proto::SparseTensorProto &sparse,
       RankedTensorType::get({nnz, rank}, IntegerType::get(context, 64)),
       coords);
   auto valueAttr = dyn_cast<DenseElementsAttr>(*values);
-  if (!valueAttr) {
-    // Resource-backed values: sparse attributes need dense ones.
-    SmallVector<Attribute> elems(values->getValues<Attribute>());
-    valueAttr = DenseElementsAttr::get(values->getShapedType(), elems);
-  }
+  if (!valueAttr)
+    return emitError(loc, what + ": its values must be numbers or strings");
   return Attribute(SparseElementsAttr::get(type, indexAttr, valueAttr));
 }
 

@@ -23,6 +23,27 @@ func.func @if(%c: tensor<i1>, %a: tensor<2xf32>, %b: tensor<3xf32>) -> tensor<?x
 
 // -----
 
+// A condition of one element and any rank is read at all-zero indices; each
+// dynamic dim is checked to be 1 at run time.
+// CHECK-LABEL: func.func @if_cond_rank2
+// CHECK: %[[Z:.*]] = arith.constant 0 : index
+// CHECK: %[[D:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x1xi1>
+// CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[D]]
+// CHECK: cf.assert %[[ONE]], "onnx.If 'pick': input 'cond' must hold one element"
+// CHECK: %[[C:.*]] = tensor.extract %arg0[%[[Z]], %[[Z]]] : tensor<?x1xi1>
+// CHECK: scf.if %[[C]] -> (tensor<2xf32>)
+func.func @if_cond_rank2(%c: tensor<?x1xi1>, %a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = onnx.If(%c) {onnx.name = "pick"} : (tensor<?x1xi1>) -> tensor<2xf32> else_branch {
+    onnx.yield %a : tensor<2xf32>
+  } then_branch {
+    %1 = onnx.Neg(%a) : (tensor<2xf32>) -> tensor<2xf32>
+    onnx.yield %1 : tensor<2xf32>
+  }
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
 // Loop: scf.while carrying the iteration number, the condition, the values
 // and one growing buffer per scan output.
 // CHECK-LABEL: func.func @loop

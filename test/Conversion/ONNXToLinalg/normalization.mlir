@@ -75,3 +75,17 @@ func.func @lrn(%x: tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32> {
   %0 = onnx.LRN(%x) {size = 4 : i64} : (tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32>
   return %0 : tensor<1x5x2x2xf32>
 }
+
+// -----
+
+// A window wider than the channels is cut to them: at most C - 1 channels
+// of padding on either side, whatever the size (here 2^31 - 1); alpha is
+// still divided by the size.
+// CHECK-LABEL: func.func @lrn_wide
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 2, 0, 0] high[0, 2, 0, 0]
+// CHECK: linalg.generic {{.*}} ins(%[[P]], %{{.*}} : tensor<1x7x2x2xf32>, tensor<5xf32>)
+// CHECK: arith.constant 4.65661276E-14 : f32
+func.func @lrn_wide(%x: tensor<1x3x2x2xf32>) -> tensor<1x3x2x2xf32> {
+  %0 = onnx.LRN(%x) {size = 2147483647 : i64} : (tensor<1x3x2x2xf32>) -> tensor<1x3x2x2xf32>
+  return %0 : tensor<1x3x2x2xf32>
+}

@@ -21,3 +21,27 @@ func.func @scan_axes(%init: tensor<2xf32>, %x: tensor<2x3xf32>) -> tensor<*xf32>
   }
   return %0#1 : tensor<*xf32>
 }
+
+// -----
+
+// The condition may have any rank, but one element.
+func.func @if_cond_elements(%c: tensor<1x2xi1>, %a: tensor<2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{input 'cond' must hold one element, but has a dimension of 2}}
+  %0 = onnx.If(%c) : (tensor<1x2xi1>) -> tensor<*xf32> else_branch {
+    onnx.yield %a : tensor<2xf32>
+  } then_branch {
+    onnx.yield %a : tensor<2xf32>
+  }
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @loop_trip_count_elements(%m: tensor<3xi64>, %c: tensor<i1>, %y: tensor<1xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{input 'M' must hold one element, but has a dimension of 3}}
+  %0 = onnx.Loop(%m, %c, %y) : (tensor<3xi64>, tensor<i1>, tensor<1xf32>) -> tensor<*xf32> body {
+  ^bb0(%i: tensor<i64>, %ci: tensor<i1>, %yi: tensor<1xf32>):
+    onnx.yield %ci, %yi : tensor<i1>, tensor<1xf32>
+  }
+  return %0 : tensor<*xf32>
+}

@@ -104,6 +104,31 @@ func.func @depth_to_space(%x: tensor<1x6x2x2xf32>) -> tensor<*xf32> {
 
 // -----
 
+// blocksize is bounded (its square must not overflow), and so is the output.
+func.func @depth_to_space_blocksize(%x: tensor<?x?x?x?xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{attribute 'blocksize' must be in [1, 2147483647], got 4611686018427387904}}
+  %0 = onnx.DepthToSpace(%x) {blocksize = 4611686018427387904 : i64} : (tensor<?x?x?x?xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @space_to_depth_blocksize(%x: tensor<1x1x2x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{attribute 'blocksize' must be in [1, 2147483647], got 4611686018427387904}}
+  %0 = onnx.SpaceToDepth(%x) {blocksize = 4611686018427387904 : i64} : (tensor<1x1x2x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @space_to_depth_overflow(%x: tensor<1x4611686018427387904x2x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{the channel dim of the output overflows}}
+  %0 = onnx.SpaceToDepth(%x) {blocksize = 2 : i64} : (tensor<1x4611686018427387904x2x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
 func.func @expand(%x: tensor<3xf32>) -> tensor<*xf32> {
   %s = onnx.Constant() {value = dense<[2, 4]> : tensor<2xi64>} : () -> tensor<2xi64>
   // expected-error @+1 {{input 'input' cannot be broadcast to input 'shape'}}
@@ -118,4 +143,30 @@ func.func @declared(%x: tensor<2x3xf32>) -> tensor<3x3xf32> {
   // expected-error @+1 {{}}
   %0 = onnx.Transpose(%x) : (tensor<2x3xf32>) -> tensor<3x3xf32>
   return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+// An output whose rank is the length of a shape input: a declared length
+// above kMaxRank (1024) is an error, not a shape of that rank allocated.
+func.func @reshape_rank_from_length(%x: tensor<5xf32>, %s: tensor<1000000000xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{input 'shape' has 1000000000 values: the output's rank would be above 1024}}
+  %0 = onnx.Reshape(%x, %s) : (tensor<5xf32>, tensor<1000000000xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @constant_of_shape_rank_from_length(%s: tensor<1025xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{input 'input' has 1025 values: the output's rank would be above 1024}}
+  %0 = onnx.ConstantOfShape(%s) : (tensor<1025xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @unsqueeze_rank_from_length(%x: tensor<2x3xf32>, %a: tensor<1023xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{input 'axes' has 1023 values: the output's rank would be above 1024}}
+  %0 = onnx.Unsqueeze(%x, %a) : (tensor<2x3xf32>, tensor<1023xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
 }

@@ -38,6 +38,9 @@ struct ImportOptions {
   bool validate = true;
   /// Subgraphs nested deeper than this are refused.
   unsigned maxGraphDepth = 64;
+  /// Sparse tensors whose dense form (which lowerings materialize) has more
+  /// bytes than this are refused before anything is allocated for them.
+  uint64_t maxTensorBytes = uint64_t(16) << 30;
 };
 
 /// Imports an ONNX model (ModelProto, binary or protobuf text format) into a

@@ -50,16 +50,20 @@ void releaseExternalDataPages(const void *data, size_t size);
 class TensorImporter {
 public:
   TensorImporter(MLIRContext *context, std::string modelDirectory,
-                 int64_t inlineLimit)
+                 int64_t inlineLimit, uint64_t maxTensorBytes)
       : context(context), modelDirectory(std::move(modelDirectory)),
-        inlineLimit(inlineLimit) {}
+        inlineLimit(inlineLimit), maxTensorBytes(maxTensorBytes) {}
 
   /// The value of `tensor` as a dense, dense_resource or string elements
   /// attribute. Large raw data is moved out of the proto, not copied;
   /// external data is memory-mapped. `what` names the tensor in errors.
+  /// With `dense`, always a dense attribute (no resource blob).
   FailureOr<ElementsAttr> importTensor(onnx_dialect::proto::TensorProto &tensor,
-                                       const std::string &what);
-  /// A sparse tensor as a builtin sparse elements attribute.
+                                       const std::string &what,
+                                       bool dense = false);
+  /// A sparse tensor as a builtin sparse elements attribute. Its dense
+  /// shape must not be larger than the tensor size limit (lowerings
+  /// materialize it).
   FailureOr<Attribute>
   importSparseTensor(onnx_dialect::proto::SparseTensorProto &tensor,
                      const std::string &what);
@@ -68,6 +72,7 @@ private:
   MLIRContext *context;
   std::string modelDirectory;
   int64_t inlineLimit;
+  uint64_t maxTensorBytes;
 };
 
 } // namespace onnx

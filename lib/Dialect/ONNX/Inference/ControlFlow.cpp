@@ -44,7 +44,26 @@ FailureOr<Type> insertDim(InferenceContext &ctx, Type type, int64_t axis,
   return Type(RankedTensorType::get(dims, tensor.getElementType()));
 }
 
+/// Input `slot`, a condition or count, must hold one element (of any rank:
+/// ONNX Runtime takes [1] and [1, 1] as well as a scalar).
+LogicalResult checkOneElement(InferenceContext &ctx, unsigned slot,
+                              StringRef name) {
+  if (!ctx.hasInput(slot))
+    return success();
+  std::optional<Shape> shape = ctx.getInputShape(slot);
+  if (!shape)
+    return success();
+  for (const Dim &d : *shape)
+    if (d.isStatic() && d.size != 1)
+      return ctx.fail() << "input '" << name
+                        << "' must hold one element, but has a dimension of "
+                        << d.size;
+  return success();
+}
+
 LogicalResult inferIf(InferenceContext &ctx) {
+  if (failed(checkOneElement(ctx, 0, "cond")))
+    return failure();
   size_t n = ctx.getNumOutputs();
   auto thenTypes = getGraphOutputs(ctx, "then_branch", n);
   if (failed(thenTypes))
@@ -68,6 +87,9 @@ LogicalResult inferIf(InferenceContext &ctx) {
 }
 
 LogicalResult inferLoop(InferenceContext &ctx) {
+  if (failed(checkOneElement(ctx, 0, "M")) ||
+      failed(checkOneElement(ctx, 1, "cond")))
+    return failure();
   unsigned numInputs = ctx.getNumInputs();
   unsigned numCarried = numInputs > 2 ? numInputs - 2 : 0;
   unsigned numOutputs = ctx.getNumOutputs();

@@ -9,6 +9,7 @@
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include <cmath>
 
 using namespace mlir;
@@ -94,6 +95,40 @@ LogicalResult checkSizes(const InferenceContext &ctx, ArrayRef<int64_t> sizes,
   return success();
 }
 
+/// The largest value of a size attribute (kernel, stride, dilation, pad,
+/// block size, window size, ...): far above what any model uses, and small
+/// enough that a product of two of them, or a sum of a few, stays in
+/// int64_t. Inference adds and multiplies them with dims in checked
+/// arithmetic.
+constexpr int64_t kMaxSizeAttr = (int64_t(1) << 31) - 1;
+
+/// Checks that integer attribute `name` (when present, else `deflt`) is in
+/// [min, kMaxSizeAttr]; returns its value.
+FailureOr<int64_t> readSizeAttr(const InferenceContext &ctx, StringRef name,
+                                int64_t deflt, int64_t min) {
+  int64_t v = ctx.getIntAttr(name, deflt);
+  if (v < min || v > kMaxSizeAttr)
+    return ctx.fail() << "attribute '" << name << "' must be in [" << min
+                      << ", " << kMaxSizeAttr << "], got " << v;
+  return v;
+}
+
+/// The same for each value of an ints attribute.
+LogicalResult checkSizeList(const InferenceContext &ctx, StringRef name,
+                            ArrayRef<int64_t> values, int64_t min) {
+  for (int64_t v : values)
+    if (v < min || v > kMaxSizeAttr)
+      return ctx.fail() << "attribute '" << name << "' must be in [" << min
+                        << ", " << kMaxSizeAttr << "], got " << v;
+  return success();
+}
+
+/// a * b + c, or nullopt when it leaves int64_t.
+std::optional<int64_t> checkedMulAdd(int64_t a, int64_t b, int64_t c) {
+  std::optional<int64_t> m = llvm::checkedMul(a, b);
+  return m ? llvm::checkedAdd(*m, c) : std::nullopt;
+}
+
 /// Sets output `i` to the shape of input `slot` (unranked if it is).
 void copyShape(InferenceContext &ctx, unsigned out, unsigned slot,
                Type elementType = {}) {
@@ -127,10 +162,8 @@ LogicalResult readWindow(const InferenceContext &ctx, int64_t n, Window &w,
     if (static_cast<int64_t>(v->size()) != size)
       return ctx.fail() << "attribute '" << name << "' must have " << size
                         << " values, got " << v->size();
-    for (int64_t x : *v)
-      if (x < min)
-        return ctx.fail() << "attribute '" << name << "' must be >= " << min
-                          << ", got " << x;
+    if (failed(checkSizeList(ctx, name, *v, min)))
+      return failure();
     out = std::move(*v);
     return success();
   };
@@ -165,8 +198,13 @@ FailureOr<Dim> windowOutput(const InferenceContext &ctx, const Window &w,
     return mapStatic({in}, [&] { return ceilDiv(in.size, stride); });
   if (!in.isStatic() || !w.kernel[i].isStatic())
     return Dim::unknown();
+  // Attribute values are below 2^31: only the input dim can overflow.
   int64_t effective = (w.kernel[i].size - 1) * w.dilations[i] + 1;
-  int64_t padded = in.size + w.pads[i] + w.pads[i + n];
+  std::optional<int64_t> paddedOr =
+      llvm::checkedAdd(in.size, w.pads[i] + w.pads[i + n]);
+  if (!paddedOr)
+    return ctx.fail() << "the padded input overflows along spatial axis " << i;
+  int64_t padded = *paddedOr;
   if (padded < effective)
     return ctx.fail() << "the window (" << effective
                       << ") is larger than the padded input (" << padded
@@ -208,10 +246,9 @@ LogicalResult readConvKernel(const InferenceContext &ctx, int64_t n,
     if (static_cast<int64_t>(k->size()) != n)
       return ctx.fail() << "attribute 'kernel_shape' must have " << n
                         << " values, got " << k->size();
+    if (failed(checkSizeList(ctx, "kernel_shape", *k, 1)))
+      return failure();
     for (int64_t i = 0; i < n; ++i) {
-      if ((*k)[i] < 1)
-        return ctx.fail() << "attribute 'kernel_shape' must be >= 1, got "
-                          << (*k)[i];
       Dim fromW = wShape ? (*wShape)[i + 2] : Dim::unknown();
       if (fromW.isStatic() && fromW.size != (*k)[i])
         return ctx.fail() << "attribute 'kernel_shape' (" << (*k)[i]
@@ -333,6 +370,8 @@ LogicalResult inferConvTranspose(InferenceContext &ctx) {
     if (static_cast<int64_t>(op->size()) != n)
       return ctx.fail() << "attribute 'output_padding' must have " << n
                         << " values, got " << op->size();
+    if (failed(checkSizeList(ctx, "output_padding", *op, 0)))
+      return failure();
     outputPadding = *op;
   }
   Shape out{x ? (*x)[0] : Dim::unknown(), m};
@@ -351,16 +390,36 @@ LogicalResult inferConvTranspose(InferenceContext &ctx) {
   }
   for (int64_t i = 0; i < n; ++i) {
     Dim in = x ? (*x)[i + 2] : Dim::unknown();
+    auto overflows = [&] {
+      return ctx.fail() << "the output size along spatial axis " << i
+                        << " overflows";
+    };
     if (w.autoPad == "SAME_UPPER" || w.autoPad == "SAME_LOWER") {
-      out.push_back(mapStatic({in}, [&] { return in.size * w.strides[i]; }));
+      if (!in.isStatic()) {
+        out.push_back(Dim::unknown());
+        continue;
+      }
+      std::optional<int64_t> size = llvm::checkedMul(in.size, w.strides[i]);
+      if (!size)
+        return overflows();
+      out.push_back(Dim(*size));
       continue;
     }
     Dim k = w.kernel[i];
-    out.push_back(mapStatic({in, k}, [&] {
-      return w.strides[i] * (in.size - 1) + outputPadding[i] +
-             (k.size - 1) * w.dilations[i] + 1 - w.pads[i] - w.pads[i + n];
-    }));
-    if (out.back().isStatic() && out.back().size < 0)
+    if (!in.isStatic() || !k.isStatic()) {
+      out.push_back(Dim::unknown());
+      continue;
+    }
+    // Each attribute term is below 2^62: only the product with the input
+    // dim can overflow.
+    std::optional<int64_t> size =
+        checkedMulAdd(w.strides[i], in.size - 1,
+                      outputPadding[i] + (k.size - 1) * w.dilations[i] + 1 -
+                          w.pads[i] - w.pads[i + n]);
+    if (!size)
+      return overflows();
+    out.push_back(Dim(*size));
+    if (out.back().size < 0)
       return ctx.fail() << "the output size along spatial axis " << i
                         << " is negative (" << out.back().size << ")";
   }
@@ -388,12 +447,11 @@ LogicalResult inferPool(InferenceContext &ctx) {
     return ctx.fail() << "input 'X' must have rank " << n + 2
                       << " (2 + the length of 'kernel_shape'), got "
                       << x->size();
+  if (failed(checkSizeList(ctx, "kernel_shape", *kernel, 1)))
+    return failure();
   Window w;
-  for (int64_t k : *kernel) {
-    if (k < 1)
-      return ctx.fail() << "attribute 'kernel_shape' must be >= 1, got " << k;
+  for (int64_t k : *kernel)
     w.kernel.push_back(Dim(k));
-  }
   if (failed(readWindow(ctx, n, w)))
     return failure();
   Shape xs = x ? *x : unknownShape(n + 2);
@@ -453,22 +511,27 @@ LogicalResult inferMaxUnpool(InferenceContext &ctx) {
     ctx.setOutput(0, {}, out);
     return success();
   }
+  if (failed(checkSizeList(ctx, "kernel_shape", *kernel, 1)))
+    return failure();
   Window w;
-  for (int64_t k : *kernel) {
-    if (k < 1)
-      return ctx.fail() << "attribute 'kernel_shape' must be >= 1, got " << k;
+  for (int64_t k : *kernel)
     w.kernel.push_back(Dim(k));
-  }
   if (failed(readWindow(ctx, n, w, /*hasAutoPad=*/false)))
     return failure();
   Shape xs = x ? *x : unknownShape(n + 2);
   Shape out{xs[0], xs[1]};
   for (int64_t i = 0; i < n; ++i) {
     Dim in = xs[i + 2];
-    out.push_back(mapStatic({in}, [&] {
-      return (in.size - 1) * w.strides[i] + (*kernel)[i] - w.pads[i] -
-             w.pads[i + n];
-    }));
+    if (in.isStatic()) {
+      std::optional<int64_t> size = checkedMulAdd(
+          in.size - 1, w.strides[i], (*kernel)[i] - w.pads[i] - w.pads[i + n]);
+      if (!size)
+        return ctx.fail() << "the output size along spatial axis " << i
+                          << " overflows";
+      out.push_back(Dim(*size));
+    } else {
+      out.push_back(Dim::unknown());
+    }
     if (out.back().isStatic() && out.back().size < 0)
       return ctx.fail() << "the output size along spatial axis " << i
                         << " is negative (" << out.back().size << ")";
@@ -502,8 +565,13 @@ LogicalResult inferMaxRoiPool(InferenceContext &ctx) {
 }
 
 LogicalResult inferRoiAlign(InferenceContext &ctx) {
-  return inferRoiPool(ctx, ctx.getIntAttr("output_height", 1),
-                      ctx.getIntAttr("output_width", 1));
+  // sampling_ratio 0: adaptive (ceil(roi size / output size) points).
+  FailureOr<int64_t> height = readSizeAttr(ctx, "output_height", 1, 1);
+  FailureOr<int64_t> width = readSizeAttr(ctx, "output_width", 1, 1);
+  if (failed(height) || failed(width) ||
+      failed(readSizeAttr(ctx, "sampling_ratio", 0, 0)))
+    return failure();
+  return inferRoiPool(ctx, *height, *width);
 }
 
 //===----------------------------------------------------------------------===//
@@ -944,6 +1012,20 @@ LogicalResult inferCol2Im(InferenceContext &ctx) {
     return ctx.fail() << "inputs 'image_shape' and 'block_shape' must have "
                          "the same length, got "
                       << image->size() << " and " << block->size();
+  // The window attributes, each of n values when n is known.
+  for (auto [name, min] : {std::pair<StringRef, int64_t>{"strides", 1},
+                           {"dilations", 1},
+                           {"pads", 0}}) {
+    std::optional<SmallVector<int64_t>> values = ctx.getIntsAttr(name);
+    if (!values)
+      continue;
+    int64_t expected = n ? (name == "pads" ? 2 * *n : *n) : -1;
+    if (expected >= 0 && static_cast<int64_t>(values->size()) != expected)
+      return ctx.fail() << "attribute '" << name << "' must have " << expected
+                        << " values, got " << values->size();
+    if (failed(checkSizeList(ctx, name, *values, min)))
+      return failure();
+  }
   if (!n) {
     ctx.setOutput(0, {}, std::nullopt);
     return success();
@@ -957,7 +1039,10 @@ LogicalResult inferCol2Im(InferenceContext &ctx) {
     for (int64_t b : *block) {
       if (b < 1)
         return ctx.fail() << "input 'block_shape' must be >= 1, got " << b;
-      product *= b;
+      std::optional<int64_t> next = llvm::checkedMul(product, b);
+      if (!next)
+        return ctx.fail() << "the product of input 'block_shape' overflows";
+      product = *next;
     }
     if (cTimesBlock.size % product != 0)
       return ctx.fail() << "dim 1 of input 'input' (" << cTimesBlock.size
@@ -1301,19 +1386,31 @@ LogicalResult inferNonMaxSuppression(InferenceContext &ctx) {
   return success();
 }
 
+LogicalResult inferLRN(InferenceContext &ctx) {
+  if (failed(readSizeAttr(ctx, "size", 1, 1)))
+    return failure();
+  return inferSameShape(ctx);
+}
+
 LogicalResult inferTfIdfVectorizer(InferenceContext &ctx) {
+  FailureOr<int64_t> minGram = readSizeAttr(ctx, "min_gram_length", 1, 1);
+  FailureOr<int64_t> maxGram = readSizeAttr(ctx, "max_gram_length", 1, 1);
+  if (failed(minGram) || failed(maxGram) ||
+      failed(readSizeAttr(ctx, "max_skip_count", 0, 0)))
+    return failure();
+  if (*maxGram < *minGram)
+    return ctx.fail() << "attribute 'max_gram_length' (" << *maxGram
+                      << ") must be >= 'min_gram_length' (" << *minGram << ")";
   std::optional<Shape> x = ctx.getInputShape(0);
   std::optional<SmallVector<int64_t>> indexes =
       ctx.getIntsAttr("ngram_indexes");
   Dim size = Dim::unknown();
   if (indexes) {
+    if (failed(checkSizeList(ctx, "ngram_indexes", *indexes, 0)))
+      return failure();
     int64_t max = -1;
-    for (int64_t i : *indexes) {
-      if (i < 0)
-        return ctx.fail() << "attribute 'ngram_indexes' must be >= 0, got "
-                          << i;
+    for (int64_t i : *indexes)
       max = std::max(max, i);
-    }
     size = Dim(max + 1);
   }
   if (!x) {
@@ -1365,7 +1462,7 @@ void mlir::onnx::registerNNInference(InferenceRegistry &r) {
   r.add({"InstanceNormalization"}, inferInstanceNormalization);
   r.add({"LayerNormalization"}, inferLayerNormalization);
   r.add({"GroupNormalization"}, inferGroupNormalization);
-  r.add({"LRN"}, inferSameShape);
+  r.add({"LRN"}, inferLRN);
   r.add({"LpNormalization", "RMSNormalization"}, inferNormalizationAlongAxis);
   r.add({"MeanVarianceNormalization"}, inferMeanVarianceNormalization);
   r.add({"RNN"}, [](InferenceContext &ctx) { return inferRecurrent(ctx, 1); });

@@ -10,6 +10,7 @@
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::onnx;
@@ -75,6 +76,24 @@ std::optional<int64_t> getStaticLength(InferenceContext &ctx, unsigned i) {
   if (!shape || shape->size() != 1 || !(*shape)[0].isStatic())
     return std::nullopt;
   return (*shape)[0].size;
+}
+
+/// The rank an output takes from the static length of 1-D input `i` plus
+/// `extra`: none when the length is not static; an error above kMaxRank,
+/// before a shape of that rank is allocated.
+FailureOr<std::optional<int64_t>>
+getRankFromLength(InferenceContext &ctx, unsigned i, int64_t extra = 0) {
+  std::optional<int64_t> n = getStaticLength(ctx, i);
+  if (!n)
+    return std::optional<int64_t>();
+  if (*n > kMaxRank - extra) {
+    ArrayRef<ArgSchema> inputs = ctx.getSchema().inputs;
+    StringRef name = i < inputs.size() ? StringRef(inputs[i].name) : "?";
+    return ctx.fail() << "input '" << name << "' has " << *n
+                      << " values: the output's rank would be above "
+                      << kMaxRank;
+  }
+  return std::optional<int64_t>(*n + extra);
 }
 
 /// The values of a constant boolean (or integer) input as bools.
@@ -158,8 +177,11 @@ FailureOr<std::optional<Shape>> shapeFromInput(InferenceContext &ctx,
                           << "' must not hold negative sizes, got " << v;
     return std::optional<Shape>(staticShape(*values));
   }
-  if (std::optional<int64_t> length = getStaticLength(ctx, i))
-    return std::optional<Shape>(unknownShape(*length));
+  FailureOr<std::optional<int64_t>> rank = getRankFromLength(ctx, i);
+  if (failed(rank))
+    return failure();
+  if (*rank)
+    return std::optional<Shape>(unknownShape(**rank));
   return std::optional<Shape>();
 }
 
@@ -212,8 +234,11 @@ LogicalResult inferReshape(InferenceContext &ctx) {
       return ctx.fail() << "input 'shape' must have rank 1, got " << *rank;
     target = ctx.getConstantInts(1);
     if (!target) {
-      if (std::optional<int64_t> length = getStaticLength(ctx, 1))
-        return setOut(ctx, unknownShape(*length));
+      FailureOr<std::optional<int64_t>> rank = getRankFromLength(ctx, 1);
+      if (failed(rank))
+        return failure();
+      if (*rank)
+        return setOut(ctx, unknownShape(**rank));
       return setOut(ctx, std::nullopt);
     }
   }
@@ -373,9 +398,14 @@ LogicalResult inferUnsqueeze(InferenceContext &ctx) {
   if (!in)
     return setOut(ctx, std::nullopt);
   if (!axes) {
-    if (present)
-      if (std::optional<int64_t> n = getStaticLength(ctx, 1))
-        return setOut(ctx, unknownShape(in->size() + *n));
+    if (present) {
+      FailureOr<std::optional<int64_t>> rank =
+          getRankFromLength(ctx, 1, in->size());
+      if (failed(rank))
+        return failure();
+      if (*rank)
+        return setOut(ctx, unknownShape(**rank));
+    }
     if (!present)
       return ctx.fail() << "'axes' is required";
     return setOut(ctx, std::nullopt);
@@ -795,8 +825,11 @@ LogicalResult inferTile(InferenceContext &ctx) {
   if (!in) {
     if (repeats)
       return setOut(ctx, unknownShape(repeats->size()));
-    if (std::optional<int64_t> n = getStaticLength(ctx, 1))
-      return setOut(ctx, unknownShape(*n));
+    FailureOr<std::optional<int64_t>> rank = getRankFromLength(ctx, 1);
+    if (failed(rank))
+      return failure();
+    if (*rank)
+      return setOut(ctx, unknownShape(**rank));
     return setOut(ctx, std::nullopt);
   }
   int64_t rank = in->size();
@@ -821,9 +854,11 @@ LogicalResult inferDepthToSpace(InferenceContext &ctx, bool toSpace) {
   std::optional<int64_t> blockSize = ctx.getIntAttr("blocksize");
   if (!blockSize)
     return ctx.fail() << "attribute 'blocksize' is required";
-  if (*blockSize < 1)
-    return ctx.fail() << "attribute 'blocksize' must be positive, got "
-                      << *blockSize;
+  // Below 2^31, so that blocksize^2 (and a dim times it, checked) fits.
+  constexpr int64_t kMaxBlockSize = (int64_t(1) << 31) - 1;
+  if (*blockSize < 1 || *blockSize > kMaxBlockSize)
+    return ctx.fail() << "attribute 'blocksize' must be in [1, "
+                      << kMaxBlockSize << "], got " << *blockSize;
   if (!in)
     return setOut(ctx, unknownShape(4));
   if (in->size() != 4)
@@ -838,15 +873,28 @@ LogicalResult inferDepthToSpace(InferenceContext &ctx, bool toSpace) {
                         << ") must be a multiple of " << by;
     return Dim(d.size / by);
   };
+  auto mul = [&](const Dim &d, int64_t by, StringRef what) -> FailureOr<Dim> {
+    if (!d.isStatic())
+      return Dim::unknown();
+    std::optional<int64_t> size = llvm::checkedMul(d.size, by);
+    if (!size)
+      return ctx.fail() << "the " << what << " of the output overflows";
+    return Dim(*size);
+  };
   if (toSpace) {
     FailureOr<Dim> c = div((*in)[1], b * b, "channel dim");
+    FailureOr<Dim> h = mul((*in)[2], b, "height");
+    FailureOr<Dim> w = mul((*in)[3], b, "width");
+    if (failed(c) || failed(h) || failed(w))
+      return failure();
+    out[1] = *c;
+    out[2] = *h;
+    out[3] = *w;
+  } else {
+    FailureOr<Dim> c = mul((*in)[1], b * b, "channel dim");
     if (failed(c))
       return failure();
     out[1] = *c;
-    out[2] = mulDims((*in)[2], Dim(b));
-    out[3] = mulDims((*in)[3], Dim(b));
-  } else {
-    out[1] = mulDims((*in)[1], Dim(b * b));
     FailureOr<Dim> h = div((*in)[2], b, "height");
     if (failed(h))
       return failure();
