@@ -100,6 +100,11 @@ Error emit(llvm::StringRef path, const onnxd_options &options,
 /// libraries resolve against it); returns its omp_set_num_threads, or null.
 void (*loadOpenMP(std::string &error))(int);
 
+/// Starts libomp's `threads` workers with an empty parallel region, so that
+/// the first run does not pay for creating them (~300 us here). Does
+/// nothing when libomp is not loaded.
+void warmOpenMP(int threads);
+
 /// The bytes of one element of `dtype` (bool: 1); 0 when not fixed.
 size_t dtypeSize(int32_t dtype);
 /// "float32", "int64", ...

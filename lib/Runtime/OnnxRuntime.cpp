@@ -183,6 +183,9 @@ static onnxd_status finishModel(onnxd_model *model, onnxd_model **out) {
       delete model;
       return fail(ONNXD_IO_ERROR, error);
     }
+    // The thread pool starts now, not in the first run.
+    model->setThreads(model->numThreads);
+    warmOpenMP(model->numThreads);
   }
   *out = model;
   return ONNXD_OK;
@@ -308,6 +311,10 @@ onnxd_status onnxd_model_set_num_threads(onnxd_model *model, int num_threads) {
   if (!model || num_threads < 1)
     return fail(ONNXD_INVALID_ARGUMENT,
                 "onnxd_model_set_num_threads: needs a model and >= 1 thread");
+  if (model->setThreads && num_threads != model->numThreads) {
+    model->setThreads(num_threads);
+    warmOpenMP(num_threads);
+  }
   model->numThreads = num_threads;
   return ONNXD_OK;
 }
