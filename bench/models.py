@@ -20,8 +20,13 @@ when missing or built by an older version of this file) and prints the paths.
 | transformer | 2-layer post-LN encoder, seq 128, d_model 256, 4 heads, FFN   |
 |             | 1024: MatMul/Add, Reshape/Transpose, Softmax,                 |
 |             | LayerNormalization, Erf-based GELU                            |
+| bert        | the same encoder at BERT-base size: 12 layers, seq 128,       |
+|             | d_model 768, 12 heads, FFN 3072 (85M weights)                 |
+| transformer_dyn | the transformer with a dynamic batch dim N (run at N=4)   |
+| lstm        | an LSTM (hidden 256) then a GRU (hidden 256) over 64 steps of |
+|             | 256 features, batch 1                                         |
 
-All are batch 1, opset 17, IR version 8.
+All are batch 1 (transformer_dyn: N, given 4), opset 17, IR version 8.
 """
 import argparse
 import json
@@ -35,7 +40,9 @@ from onnx import TensorProto, helper, numpy_helper
 OPSET = 17
 IR_VERSION = 8
 # Bump when a model changes, so that cached files are rebuilt.
-VERSION = 2
+VERSION = 3
+# The size a dynamic dim (a dim_param) gets in the generated inputs.
+DYNAMIC_DIM = 4
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_CACHE = os.path.join(HERE, ".models")
 
@@ -69,6 +76,7 @@ class Graph:
         return out
 
     def model(self, name, inputs, outputs):
+        # A str in a shape is a dim_param (a dynamic dim).
         graph = helper.make_graph(
             self.nodes, name,
             [helper.make_tensor_value_info(n, TensorProto.FLOAT, s)
@@ -199,8 +207,10 @@ def make_mobilenetv2():
                    [("logits", [1, 1000])])
 
 
-def make_transformer(layers=2, seq=128, d=256, heads=4, ffn=1024):
-    g = Graph(5)
+def make_transformer(layers=2, seq=128, d=256, heads=4, ffn=1024, seed=5,
+                     batch=1, name="transformer_encoder"):
+    """batch None: a dynamic batch dim "N" (the reshapes copy it with 0)."""
+    g = Graph(seed)
     dh = d // heads
 
     def linear(x, cin, cout):
@@ -215,8 +225,9 @@ def make_transformer(layers=2, seq=128, d=256, heads=4, ffn=1024):
         return g.op("LayerNormalization", [x, scale, bias], "ln", out=out,
                     axis=-1, epsilon=1e-5)
 
-    split_shape = g.const(np.array([1, seq, heads, dh], np.int64), "shape")
-    merge_shape = g.const(np.array([1, seq, d], np.int64), "shape")
+    b = 0 if batch is None else batch  # Reshape: 0 copies the input's dim
+    split_shape = g.const(np.array([b, seq, heads, dh], np.int64), "shape")
+    merge_shape = g.const(np.array([b, seq, d], np.int64), "shape")
     inv_sqrt_dh = g.const(np.array(1.0 / np.sqrt(dh), np.float32), "scale")
     inv_sqrt2 = g.const(np.array(1.0 / np.sqrt(2.0), np.float32), "c")
     half = g.const(np.array(0.5, np.float32), "c")
@@ -242,8 +253,38 @@ def make_transformer(layers=2, seq=128, d=256, heads=4, ffn=1024):
         h = g.op("Mul", [g.op("Mul", [h, half]), g.op("Add", [erf, one])])
         x = layer_norm(g.op("Add", [x, linear(h, ffn, d)]),
                        "y" if i == layers - 1 else None)
-    return g.model("transformer_encoder", [("x", [1, seq, d])],
-                   [("y", [1, seq, d])])
+    n = "N" if batch is None else batch
+    return g.model(name, [("x", [n, seq, d])], [("y", [n, seq, d])])
+
+
+def make_bert():
+    return make_transformer(layers=12, seq=128, d=768, heads=12, ffn=3072,
+                            seed=6, name="bert_base_encoder")
+
+
+def make_transformer_dyn():
+    return make_transformer(batch=None, name="transformer_encoder_dyn")
+
+
+def make_lstm(seq=64, features=256, hidden=256):
+    g = Graph(7)
+
+    def weights(gates, cin):
+        std = np.sqrt(1.0 / hidden)
+        w = g.normal((1, gates * hidden, cin), std)
+        r = g.normal((1, gates * hidden, hidden), std)
+        b = g.normal((1, 2 * gates * hidden), 0.1, "b")
+        return w, r, b
+
+    w, r, b = weights(4, features)
+    y = g.op("LSTM", ["x", w, r, b], hidden_size=hidden)    # [seq, 1, 1, h]
+    axes = g.const(np.array([1], np.int64), "axes")
+    y = g.op("Squeeze", [y, axes])                          # [seq, 1, h]
+    w, r, b = weights(3, hidden)
+    g.op("GRU", [y, w, r, b], out="y", hidden_size=hidden,
+         linear_before_reset=1)                              # [seq, 1, 1, h]
+    return g.model("lstm_gru", [("x", [seq, 1, features])],
+                   [("y", [seq, 1, 1, hidden])])
 
 
 MODELS = {
@@ -252,18 +293,23 @@ MODELS = {
     "resnet50": make_resnet50,
     "mobilenetv2": make_mobilenetv2,
     "transformer": make_transformer,
+    "bert": make_bert,
+    "transformer_dyn": make_transformer_dyn,
+    "lstm": make_lstm,
 }
 
 
 def flops(path):
     """The floating-point operations of one run of the model at PATH: 2 per
-    multiply-add of its MatMul, Gemm and Conv nodes (the work that dominates;
-    elementwise ops are not counted), from ONNX's shape inference."""
+    multiply-add of its MatMul, Gemm, Conv and LSTM/GRU/RNN nodes (the work
+    that dominates; elementwise ops are not counted), from ONNX's shape
+    inference, dynamic dims at DYNAMIC_DIM."""
     model = onnx.shape_inference.infer_shapes(onnx.load(path))
     shapes = {}
     for v in list(model.graph.value_info) + list(model.graph.input) + list(
             model.graph.output):
-        dims = [d.dim_value for d in v.type.tensor_type.shape.dim]
+        dims = [d.dim_value if d.HasField("dim_value") else DYNAMIC_DIM
+                for d in v.type.tensor_type.shape.dim]
         if dims and all(d > 0 for d in dims):
             shapes[v.name] = dims
     for t in model.graph.initializer:
@@ -284,6 +330,10 @@ def flops(path):
         elif node.op_type == "Conv":
             w = ins[1]
             total += 2 * int(np.prod(out)) * int(np.prod(w[1:]))
+        elif node.op_type in ("LSTM", "GRU", "RNN"):
+            # Per step and direction: the gates' products with X and H.
+            x, w, r = ins[0], ins[1], ins[2]
+            total += 2 * x[0] * x[1] * w[0] * w[1] * (w[2] + r[2])
     return total
 
 
@@ -309,7 +359,8 @@ def ensure(name, cache=DEFAULT_CACHE):
     rng = np.random.default_rng(100)
     inputs = {}
     for value in model.graph.input:
-        shape = [d.dim_value for d in value.type.tensor_type.shape.dim]
+        shape = [d.dim_value if d.HasField("dim_value") else DYNAMIC_DIM
+                 for d in value.type.tensor_type.shape.dim]
         npy = os.path.join(cache, "%s.%s.npy" % (name, value.name))
         np.save(npy, rng.standard_normal(shape).astype(np.float32))
         inputs[value.name] = npy
