@@ -17,10 +17,13 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -459,9 +462,49 @@ struct CPUPackMatmulPass
     return success();
   }
   CPUTarget target;
+  /// A matmul whose rows are dynamic (a dynamic batch) and whose other dims
+  /// are static: a loop over tiles of matmulTileM() rows, peeled, so that
+  /// the full tiles are static matmuls the pattern packs (the last partial
+  /// tile stays a dynamic matmul).
+  void tileDynamicRows() {
+    SmallVector<linalg::MatmulOp> dynamic;
+    getOperation().walk([&](linalg::MatmulOp op) {
+      auto lhs = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+      auto rhs = dyn_cast<RankedTensorType>(op.getDpsInputs()[1].getType());
+      if (!op.hasUserDefinedMaps() && op.hasPureTensorSemantics() && lhs &&
+          rhs && lhs.getElementType().isF32() &&
+          ShapedType::isDynamic(lhs.getDimSize(0)) &&
+          !ShapedType::isDynamic(lhs.getDimSize(1)) && rhs.hasStaticShape())
+        dynamic.push_back(op);
+    });
+    if (dynamic.empty())
+      return;
+    IRRewriter rewriter(&getContext());
+    for (linalg::MatmulOp op : dynamic) {
+      scf::SCFTilingOptions options;
+      options.setTileSizes(
+          getAsIndexOpFoldResult(&getContext(), {target.matmulTileM(), 0, 0}));
+      options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      if (failed(tiled) || tiled->loops.empty())
+        continue;
+      rewriter.replaceOp(op, tiled->replacements);
+      auto loop = dyn_cast<scf::ForOp>(tiled->loops.front().getOperation());
+      scf::ForOp partial;
+      if (loop)
+        (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+    }
+    // The full tiles' slices get static types.
+    (void)applyCodegenPatterns(getOperation(), RewritePatternSet(&getContext()),
+                               /*canonicalize=*/true);
+  }
+
   void runOnOperation() override {
     if (failed(checkTarget(target, getOperation())))
       return signalPassFailure();
+    tileDynamicRows();
     RewritePatternSet patterns(&getContext());
     patterns.add<MatmulToMmt4d>(&getContext(), target);
     patterns.add<ConvToMatmul, DepthwiseConvToElementwise>(&getContext());

@@ -43,6 +43,19 @@ func.func @matmul_transposed_const(%a: tensor<3x2xf32>) -> tensor<3x3xf32> {
   return %r : tensor<3x3xf32>
 }
 
+// Dynamic rows: a loop over full tiles of 16 rows, each a static packed
+// matmul, then the partial tile as a dynamic matmul.
+// CHECK-LABEL: func.func @matmul_dynamic_rows
+// CHECK: scf.for
+// CHECK: linalg.mmt4d
+// CHECK: scf.yield
+// CHECK: scf.for
+// CHECK: linalg.matmul ins(%{{.*}} : tensor<?x8xf32>, tensor<8x32xf32>)
+func.func @matmul_dynamic_rows(%a: tensor<?x8xf32>, %b: tensor<8x32xf32>, %c: tensor<?x32xf32>) -> tensor<?x32xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<?x8xf32>, tensor<8x32xf32>) outs(%c : tensor<?x32xf32>) -> tensor<?x32xf32>
+  return %r : tensor<?x32xf32>
+}
+
 // Both operands at run time, the accumulator not a fill: all three packed.
 // CHECK-LABEL: func.func @matmul_runtime
 // CHECK: linalg.pack %arg0 {{.*}} inner_tiles = [16, 1] {{.*}} -> tensor<3x40x16x1xf32>

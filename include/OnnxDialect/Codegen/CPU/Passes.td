@@ -36,6 +36,11 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     narrowed for short `M` (a matmul with 3 rows packs 4, not 16). Sizes that
     are not multiples of the tile are padded with zeros.
 
+    A matmul whose rows are dynamic (a dynamic batch) and whose other dims are
+    static is first tiled into a loop over `m0` rows and peeled: the full
+    tiles are static matmuls packed as above, the last partial tile stays a
+    dynamic `linalg.matmul`.
+
     A 2-D convolution of one image (`linalg.conv_2d_nchw_fchw` with static
     shapes) becomes such a matmul first: the filter as a `[F, C*KH*KW]` matrix
     (the same blob, reshaped) times the image's im2col matrix
@@ -74,6 +79,10 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       the L2 cache, then one register tile per iteration, vectorized into a
       `vector.contract` whose accumulator is hoisted out of the reduction loop;
     - `linalg.pack`/`linalg.unpack`: lowered to pad, reshape and transpose;
+    - ops whose dynamic dims are all parallel loops (a dynamic batch), with
+      at least 16 static elements left: those loops tiled to one iteration
+      (`scf.for`), so that the static op inside takes the schedules below (a
+      batched matmul inside is generalized for the reduction schedule);
     - elementwise ops (`linalg.generic` with parallel loops only, `linalg.fill`,
       `linalg.transpose`, `linalg.copy`, `linalg.broadcast`) with static
       shapes: the innermost loop tiled by a multiple of the vector length and

@@ -8,7 +8,8 @@ CPU code generator: matmul sizes that are not multiples of the register tile
 compile time) and weights that are inputs (packed at run time), Gemm with a
 bias and Relu, NaN and Inf in the operands, reductions along the last axis
 (Softmax, LayerNormalization, ReduceSum, ReduceMax), convolutions through im2col
-(3x3, strides, dilations, 1x1, 7x7; batches and groups left to the loops), elementwise chains whose length
+(3x3, strides, dilations, 1x1, 7x7; batches and groups left to the loops),
+dynamic batch dims (matmul rows, batched matmul, softmax), elementwise chains whose length
 is not a multiple of the vector length, and vector math (Exp, Tanh, Erf, Log,
 Sigmoid) against numpy's. Prints `ok NAME` per case, or `FAIL NAME: why`
 and exits 1.
@@ -28,12 +29,19 @@ rng = np.random.default_rng(7)
 failures = 0
 
 
-def model(name, nodes, inputs, outputs, initializers=()):
+def declared(shape, dynamic):
+    """`shape` with the axes in `dynamic` as dim_params (N0, N1, ...)."""
+    return [f"N{i}" if i in dynamic else d for i, d in enumerate(shape)]
+
+
+def model(name, nodes, inputs, outputs, initializers=(), dynamic=()):
     graph = helper.make_graph(
         nodes, name,
-        [helper.make_tensor_value_info(n, TensorProto.FLOAT, a.shape)
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT,
+                                       declared(a.shape, dynamic))
          for n, a in inputs],
-        [helper.make_tensor_value_info(n, TensorProto.FLOAT, s)
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT,
+                                       declared(s, dynamic))
          for n, s in outputs],
         [numpy_helper.from_array(a, n) for n, a in initializers])
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -56,10 +64,13 @@ def run(name, path, inputs):
     return np.load(os.path.join(WORK, name, "y.npy"))
 
 
-def check(name, nodes, inputs, expected, initializers=(), rtol=1e-5, atol=1e-6):
+def check(name, nodes, inputs, expected, initializers=(), rtol=1e-5, atol=1e-6,
+          dynamic=()):
+    """dynamic: axes declared as dim_params in every input and the output."""
     global failures
     try:
-        path = model(name, nodes, inputs, [("y", expected.shape)], initializers)
+        path = model(name, nodes, inputs, [("y", expected.shape)], initializers,
+                     dynamic)
         got = run(name, path, inputs)
     except RuntimeError as e:
         print(f"FAIL {name}: {e}")
@@ -104,6 +115,21 @@ check("gemm_bias_relu",
       [helper.make_node("Gemm", ["a", "w", "c"], ["g"], transB=1),
        helper.make_node("Relu", ["g"], ["y"])],
       [("a", a)], np.maximum(a @ w.T + c, 0), initializers=[("w", w), ("c", c)])
+
+# Dynamic rows (a dynamic batch): full tiles of rows packed, the last partial
+# tile a loop; a batched matmul and a softmax over a dynamic batch.
+a, b = f32(37, 24), f32(24, 20)
+check("matmul_dynamic_rows", [helper.make_node("MatMul", ["a", "b"], ["y"])],
+      [("a", a)], a @ b, initializers=[("b", b)], rtol=1e-5, atol=1e-5,
+      dynamic={0})
+a, b = f32(3, 17, 8), f32(3, 8, 20)
+check("batch_matmul_dynamic", [helper.make_node("MatMul", ["a", "b"], ["y"])],
+      [("a", a), ("b", b)], a @ b, rtol=1e-5, atol=1e-5, dynamic={0})
+x = f32(3, 5, 40)
+e = np.exp(x - x.max(axis=-1, keepdims=True))
+check("softmax_dynamic_batch",
+      [helper.make_node("Softmax", ["x"], ["y"], axis=-1)], [("x", x)],
+      e / e.sum(axis=-1, keepdims=True), dynamic={0})
 
 # NaN and Inf propagate through the packed product like numpy's.
 a, b = f32(5, 6), f32(6, 18)
