@@ -58,8 +58,28 @@ void vectorizeStaticCopy(RewriterBase &rewriter, memref::CopyOp copy) {
   auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
   if (!source || !target || !source.hasStaticShape() || source.getRank() == 0)
     return;
-  if (!hasUnitInnerStride(source) || !hasUnitInnerStride(target))
+  if (!hasUnitInnerStride(source) || !hasUnitInnerStride(target)) {
+    // Scalar loops, sequential: as a linalg.copy it would become a parallel
+    // loop, an OpenMP region per copy (im2col copies one row at a time).
+    Location loc = copy.getLoc();
+    rewriter.setInsertionPoint(copy);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t size : source.getShape()) {
+      lbs.push_back(zero);
+      ubs.push_back(arith::ConstantIndexOp::create(rewriter, loc, size));
+      steps.push_back(one);
+    }
+    scf::buildLoopNest(
+        rewriter, loc, lbs, ubs, steps,
+        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+          Value v = memref::LoadOp::create(b, loc, copy.getSource(), ivs);
+          memref::StoreOp::create(b, loc, v, copy.getTarget(), ivs);
+        });
+    rewriter.eraseOp(copy);
     return;
+  }
   Type element = source.getElementType();
   if (!element.isF32() && !element.isF64() && !element.isInteger(32) &&
       !element.isInteger(64))
