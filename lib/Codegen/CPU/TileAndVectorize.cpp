@@ -541,51 +541,6 @@ void approximateVectorMath(func::FuncOp func) {
   (void)applyOpPatternsGreedily(ops, std::move(patterns), config);
 }
 
-//===----------------------------------------------------------------------===//
-// Dynamic dims
-//===----------------------------------------------------------------------===//
-
-/// The fewest static elements an op keeps for its dynamic loops to be tiled
-/// (below, the loop overhead is not worth the vector code inside).
-constexpr int64_t kMinStaticTile = 16;
-
-/// An op whose dynamic dims are all parallel loops (a dynamic batch) is
-/// tiled to one iteration of each in scf.for loops, so that the op inside
-/// is static and takes the schedules above; a batched matmul inside is
-/// generalized, for the reduction schedule.
-void tileDynamicParallelLoops(RewriterBase &rewriter, func::FuncOp func) {
-  SmallVector<linalg::LinalgOp> ops;
-  func.walk([&](linalg::LinalgOp op) {
-    if (op.hasPureTensorSemantics() && op.hasDynamicShape() &&
-        !isa<linalg::Mmt4DOp>(op.getOperation()))
-      ops.push_back(op);
-  });
-  for (linalg::LinalgOp op : ops) {
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-    SmallVector<int64_t> sizes(ranges.size(), 0);
-    int64_t staticElements = 1;
-    bool reductionIsDynamic = false;
-    for (auto [d, range] : llvm::enumerate(ranges)) {
-      if (!ShapedType::isDynamic(range)) {
-        staticElements *= range;
-        continue;
-      }
-      if (iterators[d] != utils::IteratorType::parallel)
-        reductionIsDynamic = true;
-      sizes[d] = 1;
-    }
-    if (reductionIsDynamic || staticElements < kMinStaticTile)
-      continue;
-    linalg::LinalgOp tiled = tileWithLoops(rewriter, op, sizes);
-    if (tiled &&
-        isa<linalg::BatchMatmulOp, linalg::MatmulOp>(tiled.getOperation())) {
-      rewriter.setInsertionPoint(tiled);
-      (void)linalg::generalizeNamedOp(rewriter, tiled);
-    }
-  }
-}
-
 struct CPUTileAndVectorizePass
     : public onnx::impl::CPUTileAndVectorizeBase<CPUTileAndVectorizePass> {
   using Base::Base;
@@ -623,13 +578,6 @@ struct CPUTileAndVectorizePass
     func.walk([&](linalg::Mmt4DOp op) { mmt4ds.push_back(op); });
     for (linalg::Mmt4DOp op : mmt4ds)
       scheduleMmt4d(rewriter, op, target, numThreads);
-
-    tileDynamicParallelLoops(rewriter, func);
-    // The static tiles of those loops have static types only once the
-    // slices' constant sizes are folded into them.
-    if (failed(applyCodegenPatterns(func, RewritePatternSet(&getContext()),
-                                    /*canonicalize=*/true)))
-      return signalPassFailure();
 
     SmallVector<linalg::LinalgOp> elementwise, reductions;
     func.walk([&](linalg::LinalgOp op) {

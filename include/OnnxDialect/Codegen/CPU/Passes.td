@@ -79,10 +79,6 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       the L2 cache, then one register tile per iteration, vectorized into a
       `vector.contract` whose accumulator is hoisted out of the reduction loop;
     - `linalg.pack`/`linalg.unpack`: lowered to pad, reshape and transpose;
-    - ops whose dynamic dims are all parallel loops (a dynamic batch), with
-      at least 16 static elements left: those loops tiled to one iteration
-      (`scf.for`), so that the static op inside takes the schedules below (a
-      batched matmul inside is generalized for the reduction schedule);
     - elementwise ops (`linalg.generic` with parallel loops only, `linalg.fill`,
       `linalg.transpose`, `linalg.copy`, `linalg.broadcast`) with static
       shapes: the innermost loop tiled by a multiple of the vector length and

@@ -117,7 +117,8 @@ check("gemm_bias_relu",
       [("a", a)], np.maximum(a @ w.T + c, 0), initializers=[("w", w), ("c", c)])
 
 # Dynamic rows (a dynamic batch): full tiles of rows packed, the last partial
-# tile a loop; a batched matmul and a softmax over a dynamic batch.
+# tile a dynamic matmul; a batched matmul and a softmax over a dynamic batch
+# (loops).
 a, b = f32(37, 24), f32(24, 20)
 check("matmul_dynamic_rows", [helper.make_node("MatMul", ["a", "b"], ["y"])],
       [("a", a)], a @ b, initializers=[("b", b)], rtol=1e-5, atol=1e-5,
