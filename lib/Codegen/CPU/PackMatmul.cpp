@@ -496,7 +496,8 @@ struct CPUPackMatmulPass
       if (loop)
         (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
     }
-    // The full tiles' slices get static types.
+    // The full tiles' slices get static types (the function is canonicalized,
+    // as the pipeline does after this pass anyway).
     (void)applyCodegenPatterns(getOperation(), RewritePatternSet(&getContext()),
                                /*canonicalize=*/true);
   }
@@ -509,7 +510,8 @@ struct CPUPackMatmulPass
     patterns.add<MatmulToMmt4d>(&getContext(), target);
     patterns.add<ConvToMatmul, DepthwiseConvToElementwise>(&getContext());
     // Only the matmuls and convolutions (and the matmuls these become): the
-    // rest is left exactly as it is.
+    // rest is left as it is (but for the canonicalization above, when a
+    // matmul had dynamic rows).
     SmallVector<Operation *> matmuls;
     getOperation().walk([&](Operation *op) {
       if (isa<linalg::MatmulOp, linalg::Conv2DNchwFchwOp,
