@@ -24,6 +24,12 @@
 
 using namespace mlir;
 
+/// memref<N x T> for a static `type` of N elements (same memory space).
+static MemRefType flatTypeOf(MemRefType type) {
+  return MemRefType::get({type.getNumElements()}, type.getElementType(),
+                         AffineMap(), type.getMemorySpace());
+}
+
 /// The initializer of `global` as a flat 1-D value of `flatType`, or null
 /// when it has none that can be reshaped without copying.
 static Attribute flatInitializer(memref::GlobalOp global,
@@ -59,9 +65,7 @@ struct FlattenGlobalsPass
       if (!global.getConstant() || type.getRank() < 2 ||
           !type.hasStaticShape() || !type.getLayout().isIdentity())
         continue;
-      auto flatType =
-          MemRefType::get({type.getNumElements()}, type.getElementType(),
-                          AffineMap(), type.getMemorySpace());
+      MemRefType flatType = flatTypeOf(type);
       Attribute initial = flatInitializer(
           global, RankedTensorType::get(flatType.getShape(),
                                         flatType.getElementType()));
@@ -79,9 +83,7 @@ struct FlattenGlobalsPass
         return;
       MemRefType type = it->second;
       OpBuilder b(get);
-      auto flatType =
-          MemRefType::get({type.getNumElements()}, type.getElementType(),
-                          AffineMap(), type.getMemorySpace());
+      MemRefType flatType = flatTypeOf(type);
       auto flat =
           memref::GetGlobalOp::create(b, get.getLoc(), flatType, get.getName());
       SmallVector<ReassociationIndices> all(1);

@@ -23,6 +23,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <limits>
+
 namespace mlir {
 namespace onnx {
 #define GEN_PASS_DEF_CPULOWERVECTORS
@@ -51,6 +53,18 @@ bool hasUnitInnerStride(MemRefType type) {
          !strides.empty() && strides.back() == 1;
 }
 
+/// An scf.for nest over the static `sizes`, `body` called with the ivs.
+void buildStaticLoopNest(
+    RewriterBase &rewriter, Location loc, ArrayRef<int64_t> sizes,
+    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  SmallVector<Value> lbs(sizes.size(), zero), steps(sizes.size(), one), ubs;
+  for (int64_t size : sizes)
+    ubs.push_back(arith::ConstantIndexOp::create(rewriter, loc, size));
+  scf::buildLoopNest(rewriter, loc, lbs, ubs, steps, body);
+}
+
 /// A static copy of 32- or 64-bit elements as vector code (see above);
 /// others, and contiguous copies too large to unroll (an llvm.memcpy), stay.
 void vectorizeStaticCopy(RewriterBase &rewriter, memref::CopyOp copy) {
@@ -61,18 +75,9 @@ void vectorizeStaticCopy(RewriterBase &rewriter, memref::CopyOp copy) {
   if (!hasUnitInnerStride(source) || !hasUnitInnerStride(target)) {
     // Scalar loops, sequential: as a linalg.copy it would become a parallel
     // loop, an OpenMP region per copy (im2col copies one row at a time).
-    Location loc = copy.getLoc();
     rewriter.setInsertionPoint(copy);
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    SmallVector<Value> lbs, ubs, steps;
-    for (int64_t size : source.getShape()) {
-      lbs.push_back(zero);
-      ubs.push_back(arith::ConstantIndexOp::create(rewriter, loc, size));
-      steps.push_back(one);
-    }
-    scf::buildLoopNest(
-        rewriter, loc, lbs, ubs, steps,
+    buildStaticLoopNest(
+        rewriter, copy.getLoc(), source.getShape(),
         [&](OpBuilder &b, Location loc, ValueRange ivs) {
           Value v = memref::LoadOp::create(b, loc, copy.getSource(), ivs);
           memref::StoreOp::create(b, loc, v, copy.getTarget(), ivs);
@@ -96,20 +101,10 @@ void vectorizeStaticCopy(RewriterBase &rewriter, memref::CopyOp copy) {
       inner > kMaxUnrolledElements || rows == 0)
     return;
   // A loop nest over the rows, one row copied per step.
-  Location loc = copy.getLoc();
   int64_t rank = source.getRank();
-  SmallVector<Value> lbs, ubs, steps;
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  for (int64_t d = 0; d + 1 < rank; ++d) {
-    lbs.push_back(zero);
-    ubs.push_back(
-        arith::ConstantIndexOp::create(rewriter, loc, source.getDimSize(d)));
-    steps.push_back(one);
-  }
   SmallVector<memref::CopyOp> rowCopies;
-  scf::buildLoopNest(
-      rewriter, loc, lbs, ubs, steps,
+  buildStaticLoopNest(
+      rewriter, copy.getLoc(), source.getShape().drop_back(),
       [&](OpBuilder &b, Location loc, ValueRange ivs) {
         SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
         offsets.push_back(b.getIndexAttr(0));
@@ -150,8 +145,10 @@ struct StridedReadToGather : OpRewritePattern<vector::TransferReadOp> {
         strides.empty() || strides.back() == 1 ||
         ShapedType::isDynamic(strides.back()) || strides.back() <= 0)
       return rewriter.notifyMatchFailure(read, "not a static inner stride");
-    Location loc = read.getLoc();
     int64_t lanes = vectorType.getNumElements(), stride = strides.back();
+    if ((lanes - 1) > std::numeric_limits<int32_t>::max() / stride)
+      return rewriter.notifyMatchFailure(read, "lane offsets beyond i32");
+    Location loc = read.getLoc();
     auto meta =
         memref::ExtractStridedMetadataOp::create(rewriter, loc, read.getBase());
     // The first element's position in the buffer.
