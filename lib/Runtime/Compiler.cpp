@@ -358,13 +358,15 @@ static Error lower(Compilation &c, const onnxd_options &options) {
                      c.diagnostics.take("the lowering failed"));
   c.signature.openmp = options.num_threads > 1;
   if (auto kernels =
-          (*c.module)->getAttrOfType<ArrayAttr>("onnx.profile_kernels"))
+          (*c.module)->getAttrOfType<ArrayAttr>("onnx.profile_kernels")) {
+    c.signature.profiled = true;
     for (Attribute kernel : kernels) {
       auto pair = cast<ArrayAttr>(kernel);
       c.signature.kernels.emplace_back(
           cast<StringAttr>(pair[0]).getValue().str(),
           cast<StringAttr>(pair[1]).getValue().str());
     }
+  }
   return fixOutputRanks(*c.module, c.signature);
 }
 

@@ -55,6 +55,8 @@ struct Signature {
   /// Compiled with profiling probes: per kernel id, the ONNX nodes it
   /// computes ("a,b") and their op types ("Conv+Relu").
   std::vector<std::pair<std::string, std::string>> kernels;
+  /// Compiled with profiling (maybe without any kernel to time).
+  bool profiled = false;
 
   void finalize();
   std::string toJSON() const;

@@ -753,7 +753,7 @@ static onnxd_status runEntry(onnxd_model *model,
   if (model->setThreads)
     model->setThreads(model->numThreads);
   const char *message = nullptr;
-  bool profiling = !sig.kernels.empty();
+  bool profiling = sig.profiled;
   Profile *outerProfile = activeProfile;
   if (profiling)
     activeProfile = &model->profile;
@@ -926,7 +926,7 @@ onnxd_status onnxd_model_write_profile(onnxd_model *model, const char *path,
     return fail(ONNXD_INVALID_ARGUMENT,
                 "onnxd_model_write_profile: needs a model and a file name");
   const Signature &sig = model->signature;
-  if (sig.kernels.empty())
+  if (!sig.profiled)
     return fail(ONNXD_INVALID_ARGUMENT,
                 "onnxd_model_write_profile: the model was compiled without "
                 "profiling probes (onnxd_options.profile = 1, onnx-run "

@@ -137,7 +137,7 @@ std::string Signature::toJSON() const {
                          {"openmp", openmp},
                          {"inputs", valuesToJSON(inputs)},
                          {"outputs", valuesToJSON(outputs)}};
-  if (!kernels.empty()) {
+  if (profiled) {
     llvm::json::Array list;
     for (const auto &[nodes, ops] : kernels)
       list.push_back(llvm::json::Array{nodes, ops});
@@ -212,7 +212,9 @@ bool Signature::fromJSON(llvm::StringRef json, std::string &error) {
     return false;
   }
   kernels.clear();
-  if (const llvm::json::Array *list = obj->getArray("kernels"))
+  const llvm::json::Array *list = obj->getArray("kernels");
+  profiled = list != nullptr;
+  if (list)
     for (const llvm::json::Value &k : *list) {
       const llvm::json::Array *pair = k.getAsArray();
       if (!pair || pair->size() != 2 || !(*pair)[0].getAsString() ||
