@@ -26,6 +26,10 @@ config.substitutions.append(("%spec_dir", config.onnx_spec_dir))
 config.substitutions.append(("%protoc", config.protoc))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 config.substitutions.append(("%cmake", config.cmake_command))
+# The Python package onnx_dialect (python/), where `cmake --install` puts it.
+if config.python_package_built:
+    config.available_features.add("python-package")
+config.substitutions.append(("%py_site_dir", config.python_install_dir))
 # mlir-runner's support libraries (printMemref*), for tests that run lowered
 # code without the project's runtime.
 config.substitutions.append(

@@ -5,8 +5,10 @@
 # downstream find_package build), then the conformance runner
 # (utils/run_conformance.py: every case of both ONNX suites through onnx-run,
 # failures checked against test/Conformance/run-expected-failures.txt,
-# docs/conformance.md rewritten), which counts as one test. Ends with the
-# totals alone on a line:
+# docs/conformance.md rewritten), which counts as one test, then the Python
+# package's pytest suite (python/tests: the API, and ONNX's own backend test
+# runner through onnx_dialect.backend), each pytest case counted. Ends with
+# the totals alone on a line:
 #   N passed, N failed[, N skipped]
 set -uo pipefail
 
@@ -38,6 +40,28 @@ if /usr/bin/python3 "$root/utils/run_conformance.py" --build "$build" \
 else
   failed=$((failed + 1))
 fi
+# The Python package (built when python3-dev and pybind11-dev are present,
+# which setup.sh installs): every pytest case counts; expected failures
+# (xfailed) as passed, unexpected passes as failed.
+if [ -d "$build/python_packages/onnx_dialect" ]; then
+  pylog=$(mktemp)
+  (cd "$root/python/tests" &&
+    PYTHONPATH="$build/python_packages" ONNX_DIALECT_BUILD="$build" \
+      /usr/bin/python3 -m pytest -p no:cacheprovider -q -rfE .) 2>&1 | tee "$pylog"
+  pyrc=${PIPESTATUS[0]}
+  summary=$(grep -E "^=*\s*[0-9]+ (passed|failed|xfailed|errors?|skipped)" "$pylog" | tail -n1)
+  pycount() { echo "$summary" | grep -oE "[0-9]+ $1" | grep -oE "[0-9]+" || echo 0; }
+  passed=$((passed + $(pycount passed) + $(pycount xfailed)))
+  failed=$((failed + $(pycount failed) + $(pycount xpassed) + $(pycount errors?)))
+  skipped=$((skipped + $(pycount skipped)))
+  pyfailed=$(($(pycount failed) + $(pycount xpassed) + $(pycount errors?)))
+  if [ "$pyrc" != 0 ] && [ "$pyfailed" = 0 ]; then failed=$((failed + 1)); fi
+  rm -f "$pylog"
+else
+  echo "python: onnx_dialect was not built (no python3-dev/pybind11-dev): not tested"
+  failed=$((failed + 1))
+fi
+
 if [ "$skipped" -gt 0 ]; then
   echo "$passed passed, $failed failed, $skipped skipped"
 else

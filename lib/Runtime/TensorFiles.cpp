@@ -241,15 +241,19 @@ bool mlir::onnx::runtime::readNpy(const std::string &path, HostTensor &out,
   return true;
 }
 
+const char *mlir::onnx::runtime::npyDescr(int32_t dtype) {
+  for (const NpyType &n : kNpyTypes)
+    if (n.dtype == dtype)
+      return n.descr;
+  for (const NpyType &n : kNpyBitTypes)
+    if (n.dtype == dtype)
+      return n.descr;
+  return nullptr;
+}
+
 bool mlir::onnx::runtime::writeNpy(const std::string &path, const HostTensor &t,
                                    std::string &error) {
-  const char *descr = nullptr;
-  for (const NpyType &n : kNpyTypes)
-    if (n.dtype == t.dtype)
-      descr = n.descr;
-  for (const NpyType &n : kNpyBitTypes)
-    if (n.dtype == t.dtype)
-      descr = n.descr;
+  const char *descr = npyDescr(t.dtype);
   if (!descr) {
     error = path + ": no .npy dtype for " + dtypeName(t.dtype);
     return false;

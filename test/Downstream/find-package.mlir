@@ -5,6 +5,17 @@
 // RUN: %cmake -G Ninja -S %src_root/examples/downstream -B %t/build -DCMAKE_BUILD_TYPE=Release -DOnnxDialect_DIR=%t/install/lib/cmake/OnnxDialect -DMLIR_DIR=%mlir_dir > %t/configure.log
 // RUN: %cmake --build %t/build > %t/build.log
 // RUN: %t/build/downstream-opt %s | FileCheck %s
+// The same from C, through the MLIR C API (examples/downstream/downstream-c.c):
+// RUN: %t/build/downstream-c %src_root/examples/models/tiny-cnn.onnx | FileCheck %s --check-prefix=CAPI
+// RUN: not %t/build/downstream-c %s 2>&1 | FileCheck %s --check-prefix=CAPI-ERR
+// RUN: not %t/build/downstream-c %src_root/examples/models/tiny-cnn.onnx "builtin.module(no-such-pass)" 2>&1 | FileCheck %s --check-prefix=CAPI-PASS
+
+// CAPI: onnx.Conv_v11
+// CAPI-SAME: -> tensor<?x8x26x26xf32>
+// CAPI: onnx.Softmax
+// CAPI: exported: {{[0-9]+}} bytes
+// CAPI-ERR: error: {{.*}}find-package.mlir{{.*}}not a valid ONNX model
+// CAPI-PASS: 'no-such-pass' does not refer to a registered pass
 
 // CHECK: schema onnx.Relu = ai.onnx.Relu-14
 // CHECK: schema onnx.Clip_v11 = ai.onnx.Clip-11

@@ -57,6 +57,13 @@ struct HostValue {
 bool readValueProto(const std::string &path, int32_t kind, HostValue &out,
                     std::string &error);
 
+/// The numpy type code ("f4", "b1", ...; no byte-order character) of the
+/// arrays that hold tensors of `dtype` in the C API's layout: the type
+/// itself, or for the types numpy lacks the integer of the same width
+/// holding the bit pattern (bfloat16: "u2"; float8, uint4: "u1"; int4:
+/// "i1"). Null for strings and unknown codes.
+const char *npyDescr(int32_t dtype);
+
 /// Reads a .npy file; false with `error` (naming the file) on failure.
 bool readNpy(const std::string &path, HostTensor &out, std::string &error);
 /// Writes a .npy file (version 1).

@@ -1,0 +1,268 @@
+"""onnx_dialect.InferenceSession: the ONNX Runtime surface, element types,
+sequences/optionals/strings, errors, ahead-of-time libraries, and equality
+with onnx-run."""
+
+import os
+import subprocess
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+import onnx_dialect
+from conftest import EXAMPLE, identity_model, make_model
+
+
+def test_surface(add_model):
+    sess = onnx_dialect.InferenceSession(add_model)
+    (x, y), (z,) = sess.get_inputs(), sess.get_outputs()
+    assert (x.name, x.type, x.shape) == ("x", "tensor(float)", ["N", 4])
+    assert (y.name, z.name, z.shape) == ("y", "z", ["N", 4])
+    assert sess.get_providers() == ["CPUExecutionProvider"]
+    a = np.arange(8, dtype=np.float32).reshape(2, 4)
+    b = np.ones((2, 4), np.float32)
+    out = sess.run(None, {"x": a, "y": b})
+    assert isinstance(out, list) and len(out) == 1
+    np.testing.assert_array_equal(out[0], a + b)
+    assert sess.run(["z"], {"x": a, "y": b})[0].shape == (2, 4)
+
+
+def test_model_forms(add_model, tmp_path):
+    """A path, bytes and a ModelProto compile to the same thing."""
+    path = tmp_path / "add.onnx"
+    onnx.save(add_model, str(path))
+    a = np.full((3, 4), 2, np.float32)
+    for model in (str(path), path, add_model.SerializeToString(), add_model):
+        sess = onnx_dialect.InferenceSession(model)
+        np.testing.assert_array_equal(sess.run(None, {"x": a, "y": a})[0], a * 2)
+
+
+def test_outputs_owned_by_numpy(add_model):
+    sess = onnx_dialect.InferenceSession(add_model)
+    a = np.ones((2, 4), np.float32)
+    z = sess.run(None, {"x": a, "y": a})[0]
+    del sess  # the output outlives the session
+    assert z.flags["C_CONTIGUOUS"] and z.flags["WRITEABLE"]
+    z[0, 0] = 7
+    np.testing.assert_array_equal(z[1], [2, 2, 2, 2])
+
+
+def test_non_contiguous_input(add_model):
+    sess = onnx_dialect.InferenceSession(add_model)
+    big = np.arange(32, dtype=np.float32).reshape(4, 8)
+    view = big[:, ::2]  # strided: copied once
+    z = sess.run(None, {"x": view, "y": view})[0]
+    np.testing.assert_array_equal(z, view * 2)
+    t = np.asfortranarray(np.arange(8, dtype=np.float32).reshape(2, 4))
+    np.testing.assert_array_equal(sess.run(None, {"x": t, "y": t})[0], t * 2)
+
+
+# Every element type numpy has, through Identity.
+NUMPY_TYPES = [
+    (TensorProto.FLOAT, np.float32), (TensorProto.DOUBLE, np.float64),
+    (TensorProto.FLOAT16, np.float16), (TensorProto.INT8, np.int8),
+    (TensorProto.INT16, np.int16), (TensorProto.INT32, np.int32),
+    (TensorProto.INT64, np.int64), (TensorProto.UINT8, np.uint8),
+    (TensorProto.UINT16, np.uint16), (TensorProto.UINT32, np.uint32),
+    (TensorProto.UINT64, np.uint64), (TensorProto.BOOL, np.bool_),
+]
+
+
+@pytest.mark.parametrize("elem,dtype", NUMPY_TYPES,
+                         ids=[np.dtype(t).name for _, t in NUMPY_TYPES])
+def test_dtype_round_trip(elem, dtype):
+    sess = onnx_dialect.InferenceSession(identity_model(elem))
+    rng = np.random.default_rng(0)
+    if dtype == np.bool_:
+        x = rng.integers(0, 2, (5, 3)).astype(bool)
+    elif np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        x = rng.integers(info.min, info.max, (5, 3), dtype=dtype, endpoint=True)
+    else:
+        x = rng.standard_normal((5, 3)).astype(dtype)
+    y = sess.run(None, {"x": x})[0]
+    assert y.dtype == x.dtype and y.shape == x.shape
+    np.testing.assert_array_equal(y, x)
+
+
+def test_bfloat16_as_uint16_bits():
+    """bfloat16 travels as uint16 bit patterns: Cast float -> bfloat16 ->
+    Identity, and bfloat16 -> float."""
+    to_bf16 = make_model(
+        [helper.make_node("Cast", ["x"], ["y"], to=TensorProto.BFLOAT16)],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info("y", TensorProto.BFLOAT16, [4])])
+    sess = onnx_dialect.InferenceSession(to_bf16)
+    assert sess.get_outputs()[0].type == "tensor(bfloat16)"
+    x = np.array([1.0, -2.5, 0.15625, 3.0e38], np.float32)
+    bits = sess.run(None, {"x": x})[0]
+    assert bits.dtype == np.uint16
+    np.testing.assert_array_equal(bits, [0x3F80, 0xC020, 0x3E20, 0x7F62])
+    back = onnx_dialect.InferenceSession(identity_model(TensorProto.BFLOAT16))
+    np.testing.assert_array_equal(back.run(None, {"x": bits.reshape(1, 4)[:, :3]})[0],
+                                  bits.reshape(1, 4)[:, :3])
+
+
+def test_int4_sign_extended():
+    # ONNX's textual syntax: onnx 1.12's helper has no INT4.
+    model = b"""<ir_version: 10, opset_import: ["" : 21]>
+        g (int32[4] x) => (int4[4] y) { y = Cast<to = 22>(x) }"""
+    y = onnx_dialect.InferenceSession(model).run(None, {"x": np.array([-8, -1, 3, 7], np.int32)})[0]
+    assert y.dtype == np.int8
+    np.testing.assert_array_equal(y, [-8, -1, 3, 7])
+
+
+def test_strings():
+    sess = onnx_dialect.InferenceSession(identity_model(TensorProto.STRING))
+    words = ["abc", "Grüße", "", "日本語"] * 3
+    for x in (np.array(words).reshape(4, 3),
+              np.array(words, dtype=object).reshape(4, 3),
+              np.array([w.encode() for w in words], dtype=object).reshape(4, 3)):
+        y = sess.run(None, {"x": x})[0]
+        assert y.dtype == object and y.shape == (4, 3)
+        assert list(y.ravel()) == words
+    upper = make_model(
+        [helper.make_node("StringNormalizer", ["x"], ["y"],
+                          case_change_action="UPPER")],
+        [helper.make_tensor_value_info("x", TensorProto.STRING, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.STRING, [2])])
+    y = onnx_dialect.InferenceSession(upper).run(None, {"x": np.array(["abc", "Xy"])})[0]
+    assert list(y) == ["ABC", "XY"]
+    with pytest.raises(onnx_dialect.InvalidArgument, match="a string tensor holds a int"):
+        sess.run(None, {"x": np.array([[1, "a", "b"]], dtype=object)})
+
+
+def test_sequences_and_optionals():
+    seq = make_model(
+        [helper.make_node("SequenceInsert", ["s", "t"], ["out"])],
+        [helper.make_tensor_sequence_value_info("s", TensorProto.FLOAT, None),
+         helper.make_tensor_value_info("t", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_sequence_value_info("out", TensorProto.FLOAT, None)])
+    sess = onnx_dialect.InferenceSession(seq)
+    assert sess.get_inputs()[0].type == "seq(tensor(float))"
+    a, b = np.ones(3, np.float32), np.array([5, 6], np.float32)
+    out = sess.run(None, {"s": [a], "t": b})[0]
+    assert isinstance(out, list) and len(out) == 2
+    np.testing.assert_array_equal(out[1], b)
+
+    opt_type = helper.make_optional_type_proto(
+        helper.make_tensor_type_proto(TensorProto.FLOAT, [2]))
+    has = make_model(
+        [helper.make_node("OptionalHasElement", ["o"], ["h"])],
+        [helper.make_value_info("o", opt_type)],
+        [helper.make_tensor_value_info("h", TensorProto.BOOL, [])], opset=18)
+    sess = onnx_dialect.InferenceSession(has)
+    assert sess.get_inputs()[0].type == "optional(tensor(float))"
+    assert sess.run(None, {"o": None})[0] == False  # noqa: E712
+    assert sess.run(None, {"o": b})[0] == True  # noqa: E712
+
+    make = make_model(
+        [helper.make_node("Optional", [], ["o"], type=helper.make_tensor_type_proto(TensorProto.FLOAT, [2]))],
+        [], [helper.make_value_info("o", opt_type)], opset=18)
+    assert onnx_dialect.InferenceSession(make).run(None, {})[0] is None
+
+
+def test_input_errors(add_model):
+    sess = onnx_dialect.InferenceSession(add_model)
+    a = np.ones((2, 4), np.float32)
+    with pytest.raises(onnx_dialect.InvalidArgument, match="input 'w'.*no such input"):
+        sess.run(None, {"x": a, "y": a, "w": a})
+    with pytest.raises(onnx_dialect.InvalidArgument, match=r"missing input(?s:.*)y: float32"):
+        sess.run(None, {"x": a})
+    with pytest.raises(onnx_dialect.InvalidArgument, match="input 'x'.*float64"):
+        sess.run(None, {"x": a.astype(np.float64), "y": a})
+    with pytest.raises(onnx_dialect.InvalidArgument, match="input 'y'.*rank 1"):
+        sess.run(None, {"x": a, "y": np.ones(4, np.float32)})
+    with pytest.raises(onnx_dialect.InvalidArgument, match="dim 1"):
+        sess.run(None, {"x": a, "y": np.ones((2, 5), np.float32)})
+    with pytest.raises(onnx_dialect.InvalidArgument, match="N"):
+        sess.run(None, {"x": a, "y": np.ones((3, 4), np.float32)})
+    with pytest.raises(onnx_dialect.InvalidArgument, match="output 'q'"):
+        sess.run(["q"], {"x": a, "y": a})
+    with pytest.raises(TypeError):
+        sess.run(None, [a, a])
+    # Errors are ValueErrors too, as ONNX Runtime's InvalidArgument.
+    assert issubclass(onnx_dialect.InvalidArgument, ValueError)
+    assert issubclass(onnx_dialect.InvalidArgument, onnx_dialect.Error)
+
+
+def test_compile_errors(tmp_path):
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"\x08\x07garbage")
+    with pytest.raises(onnx_dialect.CompileError, match="bad.onnx"):
+        onnx_dialect.InferenceSession(str(bad))
+    with pytest.raises(onnx_dialect.FileError, match="no such file"):
+        onnx_dialect.InferenceSession(str(tmp_path / "missing.onnx"))
+    with pytest.raises(onnx_dialect.Unsupported, match="cuda"):
+        onnx_dialect.InferenceSession(EXAMPLE, device="cuda")
+    with pytest.raises(onnx_dialect.Unsupported, match="CUDAExecutionProvider"):
+        onnx_dialect.InferenceSession(EXAMPLE, providers=["CUDAExecutionProvider"])
+
+
+def test_run_time_check_fails():
+    """A broadcast of two dynamic dims that differ fails the run."""
+    model = make_model(
+        [helper.make_node("Add", ["x", "y"], ["z"])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["A"]),
+         helper.make_tensor_value_info("y", TensorProto.FLOAT, ["B"])],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, [None])])
+    sess = onnx_dialect.InferenceSession(model)
+    np.testing.assert_array_equal(
+        sess.run(None, {"x": np.ones(3, np.float32), "y": np.ones(1, np.float32)})[0], [2, 2, 2])
+    with pytest.raises(onnx_dialect.RunError):
+        sess.run(None, {"x": np.ones(3, np.float32), "y": np.ones(2, np.float32)})
+
+
+def test_aot_compile_and_load(tmp_path):
+    lib = tmp_path / "tiny.so"
+    assert onnx_dialect.compile(EXAMPLE, str(lib), threads=2) == str(lib)
+    assert lib.exists() and (tmp_path / "tiny.h").exists()
+    jit = onnx_dialect.InferenceSession(EXAMPLE)
+    aot = onnx_dialect.load(str(lib), threads=2)
+    assert [i.shape for i in aot.get_inputs()] == [i.shape for i in jit.get_inputs()]
+    x = np.load(os.path.join(os.path.dirname(EXAMPLE), "tiny-cnn-input.npy"))
+    name = jit.get_inputs()[0].name
+    np.testing.assert_array_equal(aot.run(None, {name: x})[0], jit.run(None, {name: x})[0])
+    onnx_dialect.compile(EXAMPLE, str(tmp_path / "tiny.mlir"), kind="mlir")
+    assert "llvm.func" in (tmp_path / "tiny.mlir").read_text()
+    with pytest.raises(onnx_dialect.FileError):
+        onnx_dialect.load(str(tmp_path / "nothing.so"))
+
+
+def test_threads_and_sess_options(add_model):
+    class Options:  # what onnxruntime.SessionOptions carries
+        intra_op_num_threads = 2
+    sess = onnx_dialect.InferenceSession(add_model, Options())
+    a = np.ones((64, 4), np.float32)
+    np.testing.assert_array_equal(sess.run(None, {"x": a, "y": a})[0], a * 2)
+    sess.set_threads(1)
+    np.testing.assert_array_equal(sess.run(None, {"x": a, "y": a})[0], a * 2)
+    with pytest.raises(onnx_dialect.InvalidArgument):
+        sess.set_threads(0)
+
+
+def test_profile(add_model, tmp_path):
+    import json
+    sess = onnx_dialect.InferenceSession(add_model, profile=True)
+    a = np.ones((2, 4), np.float32)
+    sess.run(None, {"x": a, "y": a})
+    path = sess.end_profiling(str(tmp_path / "p.json"))
+    events = json.load(open(path))
+    assert any(e["name"] == "model_run" for e in events)
+
+
+def test_same_outputs_as_onnx_run(tmp_path, onnx_run):
+    """The example model and input through onnx_dialect and onnx-run."""
+    x = os.path.join(os.path.dirname(EXAMPLE), "tiny-cnn-input.npy")
+    sess = onnx_dialect.InferenceSession(EXAMPLE)
+    name = sess.get_inputs()[0].name
+    ours = sess.run(None, {name: np.load(x)})[0]
+    out = tmp_path / "out"
+    subprocess.run([onnx_run, EXAMPLE, "--input", "%s=%s" % (name, x),
+                    "--output-dir", str(out)], check=True, capture_output=True)
+    files = os.listdir(out)
+    assert len(files) == 1, files
+    theirs = np.load(out / files[0])
+    assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
+    np.testing.assert_array_equal(ours, theirs)  # identical, not close
