@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Import benchmark: a model with 200 MB of weights, embedded and with external
 data, imported and written as MLIR bytecode by
 `onnx-translate --import M --emit-bytecode`. Prints the wall time and the

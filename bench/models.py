@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The benchmark models, built here with numpy and the onnx helper (no
 downloads): random weights from a fixed seed, scaled (He / Xavier) so that
 activations stay finite, and one fixed input per graph input.

@@ -1,4 +1,5 @@
 // Times one model with ONNX Runtime (npm onnxruntime-node) on the CPU.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //   node bench/ort_bench.js MODEL.onnx --input NAME=FILE.npy ... \
 //        [--runs N] [--warmup W] [--threads T] [--output-dir DIR]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Pass speed: onnx-validate, onnx-convert-opset, onnx-decompose and
 onnx-infer-shapes together, on the largest light model of the ONNX 1.22
 suite (densenet121) and on a ResNet-50 built here with numpy and the onnx

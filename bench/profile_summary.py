@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Where the time of a model goes, from Chrome trace-event profiles.
 
     bench/profile_summary.py PROFILE.json [PROFILE2.json ...] [--top N]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Times onnx-run against ONNX Runtime on the same machine, models and inputs.
 
   /usr/bin/python3 bench/run.py [--models matmul,conv,resnet50,mobilenetv2,transformer]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes models/tiny-cnn.onnx, the bundled example model: a small MNIST-shaped
 CNN (Conv, Relu, MaxPool, Reshape, Gemm, Softmax) with fixed pseudo-random
 weights; models/tiny-cnn-input.npy, a batch of two 28x28 images (a stroke and

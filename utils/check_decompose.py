@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks onnx-decompose on the ONNX node tests of both conformance suites.
 
 For every node test (ONNX 1.12 from Debian's libonnx-testdata, ONNX 1.22 in

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks type and shape inference against the ONNX node tests.
 
 For every node test (ONNX 1.12 from libonnx-testdata, ONNX 1.22 from

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Round trip of every model of the ONNX conformance suites through the dialect.
 
   check_roundtrip.py ONNX_TRANSLATE [--expected-failures FILE] [--jobs N] DIR...

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The main job on the bundled example model: sets up and builds what is
 # missing, then imports examples/models/tiny-cnn.onnx, compiles it to native
 # code for this CPU and runs it on examples/models/tiny-cnn-input.npy (two

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs every test: sets up and builds what is missing, then the lit suite
 # (which includes the generated-ODS freshness check, the cross-check against
 # ONNX's operator registry, the proto wire-compatibility check and the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs the ONNX conformance suites through onnx-run and writes docs/conformance.md.
 
 Suites: ONNX 1.12 from Debian's libonnx-testdata (node, pytorch-converted,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs what the project needs on Debian 12 (when missing), configures and
 # builds it. Idempotent and non-interactive; run as root (or with sudo).
 #   utils/setup.sh [ninja targets...]      (default: all)

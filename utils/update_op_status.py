@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Fills the "lower" and "run CPU" columns of utils/op_status.json from the
 conformance runner's results (docs/conformance.md and the expected-failure
 list it was checked against); then run utils/gen_onnx_ops.py to regenerate

@@ -1,5 +1,11 @@
 //===- downstream-opt.cpp - A tool outside the project using the dialect --===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Parses an MLIR file with onnx ops, verifies it, and prints for each ONNX
 // operator op its schema (domain, operator, since_version), then the module.
 //

@@ -1,5 +1,10 @@
-//===- InitAllDialects.h - Every dialect the project's tools load -*- C++
-//-*-===//
+//===- InitAllDialects.h - Every dialect the tools load ---------*- C++ -*-===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 //
 // The one place that says which dialects onnx-opt and onnx-translate know: the
 // onnx dialect, and every upstream dialect with its interface extensions

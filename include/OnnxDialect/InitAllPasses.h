@@ -1,5 +1,11 @@
 //===- InitAllPasses.h - Every pass the project's tools know ----*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The one place that registers passes for onnx-opt: every upstream pass and
 // pipeline (the lowerings are built from them) and the project's own
 // passes, conversions and named pipelines.

@@ -1,5 +1,10 @@
-//===- InitAllTranslations.h - Every translation of onnx-translate -*- C++
-//-*-===//
+//===- InitAllTranslations.h - Translations of onnx-translate ---*- C++ -*-===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 //
 // The one place that registers translations for onnx-translate: the upstream
 // ones (MLIR to LLVM IR, ...) and the project's ONNX import and export.

@@ -1,5 +1,11 @@
 //===- AllocaScopes.cpp - memref.alloca_scope out of the way of scf-to-cf -===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // convert-scf-to-openmp wraps each parallel loop body in memref.alloca_scope,
 // whose region must stay one block; convert-scf-to-cf then turns the scf.for
 // nests inside it into several blocks, which the op refuses. This pass

@@ -1,5 +1,11 @@
 //===- FlattenGlobals.cpp - Constant memref.globals as 1-D arrays ---------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // finalize-memref-to-llvm gives a memref.global of rank r an LLVM type of r
 // nested arrays, and the translation to LLVM IR builds the initializer as
 // nested constant aggregates: one uniqued ConstantDataArray per innermost

@@ -1,5 +1,11 @@
 //===- FuseElementwise.cpp - Elementwise fusion without recomputation -----===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Upstream's linalg-fuse-elementwise-ops fuses every elementwise producer
 // with one use into its consumer. When the consumer has loops that do not
 // index the fused operand, the producer's body then runs once per iteration

@@ -1,5 +1,11 @@
 //===- Pipelines.cpp - Named pass pipelines of OnnxDialect ----------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The stages of onnx-lower-to-llvm (Pipelines.h), written as upstream pass
 // pipeline text so that each step reads as what `onnx-opt` would run.
 //

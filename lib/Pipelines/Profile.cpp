@@ -1,5 +1,11 @@
 //===- Profile.cpp - Timing probes around the kernels of a model ----------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // `onnx-run --profile FILE` (docs/runtime.md) times each kernel of a model
 // and names it after the ONNX nodes it came from. Two passes:
 //

@@ -1,5 +1,11 @@
 //===- RuntimeABI.cpp - What the runtime needs of the lowered code --------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The entry function gets MLIR's C interface (`_mlir_ciface_<entry>`, the
 // runtime's calling convention; docs/runtime.md), and failed run-time checks
 // return to the runtime.

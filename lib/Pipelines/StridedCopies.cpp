@@ -1,5 +1,11 @@
 //===- StridedCopies.cpp - memref.copy of strided views to linalg.copy ----===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Bufferization copies into and out of views (tensor.pad writes its source
 // into a subview of the padded buffer, a strided tensor.insert_slice into a
 // strided subview). finalize-memref-to-llvm lowers a memref.copy whose

@@ -1,5 +1,11 @@
 //===- onnx-opt.cpp - The optimizer driver of OnnxDialect -----------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // mlir-opt with the onnx dialect and the project's passes. One extra flag,
 // --print-onnx-schemas, prints the schema of every generated op as JSON (the
 // cross-check against ONNX's own operator registry reads it).

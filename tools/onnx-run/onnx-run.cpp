@@ -1,5 +1,11 @@
 //===- onnx-run.cpp - Compile and run an ONNX model -----------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 //   onnx-run model.onnx --input x=x.npy [--output-dir DIR]
 //   onnx-run --test-dir CASE [--rtol R --atol A]
 //   onnx-run model.onnx --bench N [--threads T]

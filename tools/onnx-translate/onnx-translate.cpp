@@ -1,5 +1,11 @@
 //===- onnx-translate.cpp - Translations to and from the onnx dialect -----===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // mlir-translate with the ONNX import and export. One addition:
 // `onnx-translate --import model.onnx --emit-bytecode -o model.mlirbc` writes
 // MLIR bytecode directly (no text in between, resources stay binary).

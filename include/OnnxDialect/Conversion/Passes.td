@@ -1,5 +1,11 @@
 //===- Passes.td - Conversions out of the onnx dialect -----*- tablegen -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // One def per conversion pass; Passes.h includes the generated declarations
 // and the registration. Sources live in lib/Conversion/<Name>/.
 //

@@ -1,5 +1,11 @@
 //===- ONNXAttrs.td - Attributes of the onnx dialect -------*- tablegen -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Tensor values use the builtin elements attributes (dense, dense_resource,
 // string, sparse); ONNX type attributes are TypeAttr. The dialect adds
 // references to attribute parameters of model-local functions.

@@ -1,5 +1,11 @@
 //===- ONNXBase.td - Base classes of the onnx ops ----------*- tablegen -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // ONNX_Op is the base of every generated operator op: it ties the op to its
 // schema (domain, name, since_version) and gives it the shared assembly format
 //

@@ -1,5 +1,10 @@
-//===- ONNXBuilder.h - Creating onnx ops the way ONNX nodes read -*- C++
-//-*-===//
+//===- ONNXBuilder.h - Creating onnx ops as ONNX nodes read -----*- C++ -*-===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 //
 // Passes that rewrite ONNX graphs (opset conversion, decomposition, folding)
 // create ops as an ONNX node is written: the operator, the opset that selects

@@ -1,5 +1,11 @@
 //===- ONNXDataTypes.h - ONNX data types as MLIR element types --*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The mapping between ONNX TensorProto.DataType codes, the type names of the
 // operator specification and MLIR element types.
 //

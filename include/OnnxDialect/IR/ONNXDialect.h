@@ -1,5 +1,10 @@
-//===- ONNXDialect.h - The onnx dialect, its types and attributes -*- C++
-//-*-===//
+//===- ONNXDialect.h - The onnx dialect, types and attributes ---*- C++ -*-===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef ONNXDIALECT_IR_ONNXDIALECT_H
 #define ONNXDIALECT_IR_ONNXDIALECT_H

@@ -1,4 +1,10 @@
 //===- ONNXDialect.td - The onnx dialect definition --------*- tablegen -*-===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef ONNXDIALECT_IR_ONNXDIALECT_TD
 #define ONNXDIALECT_IR_ONNXDIALECT_TD

@@ -1,5 +1,11 @@
 //===- ONNXFolding.h - Folding of onnx ops ----------------------*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Folds onnx ops whose results are known: shape arithmetic over static
 // shapes (Shape, Size, Gather, Slice, Concat, Squeeze/Unsqueeze, Cast, Range,
 // ConstantOfShape, elementwise integer arithmetic, ...), ops on constant

@@ -1,4 +1,10 @@
 //===- ONNXOps.h - The ops of the onnx dialect ------------------*- C++ -*-===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef ONNXDIALECT_IR_ONNXOPS_H
 #define ONNXDIALECT_IR_ONNXOPS_H

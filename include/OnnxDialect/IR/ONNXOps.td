@@ -1,5 +1,11 @@
 //===- ONNXOps.td - The ops of the onnx dialect ------------*- tablegen -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The structural ops that are not ONNX operators (lower-case mnemonics), and
 // the generated operator ops, one file per domain group.
 //

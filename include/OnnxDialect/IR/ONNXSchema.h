@@ -1,5 +1,11 @@
 //===- ONNXSchema.h - The ONNX view of a generated op -----------*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Each generated operator op carries a static OpSchema: the operator's inputs,
 // outputs, attributes and type variables as the ONNX specification states
 // them. One printer, one parser and one verifier serve all 639 ops from it,

@@ -1,5 +1,10 @@
-//===- ONNXShapeInference.h - Type and shape inference of onnx ops -*- C++
-//-*-===//
+//===- ONNXShapeInference.h - Type/shape inference of onnx ops --*- C++ -*-===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 //
 // One inference function per ONNX operator computes the types of an op's
 // outputs from its inputs, attributes and constant inputs. The same function

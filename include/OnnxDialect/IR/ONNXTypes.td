@@ -1,5 +1,11 @@
 //===- ONNXTypes.td - Types of the onnx dialect ------------*- tablegen -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // ONNX values that are not dense tensors: strings (as a tensor element type),
 // sequences, maps, optionals, sparse tensors and opaque values.
 //

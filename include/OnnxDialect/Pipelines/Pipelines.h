@@ -1,5 +1,11 @@
 //===- Pipelines.h - Named pass pipelines of OnnxDialect --------*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // `onnx-lower-to-llvm`: an onnx module (as imported) to the LLVM dialect,
 // ready for translation to LLVM IR. Stages, each a place where later work
 // (tiling, packing, vectorization, threads) slots in:

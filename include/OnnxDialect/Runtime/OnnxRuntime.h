@@ -1,4 +1,10 @@
-/*===- OnnxRuntime.h - Compile, load and run ONNX models (C API) -*- C -*-===//
+/*===- OnnxRuntime.h - Compile, load and run ONNX models (C API) --*- C -*-===//
+ *
+ * Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+ * Exceptions. See LICENSE for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
+ *===----------------------------------------------------------------------===//
  *
  * The runtime of OnnxDialect as a plain C API (docs/runtime.md has examples).
  *

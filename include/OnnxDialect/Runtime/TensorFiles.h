@@ -1,5 +1,11 @@
 //===- TensorFiles.h - Tensors in .npy and TensorProto files ----*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // What onnx-run reads inputs from and writes outputs to: NumPy's .npy format
 // (versions 1-3, little endian, C order, the numeric dtypes and bool) and
 // ONNX's TensorProto (.pb; raw_data or the typed fields).

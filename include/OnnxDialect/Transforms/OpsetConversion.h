@@ -1,5 +1,11 @@
 //===- OpsetConversion.h - Converting ops between opsets --------*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The op-level entry of onnx-convert-opset, for passes that bring ops of
 // other opsets into a graph (function inlining).
 //

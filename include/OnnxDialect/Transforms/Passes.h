@@ -1,5 +1,11 @@
 //===- Passes.h - The passes of the onnx dialect ----------------*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Declarations of the passes defined in Passes.td, their option structs and
 // their registration (registerONNXTransformsPasses).
 //

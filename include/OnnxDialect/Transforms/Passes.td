@@ -1,5 +1,11 @@
 //===- Passes.td - The passes of the onnx dialect ----------*- tablegen -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // One def per pass; Passes.h includes the generated declarations and the
 // registration. New passes go here, their sources into
 // lib/Dialect/ONNX/Transforms/CMakeLists.txt.

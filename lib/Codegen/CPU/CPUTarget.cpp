@@ -1,5 +1,11 @@
 //===- CPUTarget.cpp - The CPU's vector width and registers ---------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Resolves a CPU name and feature string through LLVM's subtarget tables, so
 // that `--target-cpu znver4` on a machine without AVX-512 still generates
 // AVX-512 code, and `-avx512f` on one with it does not.

@@ -1,5 +1,11 @@
 //===- LowerVectors.cpp - Vector ops on buffers to 1-D vector code --------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The sweeps run one pattern set at a time, in this order; merged into one
 // greedy sweep, the contraction, broadcast and canonicalization patterns
 // rewrite each other's results without end. n-D transfers are unrolled into

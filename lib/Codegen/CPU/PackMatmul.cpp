@@ -1,5 +1,11 @@
 //===- PackMatmul.cpp - Matmuls to mmt4d on register-sized tiles ----------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // linalg.matmul C[M,N] += A[M,K] * B[K,N] with static f32 operands becomes
 //   Ap = pack A  -> [M1, K, m0, 1]     (rows of A in tiles of m0)
 //   Bp = pack B  -> [N1, K, n0, 1]     (columns of B in tiles of n0)

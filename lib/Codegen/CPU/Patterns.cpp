@@ -1,5 +1,11 @@
 //===- Patterns.cpp - What the CPU code-generation passes share -----------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // One place that applies a sweep with the canonicalization patterns the
 // pipelines use (kDisabledCanonicalization excepted), and the passes' check
 // of their target.

@@ -1,5 +1,11 @@
 //===- TileAndVectorize.cpp - Tiles for caches, threads and registers -----===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The schedule of each kind of linalg op on tensors (Passes.td says which),
 // on the upstream tiling (scf::tileUsingSCF), vectorization
 // (linalg::vectorize) and hoisting utilities. Every step is optional for an

@@ -1,5 +1,11 @@
 //===- Cast.cpp - Cast between numeric element types ----------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Cast as one elementwise linalg.generic whose scalar body converts between
 // every pair of numeric ONNX types: integers of every width and signedness
 // (bool, 2- and 4-bit included), f16/bf16/f32/f64, the float8 types

@@ -1,5 +1,11 @@
 //===- Common.cpp - Helpers shared by the onnx-to-linalg patterns ---------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Type conversion, messages and run-time checks, constant operands, and the
 // numpy broadcasting of elementwise generics (ONNXToLinalg.h).
 //

@@ -1,5 +1,11 @@
 //===- Constant.cpp - Constants, initializers and Identity ----------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // onnx.Constant and the loads of initializers (ml_program.global_load_const
 // of an ml_program.global) become arith.constant: the data stays where it
 // is (a dense_resource blob is shared, not copied); unsigned element types

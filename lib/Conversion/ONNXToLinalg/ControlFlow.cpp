@@ -1,5 +1,11 @@
 //===- ControlFlow.cpp - If, Loop, Scan to scf ----------------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // If becomes scf.if, Loop scf.while, Scan scf.for. The onnx regions are
 // moved into the scf ops (their block arguments converted with the type
 // converter); the ops inside are converted afterwards by the other patterns

@@ -1,5 +1,11 @@
 //===- Conv.cpp - Conv and ConvTranspose to linalg ------------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Conv pads its input (tensor.pad with zeros, for explicit pads or
 // auto_pad), starts from the bias broadcast over the output (or zeros) and
 // accumulates one linalg convolution: conv_{1,2,3}d_nc..._fc... for one

@@ -1,5 +1,11 @@
 //===- DataMovement.cpp - Data movement onnx ops to tensor/linalg ---------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Transpose (linalg.transpose), Concat (tensor.concat), Split and Slice
 // (tensor.extract_slice; a gathering generic for negative or run-time
 // steps), Pad (tensor.pad for constants, a generic with the mode's index

@@ -1,5 +1,11 @@
 //===- DataMovementUtils.cpp - Helpers of the data movement lowerings -----===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // See DataMovementUtils.h.
 //
 //===----------------------------------------------------------------------===//

@@ -1,5 +1,10 @@
-//===- DataMovementUtils.h - Helpers of the data movement lowerings -*- C++
-//-*-//
+//===- DataMovementUtils.h - Helpers of data movement lowerings -*- C++ -*-===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 //
 // Index arithmetic, shape inputs read at run time, reshapes, and generics
 // over a result index space, shared by Shape.cpp, DataMovement.cpp,

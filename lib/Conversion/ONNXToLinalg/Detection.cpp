@@ -1,5 +1,11 @@
 //===- Detection.cpp - NonMaxSuppression to scf loops ---------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // NonMaxSuppression is a greedy, data-dependent selection: it is lowered to
 // scf loops over batches and classes that repeatedly take the best
 // remaining box (highest score above score_threshold, the lower index on a

@@ -1,5 +1,11 @@
 //===- Elementwise.cpp - Elementwise onnx ops to linalg.generic -----------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Unary math, binary arithmetic, comparisons, logic and bitwise ops, Where,
 // and the variadic Max/Min/Sum/Mean: one linalg.generic each, with numpy
 // broadcasting (buildElementwise), and a scalar body per op below.

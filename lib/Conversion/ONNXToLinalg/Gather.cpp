@@ -1,5 +1,11 @@
 //===- Gather.cpp - Indexed reads: Gather*, OneHot, NonZero ---------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Gather, GatherElements and GatherND are linalg.generics over the result
 // that read the indices through indexing maps and the data with
 // tensor.extract; negative indices wrap (the spec allows [-s, s-1]) and an

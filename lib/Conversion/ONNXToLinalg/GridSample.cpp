@@ -1,5 +1,10 @@
-//===- GridSample.cpp - GridSample to linalg
-//-------------------------------===//
+//===- GridSample.cpp - GridSample to linalg ------------------------------===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 //
 // GridSample reads its input at computed (fractional) positions: one
 // linalg.generic over the result whose body computes the positions, the

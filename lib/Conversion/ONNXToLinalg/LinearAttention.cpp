@@ -1,5 +1,11 @@
 //===- LinearAttention.cpp - LinearAttention to linalg --------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // LinearAttention runs its recurrence one token at a time: an scf.for over
 // T carries the state S [B, H_kv, d_k, d_v] (in f32 for f16/bf16 inputs) and
 // the output [B, T, H_q * d_v]. Each step slices token t of the packed

@@ -1,5 +1,11 @@
 //===- MatMul.cpp - MatMul, Gemm and Einsum to linalg ---------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // MatMul has numpy's matmul semantics: a 1-D operand gains a unit dim (and
 // loses it in the result), batch dims broadcast. It becomes linalg.matmul
 // when the second operand has no batch dims (the batch dims of the first are

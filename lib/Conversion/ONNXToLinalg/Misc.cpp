@@ -1,5 +1,11 @@
 //===- Misc.cpp - BitCast, Det, TfIdfVectorizer ---------------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // BitCast reinterprets each element's bits as another type of the same
 // width: one elementwise linalg.generic of arith.bitcast. bool is a byte in
 // ONNX: it is widened to i8 (0 or 1) when it is the source and compared

@@ -1,5 +1,11 @@
 //===- NNUtils.cpp - Helpers of the NN family lowerings -------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // See NNUtils.h.
 //
 //===----------------------------------------------------------------------===//

@@ -1,5 +1,11 @@
 //===- NNUtils.h - Helpers of the NN family lowerings -----------*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // What MatMul.cpp, Conv.cpp, Pooling.cpp and Normalization.cpp share:
 // index arithmetic that folds what is static, the spatial padding of
 // convolutions and pools (pads / auto_pad), accumulation types, and small

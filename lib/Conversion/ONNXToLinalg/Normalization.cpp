@@ -1,5 +1,11 @@
 //===- Normalization.cpp - Normalizations to linalg -----------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // BatchNormalization (inference with the given statistics, or training mode
 // with the batch's mean and population variance and the updated running
 // statistics), InstanceNormalization (statistics per image and channel),

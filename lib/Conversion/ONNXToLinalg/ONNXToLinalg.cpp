@@ -1,5 +1,10 @@
-//===- ONNXToLinalg.cpp - The convert-onnx-to-linalg pass
-//------------------===//
+//===- ONNXToLinalg.cpp - The convert-onnx-to-linalg pass -----------------===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 //
 // Collects the patterns of every op family, converts the function
 // signatures (unsigned integers become signless) and runs a partial

@@ -1,5 +1,11 @@
 //===- Pooling.cpp - Pools to linalg --------------------------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // MaxPool, AveragePool and LpPool pad their input (the lowest value for
 // max, zeros for the sums) so that every window lies inside it: the pads
 // (explicit or auto_pad) at the beginning, and at the end as much as the

@@ -1,5 +1,11 @@
 //===- Quantization.cpp - Linear quantization ops -------------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // QuantizeLinear and DequantizeLinear are one linalg.generic each over the
 // input's dims. Their scale and zero point are read through indexing maps:
 // per tensor (a scalar or a one-element 1-D tensor: the constant map to 0),

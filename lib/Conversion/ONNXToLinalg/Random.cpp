@@ -1,5 +1,11 @@
 //===- Random.cpp - RandomUniform, RandomNormal and their Like forms ------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // A counter-based generator in one linalg.generic: the element with linear
 // index i gets splitmix64(key + 2 i + k), k = 0, 1, where key is a hash of
 // the seed attribute's bits. Elements are independent of each other (the

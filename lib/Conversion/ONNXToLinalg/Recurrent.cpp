@@ -1,5 +1,11 @@
 //===- Recurrent.cpp - RNN, GRU, LSTM to an scf.for over time -------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // One lowering for the three recurrent ops. Layout 1 inputs are transposed
 // to layout 0 ([seq, batch, ...]) and the outputs back. Per direction:
 //  - the input projection of all time steps is one linalg.matmul

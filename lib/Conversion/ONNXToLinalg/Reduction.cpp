@@ -1,5 +1,11 @@
 //===- Reduction.cpp - Reductions, arg-reductions, scans and TopK ---------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // ReduceSum/Mean/Max/Min/Prod (axes constant or computed at run time),
 // ArgMax/ArgMin, Hardmax, CumSum, CumProd and TopK.
 //

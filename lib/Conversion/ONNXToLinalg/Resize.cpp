@@ -1,5 +1,11 @@
 //===- Resize.cpp - Resize to a linalg.generic ----------------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // One linalg.generic over the result. For each resized axis the body maps
 // the output coordinate to the input (coordinate_transformation_mode),
 // picks the taps (1 for nearest, 2 for linear, 4 for cubic, more for an

@@ -1,5 +1,11 @@
 //===- Sampling.cpp - RoiAlign, DeformConv to linalg ----------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Ops that read their input at computed (fractional) positions with
 // bilinear interpolation. RoiAlign: one linalg.generic over the result
 // (rois, C, output_height, output_width) whose body loops (scf.for, the

@@ -1,5 +1,11 @@
 //===- Scatter.cpp - Indexed writes: Scatter*, TensorScatter, MaxUnpool ---===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // ScatterElements, ScatterND: the result starts as the data; loops over the
 // updates (scf.for carrying the tensor) write or combine (reduction
 // add/mul/max/min) each update at its index, in order, so that with

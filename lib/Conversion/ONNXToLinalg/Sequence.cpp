@@ -1,5 +1,11 @@
 //===- Sequence.cpp - Sequences, optionals and strings at run time --------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // A value of type !onnx.seq<...> or !onnx.opt<...> is a handle (!llvm.ptr)
 // to a value the runtime owns (lib/Runtime/Values.cpp, docs/runtime.md): a
 // sequence of tensors, or a tensor. An optional is the handle of its value,

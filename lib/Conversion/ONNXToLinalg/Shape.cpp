@@ -1,5 +1,11 @@
 //===- Shape.cpp - Shape-level onnx ops to tensor/linalg ------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Shape and Size read dims; Reshape, Flatten, Squeeze and Unsqueeze are
 // tensor.collapse_shape / expand_shape (through one dim when the grouping is
 // not clear from static sizes); Expand is a broadcasting linalg.generic;

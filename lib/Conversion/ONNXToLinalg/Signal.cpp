@@ -1,5 +1,11 @@
 //===- Signal.cpp - DFT, STFT, MelWeightMatrix to linalg ------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // DFT and STFT are direct O(n^2) transforms for now (no FFT): one
 // linalg.generic over the result and the summed sample (or frequency)
 // index, accumulating in f64. The twiddle angle is 2 pi ((k n) mod L) / L

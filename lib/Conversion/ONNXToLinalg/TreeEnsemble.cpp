@@ -1,5 +1,11 @@
 //===- TreeEnsemble.cpp - ai.onnx.ml TreeEnsemble -------------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // TreeEnsemble (ai.onnx.ml opset 5): the trees are attributes, so they
 // become constant tables: per node its feature, mode, children (a child
 // c >= 0 is a node, c < 0 the leaf -c - 1), missing_value_tracks_true and

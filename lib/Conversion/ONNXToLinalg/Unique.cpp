@@ -1,5 +1,11 @@
 //===- Unique.cpp - Unique with scf loops ---------------------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Unique has data-dependent result sizes, so it is built with scf.for
 // loops over index tensors: the first occurrence of each item (an element
 // of the flattened input, or a slice along `axis`), the count of unique

@@ -1,5 +1,11 @@
 //===- Folding.cpp - Folding of onnx ops ----------------------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Evaluates ops on small constant tensors (integers up to 64 bits, bool and
 // floating point) and removes ops that do nothing. Floating point results
 // are computed in double and rounded once to the element type, which gives

@@ -1,4 +1,10 @@
 //===- ONNXBuilder.cpp - Creating onnx ops the way ONNX nodes read --------===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/IR/ONNXBuilder.h"
 #include "OnnxDialect/IR/ONNXOps.h"

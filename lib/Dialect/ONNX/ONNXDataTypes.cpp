@@ -1,4 +1,10 @@
 //===- ONNXDataTypes.cpp - ONNX data types as MLIR element types ----------===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/IR/ONNXDataTypes.h"
 #include "OnnxDialect/IR/ONNXDialect.h"

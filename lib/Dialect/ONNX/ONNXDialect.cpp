@@ -1,4 +1,10 @@
 //===- ONNXDialect.cpp - The onnx dialect, its types and attributes -------===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/IR/ONNXDialect.h"
 #include "OnnxDialect/IR/ONNXFolding.h"

@@ -1,5 +1,11 @@
 //===- ONNXOps.cpp - The structural ops of the onnx dialect ---------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // onnx.custom and onnx.call; the operator ops are defined in the sharded
 // ONNXOpsShard*.cpp files and share ONNXSchema.cpp.
 //

@@ -1,5 +1,11 @@
 //===- ONNXSchema.cpp - Printer, parser and verifier of operator ops ------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The generated operator ops share one assembly format and one verifier,
 // both driven by the op's OpSchema (ONNXSchema.h).
 //

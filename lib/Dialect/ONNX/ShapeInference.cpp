@@ -1,5 +1,11 @@
 //===- ShapeInference.cpp - Type and shape inference of onnx ops ----------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The InferenceContext that inference functions see, the registry of those
 // functions, the merge of declared and inferred types, and the verifier hook.
 // The functions themselves live in Inference/, one file per op family.

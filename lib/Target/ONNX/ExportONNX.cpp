@@ -1,5 +1,11 @@
 //===- ExportONNX.cpp - The onnx dialect to ONNX ModelProto ---------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The inverse of the importer: the module's onnx.* attributes become the
 // model's fields, the entry function the main graph, ml_program globals its
 // initializers, each onnx op a node of its schema's (domain, op_type) with

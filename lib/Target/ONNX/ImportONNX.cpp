@@ -1,5 +1,11 @@
 //===- ImportONNX.cpp - ONNX ModelProto to the onnx dialect ---------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // A model becomes a module: the main graph a func.func (named on the module as
 // its entry), each initializer an ml_program.global holding its data (a
 // dense_resource blob when large), each node the versioned op that the

@@ -1,5 +1,11 @@
 //===- ParseTextualSyntax.cpp - ONNX textual syntax to ModelProto ---------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // A recursive-descent parser for the textual model syntax of Syntax.md. Where
 // the grammar leaves a choice open (which proto fields are set, how omitted
 // names and literals are read), it makes the choice ONNX's own parser makes,

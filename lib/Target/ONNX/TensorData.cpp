@@ -1,4 +1,10 @@
 //===- TensorData.cpp - ONNX data types and TensorProto contents ----------===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Target/ONNX/TensorData.h"
 #include "OnnxDialect/IR/ONNXDialect.h"

@@ -1,5 +1,11 @@
 //===- CPUTarget.h - What the CPU code generator needs of a CPU -*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The vector width and register file of the CPU code is generated for, from
 // an LLVM CPU name and feature string (the host's by default), and the tile
 // sizes that follow from them.

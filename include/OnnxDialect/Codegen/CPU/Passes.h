@@ -1,5 +1,11 @@
 //===- Passes.h - The CPU code-generation stage -----------------*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Declarations and registration of the passes of Passes.td.
 //
 //===----------------------------------------------------------------------===//

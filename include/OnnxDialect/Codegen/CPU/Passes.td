@@ -1,4 +1,10 @@
-//===- Passes.td - The CPU code-generation stage ------------*- tablegen -*-===//
+//===- Passes.td - The CPU code-generation stage -----------*- tablegen -*-===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 //
 // The passes between linalg on tensors and LLVM that make the CPU code fast:
 // matrix products packed into register-sized tiles (weights packed at

@@ -1,5 +1,11 @@
 //===- ONNXToLinalg.h - onnx to linalg patterns and helpers -----*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The pieces of convert-onnx-to-linalg: a populate function per op family
 // (one source file each in lib/Conversion/ONNXToLinalg) and the helpers the
 // families share (type conversion, broadcasting, run-time checks, reading

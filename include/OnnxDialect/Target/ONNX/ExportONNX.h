@@ -1,5 +1,11 @@
 //===- ExportONNX.h - The onnx dialect to ONNX protobuf ---------*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The exporter as a library function and its registration as
 // onnx-translate's --export.
 //

@@ -1,5 +1,11 @@
 //===- ImportONNX.h - ONNX protobuf to the onnx dialect ---------*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The importer as a library function (other compilers call it directly) and
 // its registration as onnx-translate's --import.
 //

@@ -1,5 +1,11 @@
 //===- ParseTextualSyntax.h - ONNX textual syntax to ModelProto -*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The parser for ONNX's compact textual model syntax (Syntax.md), the
 // importer's third input format beside binary and text-format protobuf.
 //

@@ -1,5 +1,11 @@
 //===- TensorData.h - ONNX data types and TensorProto contents --*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The mapping between ONNX data type codes and MLIR element types, and the
 // conversion of TensorProto / SparseTensorProto contents (raw_data, the typed
 // fields, packed sub-byte types, strings, external data) to attributes.

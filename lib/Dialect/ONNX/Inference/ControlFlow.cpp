@@ -1,5 +1,11 @@
 //===- ControlFlow.cpp - Inference of If, Loop and Scan -------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The outputs of a control flow op come from what its graphs yield: the ops
 // of a body are inferred before the op that holds it, so the types of the
 // body's yielded values are as precise as inference can make them.

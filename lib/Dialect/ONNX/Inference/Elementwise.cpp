@@ -1,5 +1,11 @@
 //===- Elementwise.cpp - Inference of elementwise onnx operators ----------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Unary operators (the output has the input's shape), broadcasting binary and
 // variadic operators (Broadcasting.md; the limited broadcast of the opset 1-6
 // versions), casts, and the operators that keep the shape of their input

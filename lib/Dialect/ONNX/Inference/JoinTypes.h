@@ -1,4 +1,10 @@
-//===- JoinTypes.h - The common type of values of two types ----*- C++ -*-===//
+//===- JoinTypes.h - The common type of values of two types -----*- C++ -*-===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 //
 // Sequences and control flow merge the types of values that may flow into one
 // place (the elements of a sequence, the two branches of an If, the initial

@@ -1,5 +1,11 @@
 //===- ML.cpp - Inference of the ai.onnx.ml operators ---------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The classic machine learning operators (Changelog-ml.md). Their inputs are
 // [N, C] or [C] (then read as [1, C]); the number of classes or targets of
 // an output comes from attributes only where the operator says so exactly.

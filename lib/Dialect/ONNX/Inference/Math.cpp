@@ -1,5 +1,11 @@
 //===- Math.cpp - Inference of the linear algebra onnx operators ----------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // MatMul and its quantized forms, Gemm, Einsum, Det, the cumulative
 // operators, TopK, Trilu, EyeLike and Range.
 //

@@ -1,5 +1,11 @@
 //===- NN.cpp - Inference of the neural network operators -----------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Convolutions, pooling, normalizations, recurrent networks, resampling,
 // signal processing (DFT, STFT, windows), attention and the other operators
 // of ONNX's neural network sections.

@@ -1,5 +1,11 @@
 //===- Quantization.cpp - Inference of the quantizing onnx operators ------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // QuantizeLinear, DequantizeLinear (per-tensor, per-axis and blocked) and
 // DynamicQuantizeLinear.
 //

@@ -1,5 +1,11 @@
 //===- Reduction.cpp - Inference of the reducing onnx operators -----------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The Reduce* operators, ArgMax/ArgMin and the loss operators
 // SoftmaxCrossEntropyLoss and NegativeLogLikelihoodLoss.
 //

@@ -1,4 +1,10 @@
-//===- Sequence.cpp - Inference of the sequence and optional operators ---===//
+//===- Sequence.cpp - Inference of the sequence and optional operators ----===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 //
 // A sequence's type `!onnx.seq<T>` describes every element: its element type
 // keeps the dims that all elements share. Optionals wrap one value's type.

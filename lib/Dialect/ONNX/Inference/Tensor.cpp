@@ -1,4 +1,10 @@
-//===- Tensor.cpp - Inference of the data movement operators -------------===//
+//===- Tensor.cpp - Inference of the data movement operators --------------===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 //
 // Type and shape inference of the operators that create, reshape, slice,
 // gather, scatter, pad and reorder tensors (Constant, Reshape, Slice, Gather,

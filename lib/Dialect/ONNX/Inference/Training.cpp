@@ -1,5 +1,11 @@
 //===- Training.cpp - Inference of the ai.onnx.preview.training ops -------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The optimizers (Adagrad, Adam, Momentum) update n tensors at once: their
 // variadic input lists the n tensors, their n gradients and their n states
 // (one or two lists), and each updated output has the type of the input it

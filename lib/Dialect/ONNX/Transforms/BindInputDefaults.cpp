@@ -1,5 +1,11 @@
 //===- BindInputDefaults.cpp - The onnx-bind-input-defaults pass ----------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Replaces each graph input that has an initializer default (the argument
 // attribute `onnx.default`) by a load of that initializer, and removes the
 // argument from its function.

@@ -1,5 +1,11 @@
 //===- ConvertOpset.cpp - The onnx-convert-opset pass ---------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Rewrites every op to the version of its operator that a target opset
 // selects, one schema version at a time. A step between two versions whose
 // signatures match (inputs and outputs by name, attributes by name and kind)

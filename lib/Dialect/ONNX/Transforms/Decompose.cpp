@@ -1,5 +1,11 @@
 //===- Decompose.cpp - The onnx-decompose pass ----------------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Expands the operators that the ONNX specification defines as functions
 // (and a few closely related ones) into primitive ops, so that a lowering
 // only has to handle primitives. Each expansion computes what the operator's

@@ -1,5 +1,11 @@
 //===- InferShapes.cpp - The onnx-infer-shapes pass -----------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Refines the result types of onnx ops with what their inference functions
 // tell, and carries symbolic dimension names along.
 //

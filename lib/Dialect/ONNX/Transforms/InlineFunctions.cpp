@@ -1,5 +1,11 @@
 //===- InlineFunctions.cpp - The onnx-inline-functions pass ---------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Replaces each call of a model-local function (onnx.call) by the function's
 // body, specialized for the call: the function's attribute parameters that
 // its ops refer to (onnx.attr_refs, ONNX's ref_attr_name) take the call's

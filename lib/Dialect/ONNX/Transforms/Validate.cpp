@@ -1,5 +1,11 @@
 //===- Validate.cpp - The model-level rules of the ONNX IR ----------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // onnx-validate checks, on the IR the importer produces (or hand-written MLIR
 // of the same shape), the rules of the ONNX IR specification that no single
 // op verifier can see: what the model's ir_version allows, the opset imports
