@@ -1,4 +1,10 @@
-/*===- c_api_run.c - Per-run latency through the runtime's C API --------===//
+/*===- c_api_run.c - Per-run latency through the runtime's C API ----------===//
+ *
+ * Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+ * Exceptions. See LICENSE for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
+ *===----------------------------------------------------------------------===//
  *
  * The reference side of bench/python_overhead.py: loads an ahead-of-time
  * library (onnxd_load), binds every input to a zero-filled tensor of its

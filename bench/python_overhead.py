@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The cost of onnx_dialect.InferenceSession.run above the runtime's C API
 on a tiny model (the issue's target: under 20 us).
 

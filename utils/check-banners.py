@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks the licence banners of the sources (LLVM's file header style).
 
-C, C++ and TableGen files under include/, lib/, tools/ and examples/ start
+C, C++ and TableGen files under include/, lib/, tools/, examples/, python/
+and bench/ start
 with one 80-column line that names the file, then the licence block:
 
   //===- Foo.h - What it holds ------------------------------*- C++ -*-===//
@@ -15,7 +16,7 @@ with one 80-column line that names the file, then the licence block:
 
 Headers end the first line with `-*- C++ -*-===//` (`-*- C -*-===//` for a C
 header in /* */ comments), .td files with `-*- tablegen -*-===//`. Python and
-shell scripts under utils/, bench/ and examples/ carry the SPDX line in their
+shell scripts under utils/, bench/, examples/ and python/ carry the SPDX line in their
 first lines. Prints `file:line: problem` for each offence; exits 1 if any.
 """
 
@@ -25,13 +26,10 @@ import re
 import sys
 
 SPDX = "SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception"
-SOURCE_DIRS = ("include", "lib", "tools", "examples")
-SCRIPT_DIRS = ("utils", "bench", "examples")
+SOURCE_DIRS = ("include", "lib", "tools", "examples", "python", "bench")
+SCRIPT_DIRS = ("utils", "bench", "examples", "python")
 SOURCE_EXTS = (".h", ".cpp", ".c", ".td")
 SCRIPT_EXTS = (".py", ".sh")
-# lib/Runtime is being split into a runtime and a compiler library (issue 14,
-# item 4); its banners come with that change. Remove it from here then.
-SKIPPED = ("lib/Runtime/",)
 # How far down the SPDX line may stand (after a shebang or the banner line).
 SPDX_WITHIN = 6
 
@@ -74,12 +72,12 @@ def check_script(rel, lines, problems):
 def walk(root, dirs, exts):
     for d in dirs:
         for base, subdirs, files in os.walk(os.path.join(root, d)):
-            subdirs[:] = sorted(s for s in subdirs if s != "build")
+            subdirs[:] = sorted(s for s in subdirs if s not in (
+                "build", "node_modules", "__pycache__") and not s.startswith("."))
             for name in sorted(files):
                 if name.endswith(exts):
                     rel = os.path.relpath(os.path.join(base, name), root)
-                    if not rel.startswith(SKIPPED):
-                        yield rel
+                    yield rel
 
 
 def main():
@@ -99,8 +97,7 @@ def main():
             check(rel, lines, problems)
     for rel, line, what in problems:
         print("%s:%d: %s" % (rel, line, what))
-    print("%d files checked, %d problems (skipped: %s)"
-          % (count, len(problems), ", ".join(SKIPPED)))
+    print("%d files checked, %d problems" % (count, len(problems)))
     return 1 if problems else 0
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Checks that the C and C++ sources under include/, lib/, tools/ and examples/
+# Checks that the C and C++ sources under include/, lib/, tools/, examples/,
+# python/ and bench/
 # are formatted as .clang-format says (clang-format --dry-run -Werror), and
 # lists those that are not; exits 1 if any. CLANG_FORMAT names another
 # clang-format than the one on PATH. To format a file: clang-format -i FILE.
@@ -17,9 +18,9 @@ fi
 # op shards) live under build/.
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   mapfile -t files < <(git ls-files --cached --others --exclude-standard \
-    -- include lib tools examples | grep -E '\.(h|cpp|c)$')
+    -- include lib tools examples python bench | grep -E '\.(h|cpp|c)$')
 else
-  mapfile -t files < <(find include lib tools examples -type f \
+  mapfile -t files < <(find include lib tools examples python bench -type f \
     \( -name '*.h' -o -name '*.cpp' -o -name '*.c' \) | sort)
 fi
 

@@ -8,7 +8,8 @@
 # failures checked against test/Conformance/run-expected-failures.txt,
 # docs/conformance.md rewritten), which counts as one test, then the Python
 # package's pytest suite (python/tests: the API, and ONNX's own backend test
-# runner through onnx_dialect.backend), each pytest case counted. Ends with
+# runner through onnx_dialect.backend), each pytest case counted, and the
+# source checks (utils/check-format.sh, utils/check-banners.py). Ends with
 # the totals alone on a line:
 #   N passed, N failed[, N skipped]
 set -uo pipefail
@@ -41,6 +42,17 @@ if /usr/bin/python3 "$root/utils/run_conformance.py" --build "$build" \
 else
   failed=$((failed + 1))
 fi
+# Source checks, one test each: clang-format (LLVM style, .clang-format) and
+# the licence banners.
+for check in "$root/utils/check-format.sh" "/usr/bin/python3 $root/utils/check-banners.py"; do
+  if $check; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $check"
+    failed=$((failed + 1))
+  fi
+done
+
 # The Python package (built when python3-dev and pybind11-dev are present,
 # which setup.sh installs): every pytest case counts; expected failures
 # (xfailed) as passed, unexpected passes as failed.

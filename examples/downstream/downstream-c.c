@@ -1,4 +1,10 @@
-/*===- downstream-c.c - The dialect through its MLIR C API ---------------===//
+/*===- downstream-c.c - The dialect through its MLIR C API ----------------===//
+ *
+ * Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+ * Exceptions. See LICENSE for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
+ *===----------------------------------------------------------------------===//
  *
  * A C program outside the project that embeds the onnx dialect the way MLIR
  * projects embed dialects: through the C API (include/OnnxDialect-c and

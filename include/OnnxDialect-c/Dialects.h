@@ -1,4 +1,10 @@
-/*===- Dialects.h - The onnx dialect in MLIR's C API ------------*- C -*-===//
+/*===- Dialects.h - The onnx dialect in MLIR's C API --------------*- C -*-===//
+ *
+ * Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+ * Exceptions. See LICENSE for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
+ *===----------------------------------------------------------------------===//
  *
  * The C API of the onnx dialect, following upstream mlir-c: a dialect handle
  * to register or load the dialect into an MlirContext, and the dialect's

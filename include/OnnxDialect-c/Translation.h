@@ -1,4 +1,10 @@
-/*===- Translation.h - ONNX models to and from MLIR (C API) -----*- C -*-===//
+/*===- Translation.h - ONNX models to and from MLIR (C API) -------*- C -*-===//
+ *
+ * Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+ * Exceptions. See LICENSE for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
+ *===----------------------------------------------------------------------===//
  *
  * The importer and exporter on MlirModule, for compilers that embed the onnx
  * dialect through the C API.

@@ -1,5 +1,11 @@
 //===- Dialects.cpp - The onnx dialect in MLIR's C API --------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // include/OnnxDialect-c/Dialects.h: the dialect handle and the registration
 // of the dialects and passes the project uses.
 //

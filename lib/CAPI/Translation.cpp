@@ -1,5 +1,11 @@
 //===- Translation.cpp - ONNX models to and from MLIR (C API) -------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // include/OnnxDialect-c/Translation.h over the importer and exporter of
 // lib/Target/ONNX.
 //

@@ -1,5 +1,11 @@
 //===- Allocator.cpp - A cache of the buffers compiled code frees ---------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Every block is a malloc'd (or aligned_alloc'd) block, so that free() may
 // release any of them: a freed block waits in a list of its (size,
 // alignment) until an allocation of the same kind takes it, up to

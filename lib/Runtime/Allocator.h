@@ -1,5 +1,11 @@
 //===- Allocator.h - The buffers compiled code allocates --------*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Compiled code allocates and frees its buffers through the runtime
 // (_mlir_memref_to_llvm_alloc / _free, the pipeline's `runtime-allocator`
 // option). The runtime keeps freed blocks and hands them out again for the

@@ -1,5 +1,11 @@
 //===- Compiler.cpp - From a model file to native code --------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // import (.onnx/.onnxtxt or .mlir/.mlirbc) -> the entry's signature ->
 // the lowering to the LLVM dialect -> LLVM IR with the host's triple, CPU and
 // features, O3 -> the JIT (mlir::ExecutionEngine), an object, or a shared

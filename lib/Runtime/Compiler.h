@@ -1,5 +1,11 @@
 //===- Compiler.h - The compiler behind the runtime's C API -----*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Internal to lib/Runtime: the model signature (what the C API describes and
 // checks, embedded in ahead-of-time libraries as JSON), and the steps from a
 // model file to native code (import, lowering, LLVM IR for the host CPU, the

@@ -1,5 +1,11 @@
 //===- OnnxRuntime.cpp - The C API ----------------------------------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Checks inputs against the signature, passes them to the compiled entry as
 // memref descriptors, and turns the result descriptors into tensors the
 // caller owns.

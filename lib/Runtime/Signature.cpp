@@ -1,5 +1,11 @@
 //===- Signature.cpp - Model signatures and element types -----------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The signature is stored in compiled libraries as JSON:
 //   {"version":1,"entry":"f","openmp":false,
 //    "inputs":[{"name":"x","dtype":1,"dims":[-1,4],"dim_params":["N",""]}],

@@ -1,4 +1,10 @@
 //===- TensorFiles.cpp - Tensors in .npy and TensorProto files ------------===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Runtime/TensorFiles.h"
 

@@ -1,5 +1,11 @@
 //===- Values.cpp - The functions compiled code calls for runtime values --===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Sequences and optionals (lib/Conversion/ONNXToLinalg/Sequence.cpp emits
 // the calls). Tensors come in and go out as unranked memrefs, which the
 // LLVM lowering passes as (rank, descriptor pointer); a descriptor is

@@ -1,5 +1,11 @@
 //===- Values.h - Sequences, optionals and tensors of a run -----*- C++ -*-===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Internal to lib/Runtime: the values compiled code holds by handle
 // (sequences, optionals, maps; docs/runtime.md, "Values"). Every value
 // belongs to the arena of the onnxd_run that created it and is immutable:

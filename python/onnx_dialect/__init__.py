@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """OnnxDialect from Python: compile and run ONNX models, and reach the MLIR
 level of the `onnx` dialect.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """InferenceSession, ahead-of-time compile/load and the MLIR-level functions."""
 
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ONNX's backend interface (onnx.backend.base) over onnx_dialect, so that
 ONNX's own test runner runs against OnnxDialect:
 

@@ -1,5 +1,11 @@
 //===- OnnxDialectModule.cpp - The native part of onnx_dialect ------------===//
 //
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The extension module `onnx_dialect._onnx_dialect` (pybind11), a thin layer
 // over the project's two C APIs:
 //  - the runtime (include/OnnxDialect/Runtime/OnnxRuntime.h): compile, load

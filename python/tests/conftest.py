@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Shared fixtures: small models built with onnx.helper."""
 
 import os

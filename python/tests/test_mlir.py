@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The MLIR level from Python: import_model, run_passes, export_model
 (through the dialect's MLIR C API)."""
 

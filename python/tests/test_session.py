@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """onnx_dialect.InferenceSession: the ONNX Runtime surface, element types,
 sequences/optionals/strings, errors, ahead-of-time libraries, and equality
 with onnx-run."""
@@ -26,6 +27,9 @@ def test_surface(add_model):
     assert isinstance(out, list) and len(out) == 1
     np.testing.assert_array_equal(out[0], a + b)
     assert sess.run(["z"], {"x": a, "y": b})[0].shape == (2, 4)
+    # Lists and scalars go through numpy.asarray in the input's type.
+    np.testing.assert_array_equal(
+        sess.run(None, {"x": [[1, 2, 3, 4]], "y": b[:1]})[0], [[2, 3, 4, 5]])
 
 
 def test_model_forms(add_model, tmp_path):
