@@ -1,15 +1,21 @@
 # Helpers shared by the project's CMakeLists.
 
-# add_onnx_dialect_library(name SOURCES... [DEPENDS targets...] [LINK_LIBS libs...])
+# add_onnx_dialect_library(name SOURCES... [NO_MLIR] [DEPENDS targets...]
+#                          [LINK_LIBS libs...])
 # A shared library of the project, installed and exported for find_package.
+# It links libMLIR and libLLVM unless NO_MLIR (the runtime library).
 function(add_onnx_dialect_library name)
-  cmake_parse_arguments(ARG "" "" "DEPENDS;LINK_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "NO_MLIR" "" "DEPENDS;LINK_LIBS" ${ARGN})
   add_library(${name} SHARED ${ARG_UNPARSED_ARGUMENTS})
   add_library(OnnxDialect::${name} ALIAS ${name})
   if(ARG_DEPENDS)
     add_dependencies(${name} ${ARG_DEPENDS})
   endif()
-  target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} ${ONNX_DIALECT_MLIR_LIBS})
+  if(ARG_NO_MLIR)
+    target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS})
+  else()
+    target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} ${ONNX_DIALECT_MLIR_LIBS})
+  endif()
   target_include_directories(${name} PUBLIC
     $<BUILD_INTERFACE:${ONNX_DIALECT_SOURCE_DIR}/include>
     $<BUILD_INTERFACE:${ONNX_DIALECT_BINARY_DIR}/include>

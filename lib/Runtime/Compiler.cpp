@@ -64,8 +64,6 @@
 using namespace mlir;
 using namespace mlir::onnx::runtime;
 
-static constexpr const char *kOpenMPLibrary = "libomp.so.5";
-
 JITModel::JITModel() = default;
 JITModel::~JITModel() = default;
 
@@ -567,30 +565,6 @@ translate(ModuleOp module, llvm::LLVMContext &ctx, const Signature &sig,
     }
   }
   return llvmModule;
-}
-
-void (*mlir::onnx::runtime::loadOpenMP(std::string &error))(int) {
-  void *handle = dlopen(kOpenMPLibrary, RTLD_NOW | RTLD_GLOBAL);
-  if (!handle) {
-    const char *msg = dlerror();
-    error = std::string("cannot load ") + kOpenMPLibrary + ": " +
-            (msg ? msg : "unknown error");
-    return nullptr;
-  }
-  return reinterpret_cast<void (*)(int)>(dlsym(handle, "omp_set_num_threads"));
-}
-
-void mlir::onnx::runtime::warmOpenMP(int threads) {
-  void *handle = dlopen(kOpenMPLibrary, RTLD_NOW | RTLD_NOLOAD);
-  if (!handle)
-    return;
-  // GOMP_parallel(fn, data, num_threads, flags): libomp's GNU entry point,
-  // the one of its entry points with a plain C signature.
-  using Parallel = void (*)(void (*)(void *), void *, unsigned, unsigned);
-  if (auto parallel =
-          reinterpret_cast<Parallel>(dlsym(handle, "GOMP_parallel")))
-    parallel([](void *) {}, nullptr, static_cast<unsigned>(threads), 0);
-  dlclose(handle);
 }
 
 static onnxd_options normalize(const onnxd_options &in) {

@@ -6,94 +6,34 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Internal to lib/Runtime: the model signature (what the C API describes and
-// checks, embedded in ahead-of-time libraries as JSON), and the steps from a
-// model file to native code (import, lowering, LLVM IR for the host CPU, the
-// JIT and the shared library).
+// Internal to lib/Runtime, the compiler library (OnnxDialectCompiler): the
+// steps from a model file to native code (import, lowering, LLVM IR for the
+// host CPU, the JIT and the shared library). Runtime.h has what the runtime
+// library shares with it.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ONNXDIALECT_LIB_RUNTIME_COMPILER_H
 #define ONNXDIALECT_LIB_RUNTIME_COMPILER_H
 
-#include "OnnxDialect/Runtime/OnnxRuntime.h"
+#include "Runtime.h"
 
 #include "llvm/ADT/StringRef.h"
 
-#include <cstdint>
 #include <memory>
-#include <string>
-#include <vector>
 
 namespace mlir {
 class ExecutionEngine;
 namespace onnx {
 namespace runtime {
 
-/// One graph input or output.
-struct ValueSignature {
-  std::string name;
-  /// The kinds around the tensor, outermost first: {} for a tensor,
-  /// {SEQUENCE} for seq(tensor), {OPTIONAL, SEQUENCE} for
-  /// optional(seq(tensor)), ...
-  std::vector<int32_t> nest;
-  /// The (innermost) tensor's element type, rank and dims.
-  int32_t dtype = 0;
-  bool rankKnown = true;
-  std::vector<int64_t> dims; // -1: dynamic
-  std::vector<std::string> dimParams;
-  /// ONNX's spelling of the type, "seq(tensor(float))" (built by finalize()).
-  std::string type;
-
-  int32_t kind() const { return nest.empty() ? 0 : nest.front(); }
-  /// Passed to compiled code as a runtime handle (!llvm.ptr).
-  bool isHandle() const { return !nest.empty(); }
-  // Views for onnxd_value_info (built by finalize()).
-  std::vector<const char *> dimParamPtrs;
-};
-
-/// The entry function of a compiled model, as the C API sees it.
-struct Signature {
-  std::string entry;
-  std::vector<ValueSignature> inputs, outputs;
-  /// The compiled code uses OpenMP (compiled with num_threads > 1).
-  bool openmp = false;
-  /// Compiled with profiling probes: per kernel id, the ONNX nodes it
-  /// computes ("a,b") and their op types ("Conv+Relu").
-  std::vector<std::pair<std::string, std::string>> kernels;
-  /// Compiled with profiling (maybe without any kernel to time).
-  bool profiled = false;
-
-  void finalize();
-  std::string toJSON() const;
-  /// Parses toJSON's output; false (with `error`) when malformed.
-  bool fromJSON(llvm::StringRef json, std::string &error);
-};
-
-/// The packed entry point every compiled model exports:
-/// args[0] points to the results (a struct of memref descriptors),
-/// args[1 + i] to the descriptor of input i.
-using PackedEntry = void (*)(void **);
-
-/// The name of the embedded signature (a NUL-terminated JSON string) and of
-/// the packed entry point in compiled code.
-constexpr const char *kSignatureSymbol = "onnxd_signature";
-constexpr const char *kEntrySymbol = "onnxd_entry";
-
-/// An error from one of the steps below: a status and its message.
-struct Error {
-  onnxd_status status = ONNXD_OK;
-  std::string message;
-  explicit operator bool() const { return status != ONNXD_OK; }
-};
-
-/// A model compiled in process.
-struct JITModel {
+/// A model compiled in process: its engine keeps the code alive.
+struct JITModel : CodeOwner {
   Signature signature;
   std::unique_ptr<ExecutionEngine> engine;
   PackedEntry entry = nullptr;
   JITModel();
-  ~JITModel();
+  ~JITModel() override;
 };
 
 /// Compiles `path` to native code in process.
@@ -103,22 +43,6 @@ Error compileJIT(llvm::StringRef path, const onnxd_options &options,
 /// Compiles `path` and writes what `kind` says to `outPath`.
 Error emit(llvm::StringRef path, const onnxd_options &options,
            onnxd_emit_kind kind, llvm::StringRef outPath);
-
-/// Makes libomp's symbols global in the process (the JIT and the loaded
-/// libraries resolve against it); returns its omp_set_num_threads, or null.
-void (*loadOpenMP(std::string &error))(int);
-
-/// Starts libomp's `threads` workers with an empty parallel region, so that
-/// the first run does not pay for creating them (~300 us here). Does
-/// nothing when libomp is not loaded.
-void warmOpenMP(int threads);
-
-/// The bytes of one element of `dtype` (bool: 1); 0 when not fixed.
-size_t dtypeSize(int32_t dtype);
-/// "float32", "int64", ...
-const char *dtypeName(int32_t dtype);
-/// "float32[N,4]" or "float32[?,4]".
-std::string describe(const ValueSignature &value);
 
 } // namespace runtime
 } // namespace onnx

@@ -24,15 +24,10 @@
 #include "OnnxDialect/Runtime/OnnxRuntime.h"
 
 #include "Allocator.h"
-#include "Compiler.h"
+#include "Runtime.h"
 #include "Values.h"
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringMap.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/raw_ostream.h"
-
+#include <cerrno>
 #include <chrono>
 #include <csetjmp>
 #include <cstdio>
@@ -41,6 +36,8 @@
 #include <dlfcn.h>
 #include <string>
 #include <unistd.h>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 using namespace mlir::onnx::runtime;
@@ -88,19 +85,21 @@ void onnxd_prof_end(int64_t kernel, int64_t start) {
 
 struct onnxd_model {
   Signature signature;
-  JITModel jit;            // compiled in process, or
-  void *library = nullptr; // a loaded shared library
+  std::unique_ptr<CodeOwner> owner; // compiled in process, or
+  void *library = nullptr;          // a loaded shared library
   PackedEntry entry = nullptr;
   void (*setThreads)(int) = nullptr;
   int numThreads = 1;
   Profile profile;
 
   ~onnxd_model() {
-    jit.engine.reset();
+    owner.reset();
     if (library)
       dlclose(library);
   }
 };
+
+CodeOwner::~CodeOwner() = default;
 
 //===----------------------------------------------------------------------===//
 // Errors
@@ -108,12 +107,11 @@ struct onnxd_model {
 
 static thread_local std::string lastError;
 
-static onnxd_status fail(onnxd_status status, std::string message) {
+onnxd_status mlir::onnx::runtime::fail(onnxd_status status,
+                                       std::string message) {
   lastError = std::move(message);
   return status;
 }
-
-static onnxd_status fail(const Error &e) { return fail(e.status, e.message); }
 
 const char *onnxd_last_error(void) { return lastError.c_str(); }
 
@@ -171,10 +169,7 @@ void onnxd_options_init(onnxd_options *options) {
   options->profile = 0;
 }
 
-/// Makes this library's symbols (onnxd_rt_fail) global, so that compiled
-/// code resolves against them even when the library itself was loaded with
-/// RTLD_LOCAL (Python's ctypes does that).
-static void makeRuntimeGlobal() {
+void mlir::onnx::runtime::makeRuntimeGlobal() {
   Dl_info info;
   if (dladdr(reinterpret_cast<void *>(&onnxd_rt_fail), &info) && info.dli_fname)
     dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
@@ -197,37 +192,45 @@ static onnxd_status finishModel(onnxd_model *model, onnxd_model **out) {
   return ONNXD_OK;
 }
 
-onnxd_status onnxd_compile(const char *path, const onnxd_options *options,
-                           onnxd_model **model) {
-  if (!path || !model)
-    return fail(ONNXD_INVALID_ARGUMENT, "onnxd_compile: NULL argument");
-  *model = nullptr;
-  makeRuntimeGlobal();
-  onnxd_options defaults;
-  onnxd_options_init(&defaults);
+onnxd_status mlir::onnx::runtime::makeModel(const Signature &signature,
+                                            PackedEntry entry,
+                                            std::unique_ptr<CodeOwner> owner,
+                                            int numThreads, onnxd_model **out) {
   auto *m = new onnxd_model;
-  if (Error e = compileJIT(path, options ? *options : defaults, m->jit)) {
-    delete m;
-    return fail(e);
-  }
-  m->signature = m->jit.signature;
+  m->signature = signature;
   m->signature.finalize();
-  m->entry = m->jit.entry;
-  m->numThreads = options ? std::max(1, options->num_threads) : 1;
-  return finishModel(m, model);
+  m->owner = std::move(owner);
+  m->entry = entry;
+  m->numThreads = std::max(1, numThreads);
+  return finishModel(m, out);
 }
 
-onnxd_status onnxd_emit(const char *path, const onnxd_options *options,
-                        onnxd_emit_kind kind, const char *out_path) {
-  if (!path || !out_path)
-    return fail(ONNXD_INVALID_ARGUMENT, "onnxd_emit: NULL argument");
-  if (kind < ONNXD_EMIT_MLIR || kind > ONNXD_EMIT_SHARED)
-    return fail(ONNXD_INVALID_ARGUMENT, "onnxd_emit: unknown kind");
-  onnxd_options defaults;
-  onnxd_options_init(&defaults);
-  if (Error e = emit(path, options ? *options : defaults, kind, out_path))
-    return fail(e);
-  return ONNXD_OK;
+//===----------------------------------------------------------------------===//
+// OpenMP
+//===----------------------------------------------------------------------===//
+
+void (*mlir::onnx::runtime::loadOpenMP(std::string &error))(int) {
+  void *handle = dlopen(kOpenMPLibrary, RTLD_NOW | RTLD_GLOBAL);
+  if (!handle) {
+    const char *msg = dlerror();
+    error = std::string("cannot load ") + kOpenMPLibrary + ": " +
+            (msg ? msg : "unknown error");
+    return nullptr;
+  }
+  return reinterpret_cast<void (*)(int)>(dlsym(handle, "omp_set_num_threads"));
+}
+
+void mlir::onnx::runtime::warmOpenMP(int threads) {
+  void *handle = dlopen(kOpenMPLibrary, RTLD_NOW | RTLD_NOLOAD);
+  if (!handle)
+    return;
+  // GOMP_parallel(fn, data, num_threads, flags): libomp's GNU entry point,
+  // the one of its entry points with a plain C signature.
+  using Parallel = void (*)(void (*)(void *), void *, unsigned, unsigned);
+  if (auto parallel =
+          reinterpret_cast<Parallel>(dlsym(handle, "GOMP_parallel")))
+    parallel([](void *) {}, nullptr, static_cast<unsigned>(threads), 0);
+  dlclose(handle);
 }
 
 onnxd_status onnxd_load(const char *path, onnxd_model **model) {
@@ -360,10 +363,10 @@ static const char *kindWord(int32_t kind) {
 
 /// Checks `value` against the part of `sig` below `depth` kinds; `what`
 /// names it ("input 'x'", "input 'x' element 2").
-static onnxd_status
-checkValue(const ValueSignature &sig, size_t depth, const onnxd_value &value,
-           const std::string &what,
-           llvm::StringMap<std::pair<int64_t, std::string>> &params) {
+static onnxd_status checkValue(
+    const ValueSignature &sig, size_t depth, const onnxd_value &value,
+    const std::string &what,
+    std::unordered_map<std::string, std::pair<int64_t, std::string>> &params) {
   std::string expected = "expected " + describe(sig);
   int32_t kind =
       depth < sig.nest.size() ? sig.nest[depth] : int32_t(ONNXD_KIND_TENSOR);
@@ -483,7 +486,7 @@ static onnxd_status bindInputs(const Signature &sig, const onnxd_value *inputs,
   }
 
   // Kinds, element types, ranks, static dims, one size per dim_param.
-  llvm::StringMap<std::pair<int64_t, std::string>> params;
+  std::unordered_map<std::string, std::pair<int64_t, std::string>> params;
   for (size_t j = 0; j < sig.inputs.size(); ++j)
     if (onnxd_status s =
             checkValue(sig.inputs[j], 0, *bound[j],
@@ -774,7 +777,7 @@ static onnxd_status runEntry(onnxd_model *model,
                                          (message ? message : "(no message)"));
 
   // Hand the result buffers over; copy those the caller cannot own.
-  llvm::DenseSet<void *> inputBuffers, taken, toFree;
+  std::unordered_set<void *> inputBuffers, taken, toFree;
   for (size_t i = 0; i < bound.size(); ++i)
     if (!sig.inputs[i].isHandle())
       inputBuffers.insert(bound[i]->tensor.data);
@@ -937,49 +940,53 @@ onnxd_status onnxd_model_write_profile(onnxd_model *model, const char *path,
                 "onnxd_model_write_profile: the model was compiled without "
                 "profiling probes (onnxd_options.profile = 1, onnx-run "
                 "--profile)");
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
-    return fail(ONNXD_IO_ERROR, std::string(path) + ": " + ec.message());
+  FILE *out = std::fopen(path, "w");
+  if (!out)
+    return fail(ONNXD_IO_ERROR,
+                std::string(path) + ": " + std::strerror(errno));
   Profile &p = model->profile;
   // The trace's clock is microseconds (with fractions: kernels of small
   // models take less than one) since the model was created.
   auto micros = [&](int64_t ns) { return double(ns - p.origin) / 1000; };
-  int64_t pid = getpid();
-  llvm::json::OStream json(os);
-  json.array([&] {
-    for (const ProfileEvent &e : p.events) {
-      bool run = e.kernel < 0;
-      const auto *kernel = run || size_t(e.kernel) >= sig.kernels.size()
-                               ? nullptr
-                               : &sig.kernels[size_t(e.kernel)];
-      if (!run && !kernel)
-        continue;
-      json.object([&] {
-        json.attribute("cat", run ? "Session" : "Node");
-        json.attribute("pid", pid);
-        json.attribute("tid", pid);
-        json.attribute("dur", double(e.end - e.start) / 1000);
-        json.attribute("ts", micros(e.start));
-        json.attribute("ph", "X");
-        json.attribute("name", run ? std::string("model_run")
-                                   : kernel->first + "_kernel_time");
-        json.attributeObject("args", [&] {
-          if (run)
-            return;
-          json.attribute("op_name", kernel->second);
-          json.attribute("node_names", kernel->first);
-          json.attribute("kernel", e.kernel);
-          json.attribute("provider", "OnnxDialectCPU");
-        });
-      });
+  long pid = long(getpid());
+  std::string json = "[";
+  char number[64];
+  bool first = true;
+  for (const ProfileEvent &e : p.events) {
+    bool run = e.kernel < 0;
+    const auto *kernel = run || size_t(e.kernel) >= sig.kernels.size()
+                             ? nullptr
+                             : &sig.kernels[size_t(e.kernel)];
+    if (!run && !kernel)
+      continue;
+    json += first ? "\n" : ",\n";
+    first = false;
+    std::snprintf(number, sizeof(number),
+                  "{\"cat\":\"%s\",\"pid\":%ld,\"tid\":%ld,\"dur\":%.3f,",
+                  run ? "Session" : "Node", pid, pid,
+                  double(e.end - e.start) / 1000);
+    json += number;
+    std::snprintf(number, sizeof(number),
+                  "\"ts\":%.3f,\"ph\":\"X\",\"name\":", micros(e.start));
+    json += number;
+    if (run) {
+      json += "\"model_run\",\"args\":{}}";
+      continue;
     }
-  });
-  os << "\n";
-  os.close();
-  if (os.has_error())
+    appendJSONString(json, kernel->first + "_kernel_time");
+    json += ",\"args\":{\"op_name\":";
+    appendJSONString(json, kernel->second);
+    json += ",\"node_names\":";
+    appendJSONString(json, kernel->first);
+    json += ",\"kernel\":" + std::to_string(e.kernel) +
+            ",\"provider\":\"OnnxDialectCPU\"}}";
+  }
+  json += "\n]\n";
+  bool written = std::fwrite(json.data(), 1, json.size(), out) == json.size();
+  written &= std::fclose(out) == 0;
+  if (!written)
     return fail(ONNXD_IO_ERROR,
-                std::string(path) + ": " + os.error().message());
+                std::string(path) + ": " + std::strerror(errno));
   if (num_events)
     *num_events = p.events.size();
   if (p.dropped)

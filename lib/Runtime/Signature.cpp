@@ -14,10 +14,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Compiler.h"
+#include "Runtime.h"
 
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/raw_ostream.h"
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 using namespace mlir::onnx::runtime;
 
@@ -76,27 +77,23 @@ static const char *kindName(int32_t kind) {
 
 std::string mlir::onnx::runtime::describe(const ValueSignature &value) {
   std::string s;
-  llvm::raw_string_ostream os(s);
   for (int32_t kind : value.nest)
-    os << kindName(kind) << "(";
-  os << dtypeName(value.dtype);
-  if (!value.rankKnown) {
-    os << "[*]" << std::string(value.nest.size(), ')');
-    return s;
-  }
-  os << "[";
+    s += std::string(kindName(kind)) + "(";
+  s += dtypeName(value.dtype);
+  if (!value.rankKnown)
+    return s + "[*]" + std::string(value.nest.size(), ')');
+  s += "[";
   for (size_t i = 0; i < value.dims.size(); ++i) {
     if (i)
-      os << ",";
+      s += ",";
     if (!value.dimParams[i].empty())
-      os << value.dimParams[i];
+      s += value.dimParams[i];
     else if (value.dims[i] < 0)
-      os << "?";
+      s += "?";
     else
-      os << value.dims[i];
+      s += std::to_string(value.dims[i]);
   }
-  os << "]" << std::string(value.nest.size(), ')');
-  return s;
+  return s + "]" + std::string(value.nest.size(), ')');
 }
 
 void Signature::finalize() {
@@ -117,119 +114,405 @@ void Signature::finalize() {
     }
 }
 
-static llvm::json::Array valuesToJSON(const std::vector<ValueSignature> &vs) {
-  llvm::json::Array out;
-  for (const ValueSignature &v : vs) {
-    llvm::json::Array dims, params, nest;
-    for (int32_t k : v.nest)
-      nest.push_back(k);
-    for (int64_t d : v.dims)
-      dims.push_back(d);
-    for (const std::string &p : v.dimParams)
-      params.push_back(p);
-    out.push_back(llvm::json::Object{{"name", v.name},
-                                     {"dtype", v.dtype},
-                                     {"dims", std::move(dims)},
-                                     {"dim_params", std::move(params)},
-                                     {"nest", std::move(nest)},
-                                     {"rank_known", v.rankKnown}});
+//===----------------------------------------------------------------------===//
+// JSON (the embedded signature; the runtime links no LLVM, so no llvm::json)
+//===----------------------------------------------------------------------===//
+
+void mlir::onnx::runtime::appendJSONString(std::string &out,
+                                           const std::string &s) {
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    default:
+      if (c < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+        out += buf;
+      } else {
+        out += char(c);
+      }
+    }
   }
-  return out;
+  out += '"';
+}
+
+namespace {
+/// A parsed JSON value (numbers: integers only, all the signature holds).
+struct JSONValue {
+  enum Kind { Null, Bool, Integer, String, Array, Object } kind = Null;
+  bool boolean = false;
+  int64_t integer = 0;
+  std::string string;
+  std::vector<JSONValue> items;
+  std::vector<std::pair<std::string, JSONValue>> members;
+
+  const JSONValue *get(const char *key, Kind k) const {
+    for (const auto &[name, value] : members)
+      if (name == key)
+        return value.kind == k ? &value : nullptr;
+    return nullptr;
+  }
+};
+
+/// A recursive-descent parser of JSON text, bounded in depth.
+class JSONParser {
+public:
+  explicit JSONParser(const std::string &text)
+      : start(text.data()), p(text.data()), end(text.data() + text.size()) {}
+
+  bool parse(JSONValue &out, std::string &error) {
+    if (!value(out, 0) || (skip(), p != end)) {
+      error = "malformed JSON at byte " + std::to_string(offset());
+      return false;
+    }
+    return true;
+  }
+
+private:
+  size_t offset() const { return size_t(p - start); }
+  void skip() {
+    while (p != end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+      advance(1);
+  }
+  void advance(size_t n) { p += n; }
+  bool literal(const char *word) {
+    size_t n = std::strlen(word);
+    if (size_t(end - p) < n || std::strncmp(p, word, n) != 0)
+      return false;
+    advance(n);
+    return true;
+  }
+  bool hex4(unsigned &code) {
+    if (end - p < 4)
+      return false;
+    code = 0;
+    for (int i = 0; i < 4; ++i) {
+      char c = p[i];
+      code <<= 4;
+      if (c >= '0' && c <= '9')
+        code |= unsigned(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        code |= unsigned(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F')
+        code |= unsigned(c - 'A' + 10);
+      else
+        return false;
+    }
+    advance(4);
+    return true;
+  }
+  static void appendUTF8(std::string &out, unsigned code) {
+    if (code < 0x80) {
+      out += char(code);
+    } else if (code < 0x800) {
+      out += char(0xc0 | (code >> 6));
+      out += char(0x80 | (code & 0x3f));
+    } else if (code < 0x10000) {
+      out += char(0xe0 | (code >> 12));
+      out += char(0x80 | ((code >> 6) & 0x3f));
+      out += char(0x80 | (code & 0x3f));
+    } else {
+      out += char(0xf0 | (code >> 18));
+      out += char(0x80 | ((code >> 12) & 0x3f));
+      out += char(0x80 | ((code >> 6) & 0x3f));
+      out += char(0x80 | (code & 0x3f));
+    }
+  }
+  bool string(std::string &out) {
+    if (p == end || *p != '"')
+      return false;
+    advance(1);
+    while (p != end && *p != '"') {
+      char c = *p;
+      if (static_cast<unsigned char>(c) < 0x20)
+        return false;
+      if (c != '\\') {
+        out += c;
+        advance(1);
+        continue;
+      }
+      advance(1);
+      if (p == end)
+        return false;
+      char e = *p;
+      advance(1);
+      switch (e) {
+      case '"':
+      case '\\':
+      case '/':
+        out += e;
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'u': {
+        unsigned code;
+        if (!hex4(code))
+          return false;
+        if (code >= 0xd800 && code < 0xdc00) {
+          unsigned low;
+          if (!literal("\\u") || !hex4(low) || low < 0xdc00 || low >= 0xe000)
+            return false;
+          code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+        }
+        appendUTF8(out, code);
+        break;
+      }
+      default:
+        return false;
+      }
+    }
+    if (p == end)
+      return false;
+    advance(1);
+    return true;
+  }
+  bool value(JSONValue &out, int depth) {
+    if (depth > 32)
+      return false;
+    skip();
+    if (p == end)
+      return false;
+    switch (*p) {
+    case '{': {
+      out.kind = JSONValue::Object;
+      advance(1);
+      skip();
+      if (p != end && *p == '}') {
+        advance(1);
+        return true;
+      }
+      while (true) {
+        skip();
+        std::string key;
+        if (!string(key))
+          return false;
+        skip();
+        if (p == end || *p != ':')
+          return false;
+        advance(1);
+        JSONValue member;
+        if (!value(member, depth + 1))
+          return false;
+        out.members.emplace_back(std::move(key), std::move(member));
+        skip();
+        if (p != end && *p == ',') {
+          advance(1);
+          continue;
+        }
+        if (p != end && *p == '}') {
+          advance(1);
+          return true;
+        }
+        return false;
+      }
+    }
+    case '[': {
+      out.kind = JSONValue::Array;
+      advance(1);
+      skip();
+      if (p != end && *p == ']') {
+        advance(1);
+        return true;
+      }
+      while (true) {
+        JSONValue item;
+        if (!value(item, depth + 1))
+          return false;
+        out.items.push_back(std::move(item));
+        skip();
+        if (p != end && *p == ',') {
+          advance(1);
+          continue;
+        }
+        if (p != end && *p == ']') {
+          advance(1);
+          return true;
+        }
+        return false;
+      }
+    }
+    case '"':
+      out.kind = JSONValue::String;
+      return string(out.string);
+    case 't':
+      out.kind = JSONValue::Bool;
+      out.boolean = true;
+      return literal("true");
+    case 'f':
+      out.kind = JSONValue::Bool;
+      return literal("false");
+    case 'n':
+      return literal("null");
+    default: {
+      out.kind = JSONValue::Integer;
+      const char *start = p;
+      if (*p == '-')
+        advance(1);
+      const char *digits = p;
+      while (p != end && *p >= '0' && *p <= '9')
+        advance(1);
+      if (p == digits || p - digits > 18)
+        return false;
+      out.integer = std::strtoll(std::string(start, p).c_str(), nullptr, 10);
+      return true;
+    }
+    }
+  }
+
+  const char *start, *p, *end;
+};
+} // namespace
+
+static void valuesToJSON(std::string &out,
+                         const std::vector<ValueSignature> &vs) {
+  out += '[';
+  for (size_t i = 0; i < vs.size(); ++i) {
+    const ValueSignature &v = vs[i];
+    out += i ? ",{\"name\":" : "{\"name\":";
+    appendJSONString(out, v.name);
+    out += ",\"dtype\":" + std::to_string(v.dtype) + ",\"dims\":[";
+    for (size_t d = 0; d < v.dims.size(); ++d)
+      out += (d ? "," : "") + std::to_string(v.dims[d]);
+    out += "],\"dim_params\":[";
+    for (size_t d = 0; d < v.dimParams.size(); ++d) {
+      if (d)
+        out += ',';
+      appendJSONString(out, v.dimParams[d]);
+    }
+    out += "],\"nest\":[";
+    for (size_t k = 0; k < v.nest.size(); ++k)
+      out += (k ? "," : "") + std::to_string(v.nest[k]);
+    out += "],\"rank_known\":";
+    out += v.rankKnown ? "true}" : "false}";
+  }
+  out += ']';
 }
 
 std::string Signature::toJSON() const {
-  llvm::json::Object obj{{"version", 1},
-                         {"entry", entry},
-                         {"openmp", openmp},
-                         {"inputs", valuesToJSON(inputs)},
-                         {"outputs", valuesToJSON(outputs)}};
+  std::string out = "{\"version\":1,\"entry\":";
+  appendJSONString(out, entry);
+  out += ",\"openmp\":";
+  out += openmp ? "true" : "false";
+  out += ",\"inputs\":";
+  valuesToJSON(out, inputs);
+  out += ",\"outputs\":";
+  valuesToJSON(out, outputs);
   if (profiled) {
-    llvm::json::Array list;
-    for (const auto &[nodes, ops] : kernels)
-      list.push_back(llvm::json::Array{nodes, ops});
-    obj["kernels"] = std::move(list);
+    out += ",\"kernels\":[";
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      out += i ? ",[" : "[";
+      appendJSONString(out, kernels[i].first);
+      out += ',';
+      appendJSONString(out, kernels[i].second);
+      out += ']';
+    }
+    out += ']';
   }
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << llvm::json::Value(std::move(obj));
-  return s;
+  out += '}';
+  return out;
 }
 
-static bool valuesFromJSON(const llvm::json::Array *array,
+static bool valuesFromJSON(const JSONValue *array,
                            std::vector<ValueSignature> &out) {
   if (!array)
     return false;
-  for (const llvm::json::Value &value : *array) {
-    const llvm::json::Object *obj = value.getAsObject();
-    if (!obj)
+  for (const JSONValue &value : array->items) {
+    if (value.kind != JSONValue::Object)
       return false;
     ValueSignature v;
-    auto name = obj->getString("name");
-    auto dtype = obj->getInteger("dtype");
-    const llvm::json::Array *dims = obj->getArray("dims");
-    const llvm::json::Array *params = obj->getArray("dim_params");
-    if (!name || !dtype || !dims || !params || dims->size() != params->size())
+    const JSONValue *name = value.get("name", JSONValue::String);
+    const JSONValue *dtype = value.get("dtype", JSONValue::Integer);
+    const JSONValue *dims = value.get("dims", JSONValue::Array);
+    const JSONValue *params = value.get("dim_params", JSONValue::Array);
+    if (!name || !dtype || !dims || !params ||
+        dims->items.size() != params->items.size())
       return false;
-    v.name = name->str();
-    v.dtype = static_cast<int32_t>(*dtype);
-    v.rankKnown = obj->getBoolean("rank_known").value_or(true);
-    if (const llvm::json::Array *nest = obj->getArray("nest"))
-      for (const llvm::json::Value &k : *nest) {
-        auto i = k.getAsInteger();
-        if (!i)
+    v.name = name->string;
+    v.dtype = static_cast<int32_t>(dtype->integer);
+    const JSONValue *rankKnown = value.get("rank_known", JSONValue::Bool);
+    v.rankKnown = rankKnown ? rankKnown->boolean : true;
+    if (const JSONValue *nest = value.get("nest", JSONValue::Array))
+      for (const JSONValue &k : nest->items) {
+        if (k.kind != JSONValue::Integer)
           return false;
-        v.nest.push_back(static_cast<int32_t>(*i));
+        v.nest.push_back(static_cast<int32_t>(k.integer));
       }
-    for (const llvm::json::Value &d : *dims) {
-      auto i = d.getAsInteger();
-      if (!i)
+    for (const JSONValue &d : dims->items) {
+      if (d.kind != JSONValue::Integer)
         return false;
-      v.dims.push_back(*i);
+      v.dims.push_back(d.integer);
     }
-    for (const llvm::json::Value &p : *params) {
-      auto s = p.getAsString();
-      if (!s)
+    for (const JSONValue &p : params->items) {
+      if (p.kind != JSONValue::String)
         return false;
-      v.dimParams.push_back(s->str());
+      v.dimParams.push_back(p.string);
     }
     out.push_back(std::move(v));
   }
   return true;
 }
 
-bool Signature::fromJSON(llvm::StringRef json, std::string &error) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
-  if (!parsed) {
-    error = llvm::toString(parsed.takeError());
+bool Signature::fromJSON(const std::string &json, std::string &error) {
+  JSONValue root;
+  if (!JSONParser(json).parse(root, error))
     return false;
-  }
-  const llvm::json::Object *obj = parsed->getAsObject();
-  if (!obj || obj->getInteger("version") != 1 || !obj->getString("entry")) {
+  const JSONValue *version = root.get("version", JSONValue::Integer);
+  const JSONValue *entryName = root.get("entry", JSONValue::String);
+  if (root.kind != JSONValue::Object || !version || version->integer != 1 ||
+      !entryName) {
     error = "not a version 1 signature";
     return false;
   }
-  entry = obj->getString("entry")->str();
-  openmp = obj->getBoolean("openmp").value_or(false);
+  entry = entryName->string;
+  const JSONValue *usesOpenMP = root.get("openmp", JSONValue::Bool);
+  openmp = usesOpenMP && usesOpenMP->boolean;
   inputs.clear();
   outputs.clear();
-  if (!valuesFromJSON(obj->getArray("inputs"), inputs) ||
-      !valuesFromJSON(obj->getArray("outputs"), outputs)) {
+  if (!valuesFromJSON(root.get("inputs", JSONValue::Array), inputs) ||
+      !valuesFromJSON(root.get("outputs", JSONValue::Array), outputs)) {
     error = "malformed inputs or outputs";
     return false;
   }
   kernels.clear();
-  const llvm::json::Array *list = obj->getArray("kernels");
+  const JSONValue *list = root.get("kernels", JSONValue::Array);
   profiled = list != nullptr;
   if (list)
-    for (const llvm::json::Value &k : *list) {
-      const llvm::json::Array *pair = k.getAsArray();
-      if (!pair || pair->size() != 2 || !(*pair)[0].getAsString() ||
-          !(*pair)[1].getAsString()) {
+    for (const JSONValue &k : list->items) {
+      if (k.kind != JSONValue::Array || k.items.size() != 2 ||
+          k.items[0].kind != JSONValue::String ||
+          k.items[1].kind != JSONValue::String) {
         error = "malformed kernels";
         return false;
       }
-      kernels.emplace_back((*pair)[0].getAsString()->str(),
-                           (*pair)[1].getAsString()->str());
+      kernels.emplace_back(k.items[0].string, k.items[1].string);
     }
   finalize();
   return true;

@@ -8,7 +8,7 @@
 
 #include "OnnxDialect/Runtime/TensorFiles.h"
 
-#include "Compiler.h"
+#include "Runtime.h"
 
 #include "onnx-data.pb.h"
 #include "onnx.pb.h"

@@ -16,7 +16,7 @@
 
 #include "Values.h"
 
-#include "Compiler.h"
+#include "Runtime.h"
 
 #include <cstring>
 
