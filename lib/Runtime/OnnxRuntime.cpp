@@ -950,7 +950,8 @@ onnxd_status onnxd_model_write_profile(onnxd_model *model, const char *path,
   auto micros = [&](int64_t ns) { return double(ns - p.origin) / 1000; };
   long pid = long(getpid());
   std::string json = "[";
-  char number[64];
+  // Two pids, a duration and a timestamp of up to 20 digits each fit.
+  char number[192];
   bool first = true;
   for (const ProfileEvent &e : p.events) {
     bool run = e.kernel < 0;

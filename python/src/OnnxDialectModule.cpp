@@ -67,11 +67,9 @@ void check(onnxd_status status) {
 // Element types
 //===----------------------------------------------------------------------===//
 
-/// The numpy type that holds one element of `dtype` in the runtime's layout
-/// (the bit pattern for the types numpy lacks: bfloat16 as uint16, ...).
-const char *storageFormat(int32_t dtype) {
-  return mlir::onnx::runtime::npyDescr(dtype);
-}
+/// The numpy type that holds one element of an ONNX type in the runtime's
+/// layout (the bit pattern for the types numpy lacks: bfloat16 as uint16).
+using mlir::onnx::runtime::npyDescr;
 
 /// The ONNX element type of a numpy dtype (ONNXD_STRING for str/bytes/object
 /// arrays, ONNXD_UNDEFINED when there is none). ml_dtypes' types are known
@@ -131,18 +129,15 @@ int32_t onnxType(const py::dtype &dt) {
 
 /// The element type to pass for an array of numpy type `given` where the
 /// model expects `expected`: `expected` when the array is its storage type
-/// (a uint16 array for a bfloat16 input) or an ml_dtypes type of it; else
-/// `given` (and the runtime's check names the mismatch).
+/// (a uint16 array for a bfloat16 input); else `given` (which onnxType
+/// already made `expected` for an ml_dtypes array of it; otherwise the
+/// runtime's check names the mismatch).
 int32_t bindType(int32_t given, int32_t expected, const py::dtype &dt) {
   if (given == expected || given == ONNXD_STRING)
     return given;
-  const char *storage = storageFormat(expected);
+  const char *storage = npyDescr(expected);
   if (storage && expected != ONNXD_UINT8 && expected != ONNXD_INT8 &&
       expected != ONNXD_UINT16 && dt.equal(py::dtype(storage)))
-    return expected;
-  if (given == ONNXD_UNDEFINED && storage &&
-      size_t(dt.itemsize()) == onnxd_dtype_size(expected) &&
-      onnxType(dt) == expected)
     return expected;
   return given;
 }
@@ -298,7 +293,7 @@ private:
 py::object wrapOutput(onnxd_tensor *t) {
   std::unique_ptr<onnxd_tensor, void (*)(onnxd_tensor *)> owned(
       t, onnxd_tensor_free);
-  const char *format = storageFormat(t->dtype);
+  const char *format = npyDescr(t->dtype);
   if (!format)
     raise(ONNXD_UNSUPPORTED,
           std::string("output '") + t->name + "': element type " +
@@ -332,7 +327,7 @@ py::object copyTensor(const onnxd_tensor &t) {
     }
     return std::move(result);
   }
-  const char *format = storageFormat(t.dtype);
+  const char *format = npyDescr(t.dtype);
   if (!format)
     raise(ONNXD_UNSUPPORTED, std::string("element type ") +
                                  onnxd_dtype_name(t.dtype) +
@@ -370,7 +365,7 @@ void Model::bindTensor(const py::handle &object, const ValueInfo &info,
   } else {
     // Python scalars and lists: numpy's conversion, in the model's type
     // where it has a numpy one.
-    const char *format = storageFormat(info.dtype);
+    const char *format = npyDescr(info.dtype);
     py::module_ np = py::module_::import("numpy");
     array = format && info.dtype != ONNXD_BFLOAT16 &&
                     info.dtype < ONNXD_FLOAT8E4M3FN
