@@ -30,6 +30,17 @@ config.substitutions.append(("%cmake", config.cmake_command))
 if config.python_package_built:
     config.available_features.add("python-package")
 config.substitutions.append(("%py_site_dir", config.python_install_dir))
+# Open MPI (openmpi-bin) runs the multi-device tests; as root it needs its
+# two consent variables.
+import shutil
+
+if shutil.which("mpirun") and os.path.exists(
+    "/usr/lib/x86_64-linux-gnu/libmpi.so.40"
+):
+    config.available_features.add("mpi")
+for var in ("OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"):
+    config.environment[var] = "1"
+config.substitutions.append(("%mpirun", "mpirun --oversubscribe"))
 # mlir-runner's support libraries (printMemref*), for tests that run lowered
 # code without the project's runtime.
 config.substitutions.append(

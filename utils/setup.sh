@@ -15,7 +15,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libprotobuf-dev protobuf-compiler python3-protobuf
   python3-onnx python3-numpy libonnx-testdata
-  python3-dev pybind11-dev python3-pytest
+  python3-dev pybind11-dev python3-pytest libopenmpi-dev openmpi-bin
   cmake ninja-build ccache g++ clang-format
 )
 missing=()

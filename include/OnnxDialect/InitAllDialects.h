@@ -15,6 +15,7 @@
 #ifndef ONNXDIALECT_INITALLDIALECTS_H
 #define ONNXDIALECT_INITALLDIALECTS_H
 
+#include "OnnxDialect/Distribute/Passes.h"
 #include "OnnxDialect/IR/ONNXDialect.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -26,8 +27,13 @@ namespace onnx {
 
 inline void registerAllDialects(DialectRegistry &registry) {
   registry.insert<ONNXDialect>();
+  // The first registration of an interface wins: the project's sharding of
+  // constants goes before upstream's (registerAllDialects adds those), its
+  // replicating fallback after all of upstream's.
+  registerShardingModelsFirst(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  registerShardingModelsLast(registry);
 }
 
 } // namespace onnx

@@ -17,6 +17,7 @@
 
 #include "OnnxDialect/Codegen/CPU/Passes.h"
 #include "OnnxDialect/Conversion/Passes.h"
+#include "OnnxDialect/Distribute/Passes.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
 #include "OnnxDialect/Transforms/Passes.h"
 
@@ -30,6 +31,7 @@ inline void registerAllPasses() {
   registerONNXTransformsPasses();
   registerONNXConversionPasses();
   registerONNXCPUCodegenPasses();
+  registerONNXDistributePasses();
   registerPipelines();
 }
 

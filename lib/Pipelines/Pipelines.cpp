@@ -36,11 +36,23 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   if (options.profile)
     pm.addPass(createProfileRecordNodesPass());
   // 1. onnx level.
+  // A device configuration is read after opset conversion and inference
+  // (value names and ranked types) and before decomposition, which keeps
+  // the shard annotations between the nodes.
+  std::string distribute;
+  if (!options.deviceConfig.empty()) {
+    std::string args = "{device-config=" + options.deviceConfig.getValue() +
+                       " rank=" + std::to_string(options.rank) + "}";
+    distribute =
+        "onnx-pipeline-stages" + args + ",onnx-shard-annotate" + args + ",";
+  }
   if (options.onnxLevel)
     // Decomposition needs ranks and element types: infer them first.
     addPipeline(pm, "onnx-bind-input-defaults,onnx-inline-functions,"
-                    "onnx-convert-opset,"
-                    "onnx-infer-shapes,onnx-decompose,onnx-infer-shapes");
+                    "onnx-convert-opset,onnx-infer-shapes," +
+                        distribute + "onnx-decompose,onnx-infer-shapes");
+  else if (!distribute.empty())
+    addPipeline(pm, distribute.substr(0, distribute.size() - 1));
   // 2. linalg on tensors. The canonicalizer runs without the pattern that
   // breaks Scan output buffers (kDisabledCanonicalization says why).
   const std::string canonicalize =
@@ -50,6 +62,10 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
                        " target-features=\"" +
                        options.targetFeatures.getValue() + "\"";
   addPipeline(pm, "convert-onnx-to-linalg," + canonicalize + ",cse");
+  // The program of one rank: sharded ops on their local shards, collectives
+  // as MPI calls (lib/Distribute).
+  if (!options.deviceConfig.empty())
+    addPipeline(pm, "onnx-shard-partition");
   // 3. CPU code generation on tensors. Matmuls and convolutions are packed
   // before elementwise fusion, which would otherwise fold the reshapes around
   // them into generics that are no longer recognizable as matmuls.
@@ -101,6 +117,8 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
                   ",func.func(convert-math-to-llvm),"
                   "convert-math-to-libm,convert-to-llvm,"
                   "reconcile-unrealized-casts");
+  if (!options.deviceConfig.empty())
+    addPipeline(pm, "onnx-fix-openmpi-symbols");
 }
 
 void mlir::onnx::registerPipelines() {

@@ -356,11 +356,44 @@ static Error lower(Compilation &c, const onnxd_options &options) {
   pipeline.targetCPU = targetCPUName(options);
   pipeline.targetFeatures =
       options.target_features ? options.target_features : "";
+  if (options.device_config && *options.device_config) {
+    // One rank of an MPI job: the program of this process's rank.
+    int rank = 0, size = 0;
+    std::string error;
+    if (!joinMPI(rank, size, error))
+      return makeError(ONNXD_IO_ERROR, error);
+    auto configs = (*c.module)->getAttrOfType<ArrayAttr>("onnx.configuration");
+    int64_t devices = -1;
+    for (Attribute a : configs ? configs : ArrayAttr())
+      if (auto d = dyn_cast<DictionaryAttr>(a))
+        if (auto name = dyn_cast_or_null<StringAttr>(d.get("name"));
+            name && name.getValue() == options.device_config)
+          if (auto n = dyn_cast_or_null<IntegerAttr>(d.get("num_devices")))
+            devices = n.getInt();
+    if (devices < 0)
+      return makeError(ONNXD_INVALID_ARGUMENT,
+                       std::string("the model has no device configuration '") +
+                           options.device_config + "'");
+    if (devices != size)
+      return makeError(
+          ONNXD_INVALID_ARGUMENT,
+          std::string("device configuration '") + options.device_config +
+              "' has " + std::to_string(devices) +
+              " devices but the MPI job has " + std::to_string(size) + " rank" +
+              (size == 1 ? "" : "s") + " (mpirun -np " +
+              std::to_string(devices) + ")");
+    pipeline.deviceConfig = options.device_config;
+    pipeline.rank = rank;
+    c.signature.deviceConfig = options.device_config;
+    c.signature.rank = rank;
+  }
   onnx::buildLowerToLLVMPipeline(pm, pipeline);
   if (failed(pm.run(*c.module)))
     return makeError(ONNXD_COMPILE_ERROR,
                      c.diagnostics.take("the lowering failed"));
   c.signature.openmp = options.num_threads > 1;
+  if (auto bytes = (*c.module)->getAttrOfType<IntegerAttr>("onnx.comm_bytes"))
+    c.signature.commBytes = bytes.getInt();
   if (auto kernels =
           (*c.module)->getAttrOfType<ArrayAttr>("onnx.profile_kernels")) {
     c.signature.profiled = true;
@@ -776,7 +809,7 @@ static std::string makeHeader(const Signature &sig, llvm::StringRef library) {
 }
 
 static Error linkShared(llvm::StringRef object, llvm::StringRef outPath,
-                        bool openmp) {
+                        bool openmp, bool mpi) {
   llvm::ErrorOr<std::string> cc = llvm::sys::findProgramByName("cc");
   if (!cc)
     return makeError(ONNXD_COMPILE_ERROR,
@@ -786,6 +819,9 @@ static Error linkShared(llvm::StringRef object, llvm::StringRef outPath,
   std::string omp = std::string("-l:") + kOpenMPLibrary;
   if (openmp)
     args.push_back(omp);
+  std::string libmpi = std::string("-l:") + kMPILibrary;
+  if (mpi)
+    args.push_back(libmpi);
   std::string message;
   int rc =
       llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message);
@@ -844,7 +880,8 @@ Error mlir::onnx::runtime::emit(llvm::StringRef path,
   llvm::FileRemover removeObject(object);
   if (Error e = writeObject(*module, *tm, object))
     return e;
-  if (Error e = linkShared(object, outPath, c.signature.openmp))
+  if (Error e = linkShared(object, outPath, c.signature.openmp,
+                           !c.signature.deviceConfig.empty()))
     return e;
   llvm::SmallString<128> header(outPath);
   llvm::sys::path::replace_extension(header, "h");

@@ -157,6 +157,10 @@ static bool callEntry(PackedEntry entry, void **args, const char **message) {
 // Models
 //===----------------------------------------------------------------------===//
 
+long long onnxd_model_comm_bytes(const onnxd_model *model) {
+  return model ? model->signature.commBytes : 0;
+}
+
 void onnxd_options_init(onnxd_options *options) {
   if (!options)
     return;
@@ -167,6 +171,7 @@ void onnxd_options_init(onnxd_options *options) {
   options->target_features = nullptr;
   options->codegen = 1;
   options->profile = 0;
+  options->device_config = nullptr;
 }
 
 void mlir::onnx::runtime::makeRuntimeGlobal() {
@@ -177,6 +182,24 @@ void mlir::onnx::runtime::makeRuntimeGlobal() {
 
 static onnxd_status finishModel(onnxd_model *model, onnxd_model **out) {
   model->profile.origin = steadyNanos();
+  if (!model->signature.deviceConfig.empty()) {
+    // One rank's program of a device configuration: this must be that rank.
+    int rank = 0, size = 0;
+    std::string error;
+    if (!joinMPI(rank, size, error)) {
+      delete model;
+      return fail(ONNXD_IO_ERROR, error);
+    }
+    if (rank != model->signature.rank) {
+      std::string message = "the model was compiled for rank " +
+                            std::to_string(model->signature.rank) +
+                            " of device configuration '" +
+                            model->signature.deviceConfig +
+                            "', this process is rank " + std::to_string(rank);
+      delete model;
+      return fail(ONNXD_INVALID_ARGUMENT, message);
+    }
+  }
   if (model->signature.openmp) {
     std::string error;
     model->setThreads = loadOpenMP(error);

@@ -61,6 +61,11 @@ struct Signature {
   std::vector<std::pair<std::string, std::string>> kernels;
   /// Compiled with profiling (maybe without any kernel to time).
   bool profiled = false;
+  /// Compiled as one rank of a device configuration (docs/multi-device.md):
+  /// its name, the rank, and the bytes this rank's collectives and sends
+  /// move per run.
+  std::string deviceConfig;
+  int64_t rank = -1, commBytes = 0;
 
   void finalize();
   std::string toJSON() const;
@@ -80,6 +85,8 @@ constexpr const char *kEntrySymbol = "onnxd_entry";
 /// The OpenMP runtime that code compiled with threads calls (LLVM's libomp);
 /// loaded when a model uses it, linked into its shared library.
 constexpr const char *kOpenMPLibrary = "libomp.so.5";
+/// Open MPI's library (Debian's libopenmpi3), opened for multi-device models.
+constexpr const char *kMPILibrary = "libmpi.so.40";
 
 /// An error from one of the steps below: a status and its message.
 struct Error {
@@ -117,6 +124,11 @@ void (*loadOpenMP(std::string &error))(int);
 /// the first run does not pay for creating them (~300 us here). Does
 /// nothing when libomp is not loaded.
 void warmOpenMP(int threads);
+
+/// Opens Open MPI (dlopen, RTLD_GLOBAL), initializes it once (finalized at
+/// exit) and gives this process's rank and the job's size; false with a
+/// message when it cannot.
+bool joinMPI(int &rank, int &size, std::string &error);
 
 /// The bytes of one element of `dtype` (bool: 1); 0 when not fixed.
 size_t dtypeSize(int32_t dtype);

@@ -421,6 +421,12 @@ std::string Signature::toJSON() const {
   appendJSONString(out, entry);
   out += ",\"openmp\":";
   out += openmp ? "true" : "false";
+  if (!deviceConfig.empty()) {
+    out += ",\"device_config\":";
+    appendJSONString(out, deviceConfig);
+    out += ",\"rank\":" + std::to_string(rank);
+    out += ",\"comm_bytes\":" + std::to_string(commBytes);
+  }
   out += ",\"inputs\":";
   valuesToJSON(out, inputs);
   out += ",\"outputs\":";
@@ -494,6 +500,14 @@ bool Signature::fromJSON(const std::string &json, std::string &error) {
   entry = entryName->string;
   const JSONValue *usesOpenMP = root.get("openmp", JSONValue::Bool);
   openmp = usesOpenMP && usesOpenMP->boolean;
+  deviceConfig.clear();
+  if (const JSONValue *c = root.get("device_config", JSONValue::String)) {
+    deviceConfig = c->string;
+    const JSONValue *r = root.get("rank", JSONValue::Integer);
+    const JSONValue *b = root.get("comm_bytes", JSONValue::Integer);
+    rank = r ? r->integer : -1;
+    commBytes = b ? b->integer : 0;
+  }
   inputs.clear();
   outputs.clear();
   if (!valuesFromJSON(root.get("inputs", JSONValue::Array), inputs) ||

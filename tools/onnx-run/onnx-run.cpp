@@ -44,7 +44,7 @@ namespace {
 /// live in the same global registry as llvm::cl's).
 struct Options {
   std::string modelPath, outputDir, testDir, emitKind, outputFile;
-  std::string targetCPU, targetFeatures, profileFile;
+  std::string targetCPU, targetFeatures, profileFile, deviceConfig;
   bool codegen = true, outputDirGiven = false, profileGiven = false;
   std::vector<std::string> inputFiles;
   double rtol = 1e-3, atol = 1e-7;
@@ -99,7 +99,14 @@ static const char *const kUsageText =
     "  --emit mlir|llvm|obj  write the lowered module / LLVM IR / object and "
     "stop\n"
     "  -o FILE               with --emit: the file (stdout); alone: a shared "
-    "library + .h\n";
+    "library + .h\n"
+    "  --device-config NAME  run the model's device configuration NAME (IR "
+    "11) as\n"
+    "                        one rank of an MPI job (mpirun -np N onnx-run "
+    "...);\n"
+    "                        rank 0 reads the inputs and writes the outputs; "
+    "%r in\n"
+    "                        MODEL and -o is the rank (one library a rank)\n";
 
 /// Parses argv into `opts`; false (after a message) on a usage error.
 static bool parseArgs(int argc, char **argv) {
@@ -154,6 +161,8 @@ static bool parseArgs(int argc, char **argv) {
       opts.profileGiven = true;
     } else if (value("--test-dir", v))
       opts.testDir = v;
+    else if (value("--device-config", v))
+      opts.deviceConfig = v;
     else if (value("--emit", v))
       opts.emitKind = v;
     else if (value("-o", v))
@@ -208,8 +217,17 @@ namespace {
 enum Exit { kOk = 0, kMismatch = 1, kUsage = 2 };
 } // namespace
 
+/// The MPI job of a multi-device run (--device-config); one rank otherwise.
+static int mpiRank = 0, mpiSize = 1;
+
+/// "onnx-run: " or, in a job of several ranks, "onnx-run: rank R: ".
+static std::string prefix() {
+  return mpiSize > 1 ? "onnx-run: rank " + std::to_string(mpiRank) + ": "
+                     : "onnx-run: ";
+}
+
 static int report(onnxd_status status) {
-  llvm::errs() << "onnx-run: " << onnxd_last_error() << "\n";
+  llvm::errs() << prefix() << onnxd_last_error() << "\n";
   return status == ONNXD_COMPILE_ERROR || status == ONNXD_IO_ERROR ||
                  status == ONNXD_UNSUPPORTED
              ? kUsage
@@ -502,6 +520,68 @@ static void printTensor(llvm::raw_ostream &os, const HostTensor &t) {
 // Running
 //===----------------------------------------------------------------------===//
 
+/// Rank 0's inputs to every rank of the job (numeric tensors). Only rank 0
+/// reads files: the others may run on machines without them.
+static bool shareInputs(std::vector<HostValue> &inputs) {
+  if (mpiSize == 1)
+    return true;
+  std::string buf;
+  auto put = [&](const void *p, size_t n) {
+    buf.append(static_cast<const char *>(p), n);
+  };
+  if (mpiRank == 0)
+    for (const HostValue &v : inputs) {
+      if (v.kind != ONNXD_KIND_TENSOR || v.tensor.dtype == ONNXD_STRING) {
+        llvm::errs() << prefix() << "input '" << v.name
+                     << "': a multi-device run takes numeric tensors\n";
+        return false;
+      }
+      uint64_t sizes[4] = {v.name.size(), uint64_t(v.tensor.dtype),
+                           v.tensor.shape.size(), v.tensor.data.size()};
+      put(sizes, sizeof(sizes));
+      put(v.name.data(), v.name.size());
+      put(v.tensor.shape.data(), v.tensor.shape.size() * sizeof(int64_t));
+      put(v.tensor.data.data(), v.tensor.data.size());
+    }
+  uint64_t bytes = buf.size();
+  if (onnxd_mpi_bcast(&bytes, sizeof(bytes), 0) != ONNXD_OK)
+    return false;
+  buf.resize(bytes);
+  if (onnxd_mpi_bcast(buf.data(), bytes, 0) != ONNXD_OK)
+    return false;
+  if (mpiRank == 0)
+    return true;
+  inputs.clear();
+  const char *p = buf.data(), *end = buf.data() + buf.size();
+  while (p < end) {
+    uint64_t sizes[4];
+    std::memcpy(sizes, p, sizeof(sizes));
+    p += sizeof(sizes);
+    HostValue v;
+    v.name.assign(p, sizes[0]);
+    p += sizes[0];
+    v.tensor.name = v.name;
+    v.tensor.dtype = int32_t(sizes[1]);
+    v.tensor.shape.resize(sizes[2]);
+    std::memcpy(v.tensor.shape.data(), p, sizes[2] * sizeof(int64_t));
+    p += sizes[2] * sizeof(int64_t);
+    v.tensor.data.assign(p, p + sizes[3]);
+    p += sizes[3];
+    inputs.push_back(std::move(v));
+  }
+  return true;
+}
+
+/// Whether rank 0 has another data set for the others (a multi-device
+/// --test-dir): rank 0 says, the others hear.
+static bool shareFlag(bool more) {
+  if (mpiSize == 1)
+    return more;
+  int flag = more ? 1 : 0;
+  onnxd_mpi_bcast(&flag, sizeof(flag), 0);
+  return flag != 0;
+}
+
 /// Runs once; the outputs as host values.
 static onnxd_status runOnce(onnxd_model *model,
                             const std::vector<HostValue> &inputs,
@@ -665,7 +745,11 @@ static std::vector<std::string> listFiles(const std::string &dir,
   return out;
 }
 
+static int runTestDirRank(onnxd_model *model);
+
 static int runTestDir(onnxd_model *model, const std::string &dir) {
+  if (mpiRank != 0)
+    return runTestDirRank(model);
   std::vector<std::string> sets;
   std::error_code ec;
   for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
@@ -675,9 +759,10 @@ static int runTestDir(onnxd_model *model, const std::string &dir) {
   llvm::sort(sets);
   std::string name = llvm::sys::path::filename(dir).str();
   if (sets.empty()) {
-    llvm::errs() << "onnx-run: " << dir << ": no test_data_set_* directory\n";
+    llvm::errs() << prefix() << dir << ": no test_data_set_* directory\n";
     return kUsage;
   }
+  llvm::scope_exit done([] { shareFlag(false); });
   for (const std::string &set : sets) {
     llvm::StringRef setName = llvm::sys::path::filename(set);
     std::vector<HostValue> inputs, wanted;
@@ -719,6 +804,9 @@ static int runTestDir(onnxd_model *model, const std::string &dir) {
       for (HostValue &t : inputs)
         t.name.clear();
     adoptInputTypes(model, inputs);
+    shareFlag(true);
+    if (!shareInputs(inputs))
+      return kUsage;
     std::vector<HostValue> got;
     if (onnxd_status s = runOnce(model, inputs, &got)) {
       llvm::outs() << "FAIL " << name << " " << setName << ": "
@@ -745,6 +833,18 @@ static int runTestDir(onnxd_model *model, const std::string &dir) {
   return kOk;
 }
 
+/// The other ranks' side of runTestDir: run each data set rank 0 shares.
+static int runTestDirRank(onnxd_model *model) {
+  while (shareFlag(false)) {
+    std::vector<HostValue> inputs;
+    if (!shareInputs(inputs))
+      return kUsage;
+    if (onnxd_status s = runOnce(model, inputs, nullptr))
+      return report(s);
+  }
+  return kOk;
+}
+
 static int runBench(onnxd_model *model, const std::vector<HostValue> &inputs) {
   if (onnxd_status s = runOnce(model, inputs, nullptr)) // warm-up
     return report(s);
@@ -765,6 +865,20 @@ static int runBench(onnxd_model *model, const std::vector<HostValue> &inputs) {
   std::snprintf(buf, sizeof(buf),
                 "median latency: %.4f ms over %u runs (%d thread%s)\n", median,
                 opts.benchRuns, opts.threads, opts.threads == 1 ? "" : "s");
+  if (mpiSize > 1) {
+    // Every rank's peak memory, and what this rank's collectives move.
+    std::vector<long> all(mpiSize, 0);
+    if (onnxd_mpi_allgather_long(peakResidentKB(), all.data()) != ONNXD_OK)
+      return report(ONNXD_RUNTIME_ERROR);
+    if (mpiRank != 0)
+      return kOk;
+    llvm::outs() << buf << "peak resident memory per rank:";
+    for (long kb : all)
+      llvm::outs() << " " << kb / 1024;
+    llvm::outs() << " MB\ncommunication per run (rank 0): "
+                 << onnxd_model_comm_bytes(model) << " bytes\n";
+    return kOk;
+  }
   llvm::outs() << buf;
   if (long kb = peakResidentKB(); kb > 0)
     llvm::outs() << "peak resident memory: " << kb / 1024 << " MB\n";
@@ -773,10 +887,34 @@ static int runBench(onnxd_model *model, const std::vector<HostValue> &inputs) {
 
 static int runModel(onnxd_model *m, const std::string &model);
 
+static int mainBody();
+
+/// `path` with each %r replaced by the rank.
+static std::string withRank(std::string path) {
+  for (size_t at; (at = path.find("%r")) != std::string::npos;)
+    path.replace(at, 2, std::to_string(mpiRank));
+  return path;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   if (!parseArgs(argc, argv))
     return kUsage;
+  if (opts.deviceConfig.empty())
+    return mainBody();
+  if (onnxd_status s = onnxd_mpi_init(&mpiRank, &mpiSize))
+    return report(s);
+  opts.modelPath = withRank(opts.modelPath);
+  opts.outputFile = withRank(opts.outputFile);
+  int rc = mainBody();
+  llvm::outs().flush();
+  // A rank that fails ends the job: the others would wait for it forever.
+  if (rc != kOk && mpiSize > 1)
+    onnxd_mpi_abort(rc);
+  return rc;
+}
+
+static int mainBody() {
   const std::string &testDir = opts.testDir, &emitKind = opts.emitKind,
                     &outputFile = opts.outputFile, &outputDir = opts.outputDir;
   int threads = opts.threads;
@@ -807,6 +945,8 @@ int main(int argc, char **argv) {
   options.target_features = opts.targetFeatures.c_str();
   options.codegen = opts.codegen ? 1 : 0;
   options.profile = opts.profileGiven ? 1 : 0;
+  options.device_config =
+      opts.deviceConfig.empty() ? nullptr : opts.deviceConfig.c_str();
 
   // Ahead of time: --emit KIND [-o FILE], or -o FILE.so.
   if (!emitKind.empty() || (!outputFile.empty() && testDir.empty())) {
@@ -856,7 +996,8 @@ static int runModel(onnxd_model *m, const std::string &model) {
     return runTestDir(m, testDir);
 
   std::vector<HostValue> inputs;
-  for (const std::string &arg : opts.inputFiles) {
+  for (const std::string &arg :
+       mpiRank == 0 ? opts.inputFiles : std::vector<std::string>()) {
     auto [name, file] = llvm::StringRef(arg).split('=');
     if (name.empty() || file.empty()) {
       llvm::errs() << "onnx-run: --input takes NAME=FILE, got '" << arg
@@ -882,19 +1023,24 @@ static int runModel(onnxd_model *m, const std::string &model) {
     t.name = name.str();
     inputs.push_back(std::move(t));
   }
-  if (inputs.size() < onnxd_model_num_inputs(m) && inputs.empty()) {
+  if (mpiRank == 0 && inputs.size() < onnxd_model_num_inputs(m) &&
+      inputs.empty()) {
     llvm::errs() << "onnx-run: " << model << " needs its inputs:" << expected(m)
                  << "\n";
     return kUsage;
   }
 
   adoptInputTypes(m, inputs);
+  if (!shareInputs(inputs))
+    return kUsage;
   if (opts.benchRuns)
     return runBench(m, inputs);
 
   std::vector<HostValue> outputs;
   if (onnxd_status s = runOnce(m, inputs, &outputs))
     return report(s);
+  if (mpiRank != 0)
+    return kOk; // rank 0 writes the outputs
   if (!outputDir.empty()) {
     llvm::sys::fs::create_directories(outputDir);
     for (const HostValue &v : outputs) {

@@ -70,6 +70,17 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "onnxd_prof_begin/end calls, named after its ONNX nodes "
                      "(onnx-profile-kernels)"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> deviceConfig{
+      *this, "device-config",
+      llvm::cl::desc("Execute this device configuration of the model (IR "
+                     "11): its sharding specs and pipeline stages, for the "
+                     "rank given by `rank` (docs/multi-device.md)"),
+      llvm::cl::init("")};
+  PassOptions::Option<int64_t> rank{
+      *this, "rank",
+      llvm::cl::desc("With device-config: the rank (MPI process) to compile "
+                     "the program of"),
+      llvm::cl::init(-1)};
   PassOptions::Option<bool> runtimeChecks{
       *this, "runtime-checks",
       llvm::cl::desc("cf.assert calls onnxd_rt_fail (the runtime's error "

@@ -195,6 +195,11 @@ typedef struct onnxd_options {
    *  nodes it computes; runs then record one event per kernel, written by
    *  onnxd_model_write_profile. 0 (default): no probes. */
   int profile;
+  /** A device configuration of the model (ONNX IR 11; NULL or "": none) to
+   *  execute as one rank of an MPI job: the process joins Open MPI
+   *  (onnxd_mpi_init) and compiles the program of its rank. The job's size
+   *  must be the configuration's num_devices. docs/multi-device.md. */
+  const char *device_config;
 } onnxd_options;
 
 typedef struct onnxd_model onnxd_model;
@@ -219,6 +224,24 @@ onnxd_status onnxd_emit(const char *path, const onnxd_options *options,
 /** Loads a shared library written by onnxd_emit(..., ONNXD_EMIT_SHARED, ...)
  *  (or `onnx-run -o`); its signature is embedded in it. */
 onnxd_status onnxd_load(const char *path, onnxd_model **model);
+
+/** Multi-device runs (docs/multi-device.md). Open MPI is opened at run time
+ *  (libmpi.so.40); the job is MPI_COMM_WORLD. onnxd_mpi_init joins it (once;
+ *  later calls give the same answer): this process's rank and the job's
+ *  size. */
+onnxd_status onnxd_mpi_init(int *rank, int *size);
+/** MPI_Bcast of `bytes` bytes from rank `root` (any size). */
+onnxd_status onnxd_mpi_bcast(void *data, size_t bytes, int root);
+/** Every rank's `value`, in rank order, into all[0 .. size-1]. */
+onnxd_status onnxd_mpi_allgather_long(long value, long *all);
+/** Ends the whole job (MPI_Abort when it has several ranks, so that no rank
+ *  waits for one that failed), then this process, with `code`. */
+void onnxd_mpi_abort(int code);
+
+/** The bytes the model's collectives and point-to-point sends move per run
+ *  on this rank (0 for a single-device model): the payload of each
+ *  all-reduce and send, as compiled. */
+long long onnxd_model_comm_bytes(const onnxd_model *model);
 
 /** Releases a model (NULL is fine). Tensors it returned stay valid. */
 void onnxd_model_free(onnxd_model *model);

@@ -1,0 +1,307 @@
+//===- ShardSpecialize.cpp - The partitioned program of one rank ----------===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// onnx-shard-specialize: every rank compiles its own program (the runtime
+// knows its rank before it compiles), so the process index is a constant,
+// the offsets of its shards fold, and the collectives that
+// convert-shard-to-mpi does not lower are rewritten into ones it does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/Codegen/CPU/Passes.h"
+#include "OnnxDialect/Distribute/Passes.h"
+#include "Utils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MPI/IR/MPI.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Shard/Transforms/Passes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_SHARDSPECIALIZE
+#include "OnnxDialect/Distribute/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::onnx;
+
+namespace {
+
+struct ShardSpecializePass
+    : public onnx::impl::ShardSpecializeBase<ShardSpecializePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto rankAttr = module->getAttrOfType<IntegerAttr>("onnx.shard_rank");
+    if (!rankAttr)
+      return; // not compiled for one rank: nothing to specialize
+    rank = rankAttr.getInt();
+    auto grid = module.lookupSymbol<shard::GridOp>(kShardGridName);
+    if (grid) {
+      if (grid.getRank() != 1 || grid.getShape()[0] == ShapedType::kDynamic) {
+        grid.emitError("onnx-shard-specialize expects a static 1-D grid");
+        return signalPassFailure();
+      }
+      size = grid.getShape()[0];
+    }
+
+    SmallVector<Operation *> ops;
+    module.walk([&](Operation *op) {
+      if (isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp,
+              shard::AllSliceOp, shard::AllGatherOp, shard::AllToAllOp,
+              mpi::CommRankOp, mpi::CommSplitOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops)
+      if (failed(rewrite(op)))
+        return signalPassFailure();
+  }
+
+  LogicalResult rewrite(Operation *op) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    if (isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp>(op)) {
+      for (Value r : op->getResults())
+        r.replaceAllUsesWith(arith::ConstantIndexOp::create(b, loc, rank));
+      op->erase();
+      return success();
+    }
+    if (auto slice = dyn_cast<shard::AllSliceOp>(op)) {
+      Value local =
+          sliceOf(b, loc, slice.getInput(), slice.getSliceAxis().getSExtValue(),
+                  cast<RankedTensorType>(slice.getType()));
+      slice.replaceAllUsesWith(local);
+      slice.erase();
+      return success();
+    }
+    if (auto gather = dyn_cast<shard::AllGatherOp>(op)) {
+      Value full = gatherOf(b, loc, gather.getInput(),
+                            gather.getGatherAxis().getSExtValue(),
+                            cast<RankedTensorType>(gather.getType()));
+      gather.replaceAllUsesWith(full);
+      gather.erase();
+      return success();
+    }
+    if (auto a2a = dyn_cast<shard::AllToAllOp>(op)) {
+      // Concatenate along concat_axis, then keep this rank's part of
+      // split_axis.
+      auto in = cast<RankedTensorType>(a2a.getInput().getType());
+      int64_t concat = a2a.getConcatAxis().getSExtValue();
+      int64_t split = a2a.getSplitAxis().getSExtValue();
+      SmallVector<int64_t> shape(in.getShape());
+      shape[concat] *= size;
+      auto fullType = RankedTensorType::get(shape, in.getElementType());
+      Value full = gatherOf(b, loc, a2a.getInput(), concat, fullType);
+      Value local =
+          sliceOf(b, loc, full, split, cast<RankedTensorType>(a2a.getType()));
+      a2a.replaceAllUsesWith(local);
+      a2a.erase();
+      return success();
+    }
+    if (auto commRank = dyn_cast<mpi::CommRankOp>(op)) {
+      if (!commRank.getComm().getDefiningOp<mpi::CommWorldOp>())
+        return success();
+      commRank.getRank().replaceAllUsesWith(
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), rank));
+      if (!commRank.getRetval() || commRank.getRetval().use_empty())
+        commRank.erase();
+      return success();
+    }
+    if (auto split = dyn_cast<mpi::CommSplitOp>(op)) {
+      // The 1-D grid spans all ranks: one color, keys in rank order.
+      if (!split.getComm().getDefiningOp<mpi::CommWorldOp>() || size == 0)
+        return success();
+      split.getNewcomm().replaceAllUsesWith(split.getComm());
+      if (!split.getRetval() || split.getRetval().use_empty())
+        split.erase();
+      return success();
+    }
+    return success();
+  }
+
+  /// This rank's block of `full` along `axis`.
+  Value sliceOf(OpBuilder &b, Location loc, Value full, int64_t axis,
+                RankedTensorType local) {
+    auto type = cast<RankedTensorType>(full.getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+    for (int64_t d : local.getShape())
+      sizes.push_back(b.getIndexAttr(d));
+    offsets[axis] = b.getIndexAttr(rank * local.getDimSize(axis));
+    return tensor::ExtractSliceOp::create(b, loc, local, full, offsets, sizes,
+                                          strides);
+  }
+
+  /// All ranks' blocks of `local` along `axis`: each puts its block at its
+  /// offset in zeros and the sum over the ranks assembles the whole.
+  Value gatherOf(OpBuilder &b, Location loc, Value local, int64_t axis,
+                 RankedTensorType fullType) {
+    auto type = cast<RankedTensorType>(local.getType());
+    Value empty = tensor::EmptyOp::create(b, loc, fullType.getShape(),
+                                          fullType.getElementType());
+    Value zero = arith::ConstantOp::create(
+        b, loc, b.getZeroAttr(fullType.getElementType()));
+    Value zeros = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+    for (int64_t d : type.getShape())
+      sizes.push_back(b.getIndexAttr(d));
+    offsets[axis] = b.getIndexAttr(rank * type.getDimSize(axis));
+    Value placed = tensor::InsertSliceOp::create(b, loc, local, zeros, offsets,
+                                                 sizes, strides);
+    return shard::AllReduceOp::create(b, loc, placed, kShardGridName,
+                                      ArrayRef<shard::GridAxis>{0},
+                                      shard::ReductionKind::Sum)
+        .getResult();
+  }
+
+  int64_t rank = 0;
+  int64_t size = 0;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// onnx-shard-partition
+//===----------------------------------------------------------------------===//
+
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_SHARDPARTITION
+#include "OnnxDialect/Distribute/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
+namespace {
+
+/// Adds the payload of the module's all-reduces and sends (per run) to its
+/// `onnx.comm_bytes`, which the runtime reports.
+static void recordCommBytes(ModuleOp module) {
+  int64_t bytes = 0;
+  module.walk([&](Operation *op) {
+    if (!isa<mpi::AllReduceOp, mpi::SendOp>(op))
+      return;
+    auto type = dyn_cast<MemRefType>(op->getOperand(0).getType());
+    if (type && type.hasStaticShape())
+      bytes += type.getNumElements() *
+               std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  });
+  if (auto old = module->getAttrOfType<IntegerAttr>("onnx.comm_bytes"))
+    bytes += old.getInt();
+  module->setAttr(
+      "onnx.comm_bytes",
+      IntegerAttr::get(IntegerType::get(module.getContext(), 64), bytes));
+}
+
+struct ShardPartitionPass
+    : public onnx::impl::ShardPartitionBase<ShardPartitionPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (!module.lookupSymbol<shard::GridOp>(kShardGridName))
+      return;
+    func::FuncOp entry = distribute::entryFunction(module);
+    if (!entry || entry.isExternal())
+      return;
+    OpPassManager propagate("func.func");
+    propagate.addPass(shard::createShardingPropagation());
+    if (failed(runPipeline(propagate, entry)))
+      return signalPassFailure();
+    // shard-partition asserts (or crashes) where a tensor operand has no
+    // annotation; say which op instead.
+    bool unannotated = false;
+    for (Operation &op : entry.getBody().front()) {
+      if (isa<shard::ShardOp, shard::ShardingOp>(op))
+        continue;
+      for (OpOperand &operand : op.getOpOperands()) {
+        auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+        if (!type || type.getRank() == 0 ||
+            operand.get().getDefiningOp<shard::ShardOp>())
+          continue;
+        op.emitError() << "'" << op.getName() << "': operand "
+                       << operand.getOperandNumber()
+                       << " has no sharding after propagation; the sharding "
+                          "stage cannot partition this op";
+        unannotated = true;
+        break;
+      }
+    }
+    if (unannotated)
+      return signalPassFailure();
+    OpPassManager onEntry("func.func");
+    onEntry.addPass(shard::createPartition());
+    if (failed(runPipeline(onEntry, entry)))
+      return signalPassFailure();
+    const std::string canonicalize =
+        std::string("canonicalize{disable-patterns=\"") +
+        kDisabledCanonicalization + "\"}";
+    OpPassManager onModule("builtin.module");
+    std::string text = canonicalize + ",onnx-shard-specialize," + canonicalize +
+                       ",convert-shard-to-mpi," + "onnx-shard-specialize," +
+                       canonicalize + ",cse";
+    if (failed(parsePassPipeline(text, onModule)))
+      return signalPassFailure();
+    if (failed(runPipeline(onModule, module)))
+      return signalPassFailure();
+    recordCommBytes(module);
+    // The collectives are MPI calls now; nothing refers to the grid, which
+    // has no LLVM translation.
+    if (auto grid = module.lookupSymbol<shard::GridOp>(kShardGridName)) {
+      if (!SymbolTable::symbolKnownUseEmpty(grid, module)) {
+        grid.emitError("the grid is still used after convert-shard-to-mpi");
+        return signalPassFailure();
+      }
+      grid.erase();
+    }
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// onnx-fix-openmpi-symbols
+//===----------------------------------------------------------------------===//
+
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_OPENMPISYMBOLS
+#include "OnnxDialect/Distribute/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
+namespace {
+
+struct OpenMPISymbolsPass
+    : public onnx::impl::OpenMPISymbolsBase<OpenMPISymbolsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    static const char *const ops[] = {
+        "sum", "max",  "min",  "prod",   "land",   "band",    "lor",
+        "bor", "lxor", "bxor", "minloc", "maxloc", "replace", "no_op"};
+    for (const char *op : ops) {
+      std::string wrong = std::string("ompi_mpi_") + op;
+      auto global = module.lookupSymbol<LLVM::GlobalOp>(wrong);
+      if (!global || global.getInitializerRegion().getBlocks().size() ||
+          global.getValueOrNull())
+        continue;
+      std::string right = std::string("ompi_mpi_op_") + op;
+      if (failed(SymbolTable::replaceAllSymbolUses(
+              global, StringAttr::get(&getContext(), right), module)))
+        return signalPassFailure();
+      global.setSymName(right);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,171 @@
+//===- MPI.cpp - Joining an MPI job, libmpi opened at run time ------------===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A model compiled for a device configuration (docs/multi-device.md) calls
+// Open MPI's C API. The runtime opens libmpi with dlopen (RTLD_GLOBAL, so
+// that the compiled code's MPI symbols resolve to it) only when a model asks
+// for it: the library has no link-time MPI dependency, and a process that
+// runs single-device models never loads MPI. Open MPI's handles
+// (MPI_COMM_WORLD, MPI_BYTE, ...) are addresses of its predefined objects.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/Runtime/OnnxRuntime.h"
+#include "Runtime.h"
+
+#include <climits>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <string>
+
+using namespace mlir::onnx::runtime;
+
+namespace {
+
+struct MPIApi {
+  void *handle = nullptr;
+  int (*initialized)(int *) = nullptr;
+  int (*initThread)(int *, char ***, int, int *) = nullptr;
+  int (*finalized)(int *) = nullptr;
+  int (*finalize)() = nullptr;
+  int (*commRank)(void *, int *) = nullptr;
+  int (*commSize)(void *, int *) = nullptr;
+  int (*bcast)(void *, int, void *, int, void *) = nullptr;
+  int (*allgather)(const void *, int, void *, void *, int, void *,
+                   void *) = nullptr;
+  int (*abort)(void *, int) = nullptr;
+  void *world = nullptr, *byteType = nullptr, *longType = nullptr;
+  int rank = -1, size = 0;
+};
+
+MPIApi &api() {
+  static MPIApi mpi;
+  return mpi;
+}
+
+void finalizeAtExit() {
+  MPIApi &mpi = api();
+  int done = 0;
+  if (mpi.finalized && mpi.finalized(&done) == 0 && !done)
+    mpi.finalize();
+}
+
+template <typename T> bool bind(void *handle, const char *name, T &fn) {
+  fn = reinterpret_cast<T>(dlsym(handle, name));
+  return fn != nullptr;
+}
+
+} // namespace
+
+bool mlir::onnx::runtime::joinMPI(int &rank, int &size, std::string &error) {
+  MPIApi &mpi = api();
+  if (mpi.rank >= 0) {
+    rank = mpi.rank;
+    size = mpi.size;
+    return true;
+  }
+  if (!mpi.handle) {
+    for (const char *name : {kMPILibrary, "libmpi.so"})
+      if ((mpi.handle = dlopen(name, RTLD_NOW | RTLD_GLOBAL)))
+        break;
+    if (!mpi.handle) {
+      const char *msg = dlerror();
+      error = std::string("cannot load Open MPI (") + kMPILibrary +
+              "): " + (msg ? msg : "unknown error") +
+              "; install libopenmpi3 (Debian) to run multi-device models";
+      return false;
+    }
+  }
+  void *h = mpi.handle;
+  bool ok = bind(h, "MPI_Initialized", mpi.initialized) &&
+            bind(h, "MPI_Init_thread", mpi.initThread) &&
+            bind(h, "MPI_Finalized", mpi.finalized) &&
+            bind(h, "MPI_Finalize", mpi.finalize) &&
+            bind(h, "MPI_Comm_rank", mpi.commRank) &&
+            bind(h, "MPI_Comm_size", mpi.commSize) &&
+            bind(h, "MPI_Bcast", mpi.bcast) &&
+            bind(h, "MPI_Allgather", mpi.allgather) &&
+            bind(h, "MPI_Abort", mpi.abort);
+  mpi.world = dlsym(h, "ompi_mpi_comm_world");
+  mpi.byteType = dlsym(h, "ompi_mpi_byte");
+  mpi.longType = dlsym(h, "ompi_mpi_long");
+  if (!ok || !mpi.world || !mpi.byteType || !mpi.longType) {
+    error = std::string(kMPILibrary) +
+            " is not Open MPI (the compiled code follows Open MPI's ABI)";
+    return false;
+  }
+  int initialized = 0;
+  mpi.initialized(&initialized);
+  if (!initialized) {
+    int provided = 0;
+    // MPI_THREAD_FUNNELED (1): only the thread that runs the model calls MPI.
+    if (mpi.initThread(nullptr, nullptr, 1, &provided) != 0) {
+      error = "MPI_Init_thread failed";
+      return false;
+    }
+    std::atexit(finalizeAtExit);
+  }
+  if (mpi.commRank(mpi.world, &mpi.rank) != 0 ||
+      mpi.commSize(mpi.world, &mpi.size) != 0) {
+    error = "MPI_Comm_rank/MPI_Comm_size failed";
+    return false;
+  }
+  rank = mpi.rank;
+  size = mpi.size;
+  return true;
+}
+
+extern "C" {
+
+onnxd_status onnxd_mpi_init(int *rank, int *size) {
+  int r = 0, s = 0;
+  std::string error;
+  if (!joinMPI(r, s, error))
+    return fail(ONNXD_IO_ERROR, error);
+  if (rank)
+    *rank = r;
+  if (size)
+    *size = s;
+  return ONNXD_OK;
+}
+
+onnxd_status onnxd_mpi_bcast(void *data, size_t bytes, int root) {
+  MPIApi &mpi = api();
+  if (mpi.rank < 0)
+    return fail(ONNXD_INVALID_ARGUMENT,
+                "onnxd_mpi_bcast: onnxd_mpi_init was not called");
+  char *p = static_cast<char *>(data);
+  while (bytes) {
+    int n = bytes > size_t(INT_MAX) ? INT_MAX : int(bytes);
+    if (mpi.bcast(p, n, mpi.byteType, root, mpi.world) != 0)
+      return fail(ONNXD_RUNTIME_ERROR, "MPI_Bcast failed");
+    p += n;
+    bytes -= n;
+  }
+  return ONNXD_OK;
+}
+
+onnxd_status onnxd_mpi_allgather_long(long value, long *all) {
+  MPIApi &mpi = api();
+  if (mpi.rank < 0)
+    return fail(ONNXD_INVALID_ARGUMENT,
+                "onnxd_mpi_allgather_long: onnxd_mpi_init was not called");
+  if (mpi.allgather(&value, 1, mpi.longType, all, 1, mpi.longType, mpi.world) !=
+      0)
+    return fail(ONNXD_RUNTIME_ERROR, "MPI_Allgather failed");
+  return ONNXD_OK;
+}
+
+void onnxd_mpi_abort(int code) {
+  MPIApi &mpi = api();
+  if (mpi.abort && mpi.rank >= 0 && mpi.size > 1)
+    mpi.abort(mpi.world, code);
+  std::exit(code);
+}
+
+} // extern "C"
