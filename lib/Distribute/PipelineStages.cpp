@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Distribute/Passes.h"
+#include "OnnxDialect/Pipelines/Pipelines.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,8 +50,8 @@ struct PipelineStagesPass
     if (deviceConfig.empty())
       return;
     ModuleOp module = getOperation();
-    DictionaryAttr config = distribute::findConfiguration(module, deviceConfig);
-    func::FuncOp entry = distribute::entryFunction(module);
+    DictionaryAttr config = findDeviceConfiguration(module, deviceConfig);
+    func::FuncOp entry = findEntryFunction(module);
     if (!config || !entry || entry.isExternal())
       return; // onnx-shard-annotate reports these
     int64_t devices = 0;

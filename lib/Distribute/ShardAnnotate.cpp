@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Distribute/Passes.h"
+#include "OnnxDialect/Pipelines/Pipelines.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/DLTI/DLTI.h"
@@ -71,8 +72,8 @@ std::string mlir::onnx::distribute::describeNode(Operation *op) {
   return what + " (" + op->getName().getStringRef().str() + ")";
 }
 
-DictionaryAttr mlir::onnx::distribute::findConfiguration(ModuleOp module,
-                                                         StringRef name) {
+DictionaryAttr mlir::onnx::findDeviceConfiguration(ModuleOp module,
+                                                   StringRef name) {
   auto configs = module->getAttrOfType<ArrayAttr>("onnx.configuration");
   if (!configs)
     return nullptr;
@@ -97,20 +98,6 @@ DictionaryAttr mlir::onnx::distribute::nodeConfiguration(Operation *op,
   return nullptr;
 }
 
-func::FuncOp mlir::onnx::distribute::entryFunction(ModuleOp module) {
-  if (auto name = module->getAttrOfType<FlatSymbolRefAttr>("onnx.entry"))
-    return module.lookupSymbol<func::FuncOp>(name.getValue());
-  func::FuncOp entry;
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.isPrivate() || func.isExternal())
-      continue;
-    if (entry)
-      return nullptr;
-    entry = func;
-  }
-  return entry;
-}
-
 void mlir::onnx::distribute::setMPIImplementation(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
   Builder b(ctx);
@@ -133,7 +120,7 @@ struct ShardAnnotatePass
     if (deviceConfig.empty())
       return;
     ModuleOp module = getOperation();
-    DictionaryAttr config = distribute::findConfiguration(module, deviceConfig);
+    DictionaryAttr config = findDeviceConfiguration(module, deviceConfig);
     if (!config) {
       module.emitError() << "the model has no device configuration '"
                          << deviceConfig << "'";
@@ -151,7 +138,7 @@ struct ShardAnnotatePass
                          << " devices of '" << deviceConfig << "'";
       return signalPassFailure();
     }
-    func::FuncOp entry = distribute::entryFunction(module);
+    func::FuncOp entry = findEntryFunction(module);
     if (!entry || entry.isExternal()) {
       module.emitError("no entry function to distribute");
       return signalPassFailure();

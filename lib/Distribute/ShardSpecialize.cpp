@@ -15,6 +15,7 @@
 
 #include "OnnxDialect/Codegen/CPU/Passes.h"
 #include "OnnxDialect/Distribute/Passes.h"
+#include "OnnxDialect/Pipelines/Pipelines.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -211,7 +212,7 @@ struct ShardPartitionPass
     ModuleOp module = getOperation();
     if (!module.lookupSymbol<shard::GridOp>(kShardGridName))
       return;
-    func::FuncOp entry = distribute::entryFunction(module);
+    func::FuncOp entry = findEntryFunction(module);
     if (!entry || entry.isExternal())
       return;
     OpPassManager propagate("func.func");

@@ -24,12 +24,8 @@ namespace distribute {
 std::string valueName(Value value);
 /// "node 'name' (op)" for diagnostics.
 std::string describeNode(Operation *op);
-/// The module's DeviceConfigurationProto named `name` (null if none).
-DictionaryAttr findConfiguration(ModuleOp module, StringRef name);
 /// The node's NodeDeviceConfigurationProto for configuration `name`.
 DictionaryAttr nodeConfiguration(Operation *op, StringRef name);
-/// The function `onnx.entry` names, else the only public one.
-func::FuncOp entryFunction(ModuleOp module);
 /// `dlti.map` with "MPI:Implementation" = "OpenMPI" on the module (the
 /// `mpi` dialect's lowering reads it for the ABI of MPI's handles).
 void setMPIImplementation(ModuleOp module);

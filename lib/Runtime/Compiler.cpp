@@ -20,6 +20,7 @@
 #include "Compiler.h"
 
 #include "OnnxDialect/Codegen/CPU/CPUTarget.h"
+#include "OnnxDialect/Distribute/Passes.h"
 #include "OnnxDialect/IR/ONNXDataTypes.h"
 #include "OnnxDialect/IR/ONNXDialect.h"
 #include "OnnxDialect/InitAllDialects.h"
@@ -362,14 +363,11 @@ static Error lower(Compilation &c, const onnxd_options &options) {
     std::string error;
     if (!joinMPI(rank, size, error))
       return makeError(ONNXD_IO_ERROR, error);
-    auto configs = (*c.module)->getAttrOfType<ArrayAttr>("onnx.configuration");
-    int64_t devices = -1;
-    for (Attribute a : configs ? configs : ArrayAttr())
-      if (auto d = dyn_cast<DictionaryAttr>(a))
-        if (auto name = dyn_cast_or_null<StringAttr>(d.get("name"));
-            name && name.getValue() == options.device_config)
-          if (auto n = dyn_cast_or_null<IntegerAttr>(d.get("num_devices")))
-            devices = n.getInt();
+    DictionaryAttr config =
+        onnx::findDeviceConfiguration(*c.module, options.device_config);
+    auto num = config ? dyn_cast_or_null<IntegerAttr>(config.get("num_devices"))
+                      : IntegerAttr();
+    int64_t devices = num ? num.getInt() : -1;
     if (devices < 0)
       return makeError(ONNXD_INVALID_ARGUMENT,
                        std::string("the model has no device configuration '") +

@@ -38,6 +38,10 @@ inline constexpr const char *kShardGridName = "onnx_devices";
 void registerShardingModelsFirst(DialectRegistry &registry);
 void registerShardingModelsLast(DialectRegistry &registry);
 
+/// The model's DeviceConfigurationProto named `name` (the module attribute
+/// `onnx.configuration`), or null.
+DictionaryAttr findDeviceConfiguration(ModuleOp module, StringRef name);
+
 #define GEN_PASS_DECL
 #include "OnnxDialect/Distribute/Passes.h.inc"
 
