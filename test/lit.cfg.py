@@ -56,4 +56,4 @@ config.substitutions.append(
 tool_dirs = [config.onnx_dialect_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
     ["onnx-opt", "onnx-translate", "onnx-run", "onnxd-api-test", "onnxd-values-test",
-     "onnxd-run-only"], tool_dirs)
+     "onnxd-run-only", "onnxd-mpi-comm-test"], tool_dirs)

@@ -38,6 +38,22 @@ using namespace mlir::onnx;
 
 namespace {
 
+/// \p buffer (static shape, identity layout) as a 1-D memref: the MPI
+/// lowering counts the elements of a message by its first dimension.
+Value flatten(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getRank() == 1)
+    return buffer;
+  if (type.getRank() == 0)
+    return memref::ExpandShapeOp::create(b, loc, ArrayRef<int64_t>{1}, buffer,
+                                         ArrayRef<ReassociationIndices>{});
+  ReassociationIndices all(type.getRank());
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    all[i] = i;
+  return memref::CollapseShapeOp::create(b, loc, buffer,
+                                         ArrayRef<ReassociationIndices>{all});
+}
+
 /// The stage of an op that runs on every rank (fed by inputs and
 /// initializers alone).
 constexpr int64_t kEveryRank = -1;
@@ -110,16 +126,6 @@ struct PipelineStagesPass
       return signalPassFailure();
     if (!staged)
       return;
-    if (devices > 1) {
-      // The send/receive program below deadlocks under mpirun (seen with 2
-      // ranks: no rank returns); until that is understood, refuse rather
-      // than hang.
-      module.emitError() << "device configuration '" << deviceConfig
-                         << "': pipeline stages over " << devices
-                         << " devices are not executed yet (one device "
-                            "runs them all)";
-      return signalPassFailure();
-    }
     if (rank < 0) {
       module.emitError("pipeline stages are compiled for one rank: give "
                        "onnx-pipeline-stages a rank");
@@ -138,7 +144,11 @@ struct PipelineStagesPass
     // users, and rank 0 for a model output.
     int64_t tag = 0, sentBytes = 0;
     SmallVector<Operation *> erase;
-    for (Operation &op : body.without_terminator()) {
+    // The ops of the graph, not those this loop inserts.
+    SmallVector<Operation *> graph = llvm::map_to_vector(
+        body.without_terminator(), [](Operation &op) { return &op; });
+    for (Operation *opPtr : graph) {
+      Operation &op = *opPtr;
       int64_t stage = stageOf.lookup(&op);
       if (stage == kEveryRank)
         continue;
@@ -175,13 +185,14 @@ struct PipelineStagesPass
           // Send to every later stage that uses it.
           Value buffer =
               bufferization::ToBufferOp::create(b, loc, memrefType, v);
+          Value flat = flatten(b, loc, buffer);
           for (int64_t dest : to) {
             sentBytes +=
                 type.getNumElements() *
                 std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
             Value destValue =
                 arith::ConstantIntOp::create(b, loc, b.getI32Type(), dest);
-            mpi::SendOp::create(b, loc, Type(), buffer, tagValue, destValue,
+            mpi::SendOp::create(b, loc, Type(), flat, tagValue, destValue,
                                 comm);
           }
         } else if (to.count(rank)) {
@@ -189,7 +200,8 @@ struct PipelineStagesPass
           Value buffer = memref::AllocOp::create(b, loc, memrefType);
           Value source =
               arith::ConstantIntOp::create(b, loc, b.getI32Type(), stage);
-          mpi::RecvOp::create(b, loc, Type(), buffer, tagValue, source, comm);
+          mpi::RecvOp::create(b, loc, Type(), flatten(b, loc, buffer), tagValue,
+                              source, comm);
           Value received = bufferization::ToTensorOp::create(
               b, loc, type, buffer, /*restrict=*/true, /*writable=*/true);
           v.replaceAllUsesWith(received);

@@ -261,6 +261,10 @@ struct ShardAnnotatePass
                   " devices");
     int16_t gridAxis = 0;
     axes[axis] = shard::GridAxesAttr::get(ctx, {gridAxis});
+    // Upstream's form: no trailing unsplit dims (a linalg op reading such a
+    // dim through a compound index, as a convolution's input does, would
+    // otherwise reject the sharding).
+    axes.resize(axis + 1);
     return axes;
   }
 

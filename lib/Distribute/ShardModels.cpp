@@ -16,6 +16,10 @@
 //   program of a rank carries only its shard of a sharded initializer;
 // - a replicating model for the ops that have none: their tensors are
 //   replicated, which gathers a sharded operand (a remark names the node);
+// - a model for tensor.expand_shape/collapse_shape that moves a split to
+//   the outer dim of a merged group;
+// - a model for convolutions and pooling, split along batch and output
+//   channels (upstream's linalg model partitions none of them);
 // - the memory effects of the mpi ops on their buffers, which the `mpi`
 //   dialect does not declare and bufferization's deallocation requires.
 //
@@ -27,16 +31,20 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/SmallBitVector.h"
 
 #include <cstring>
 
@@ -259,6 +267,217 @@ void attachReplicatedExcept(MLIRContext *ctx) {
 }
 
 //===----------------------------------------------------------------------===//
+// tensor.expand_shape / collapse_shape: a split follows the outer dim
+//===----------------------------------------------------------------------===//
+
+/// A reshape's loops are the dims of its higher-rank ("fine") side; a dim of
+/// the lower-rank side corresponds to the first non-unit dim of its
+/// reassociation group (its outermost), the only one whose block split is a
+/// block split of the merged dim. Softmax and LayerNormalization reshape
+/// their reductions this way, and replicating them would gather every
+/// head-sharded tensor.
+template <typename OpTy>
+struct ReshapeSharding
+    : public ShardingInterface::ExternalModel<ReshapeSharding<OpTy>, OpTy> {
+  static constexpr bool kExpand = std::is_same_v<OpTy, tensor::ExpandShapeOp>;
+
+  static RankedTensorType fineType(OpTy op) {
+    if constexpr (kExpand)
+      return op.getResultType();
+    else
+      return op.getSrcType();
+  }
+
+  /// For each dim of the low-rank side, the fine dim that carries its split.
+  static SmallVector<int64_t> carriers(OpTy op) {
+    RankedTensorType fine = fineType(op);
+    SmallVector<int64_t> result;
+    for (const ReassociationIndices &group : op.getReassociationIndices()) {
+      int64_t carrier = group.empty() ? 0 : group.front();
+      for (int64_t d : group)
+        if (fine.getDimSize(d) != 1) {
+          carrier = d;
+          break;
+        }
+      result.push_back(carrier);
+    }
+    return result;
+  }
+
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return SmallVector<utils::IteratorType>(fineType(cast<OpTy>(op)).getRank(),
+                                            utils::IteratorType::parallel);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto reshape = cast<OpTy>(op);
+    MLIRContext *ctx = op->getContext();
+    int64_t rank = fineType(reshape).getRank();
+    AffineMap fine = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    SmallVector<AffineExpr> dims;
+    for (int64_t d : carriers(reshape))
+      dims.push_back(getAffineDimExpr(d, ctx));
+    AffineMap coarse = AffineMap::get(rank, 0, dims, ctx);
+    SmallVector<AffineMap> maps;
+    maps.push_back(kExpand ? coarse : fine);
+    // The dynamic sizes of an expand_shape: scalars.
+    for (unsigned i = 1; i < op->getNumOperands(); ++i)
+      maps.push_back(AffineMap::get(rank, 0, {}, ctx));
+    maps.push_back(kExpand ? fine : coarse);
+    return maps;
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<Sharding> operandShardings,
+                          ArrayRef<Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    auto reshape = cast<OpTy>(op);
+    Sharding fine = kExpand ? resultShardings[0] : operandShardings[0];
+    Sharding out = resultShardings[0];
+    if (!out || isFullReplication(out)) {
+      if ((fine && !isFullReplication(fine)) ||
+          (operandShardings[0] && !isFullReplication(operandShardings[0])))
+        return op->emitOpError() << "cannot gather a split operand here";
+      builder.clone(*op, partitionMap);
+      return success();
+    }
+    RankedTensorType fineTy = fineType(reshape);
+    if (!fineTy.hasStaticShape())
+      return op->emitOpError() << "is split but has a dynamic shape";
+    SmallVector<int64_t> carry = carriers(reshape);
+    GridOp grid = getGrid(op, out.getGridAttr(), symbolTable);
+    for (auto [d, axes] : llvm::enumerate(fine.getSplitAxes())) {
+      if (axes.empty())
+        continue;
+      if (!llvm::is_contained(carry, int64_t(d)))
+        return op->emitOpError()
+               << "is split along dimension " << d
+               << ", an inner dimension of a merged group; only the outer "
+                  "one can be split";
+      int64_t shards = collectiveProcessGroupSize(axes.asArrayRef(), grid);
+      if (fineTy.getDimSize(d) % shards != 0)
+        return op->emitOpError()
+               << "dimension " << d << " (" << fineTy.getDimSize(d)
+               << ") does not split evenly into " << shards;
+    }
+    auto type = cast<RankedTensorType>(
+        shardType(op->getResult(0).getType(), grid, out));
+    Value result;
+    if constexpr (kExpand)
+      result = tensor::ExpandShapeOp::create(builder, op->getLoc(), type,
+                                             partitionedOperands[0],
+                                             reshape.getReassociationIndices());
+    else
+      result = tensor::CollapseShapeOp::create(
+          builder, op->getLoc(), type, partitionedOperands[0],
+          reshape.getReassociationIndices());
+    partitionMap.map(op->getResult(0), result);
+    partitionMap.map(op, result.getDefiningOp());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Convolutions and pooling: split along the loops they index plainly
+//===----------------------------------------------------------------------===//
+
+/// Upstream's linalg model partitions only ops whose indexing maps are
+/// projected permutations; a convolution's input is read at `oh + kh`. This
+/// model splits a convolution or pooling along the loops that every map
+/// names as a plain dimension (batch, output channel, group), which needs no
+/// halo exchange, and refuses a sharding of a window or reduction loop with
+/// an error naming the op.
+template <typename OpTy>
+struct WindowedSharding
+    : public ShardingInterface::ExternalModel<WindowedSharding<OpTy>, OpTy> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return cast<linalg::LinalgOp>(op).getIteratorTypesArray();
+  }
+  SmallVector<ReductionKind>
+  getReductionLoopIteratorKinds(Operation *op) const {
+    SmallVector<ReductionKind> kinds;
+    for (utils::IteratorType t : getLoopIteratorTypes(op))
+      if (t == utils::IteratorType::reduction)
+        kinds.push_back(ReductionKind::Sum);
+    return kinds;
+  }
+  /// A map per operand, then one per result (its init's).
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();
+    for (OpOperand &init : linalgOp.getDpsInitsMutable())
+      maps.push_back(linalgOp.getMatchingIndexingMap(&init));
+    return maps;
+  }
+
+  /// Upstream's option, after refusing a split window dim in plain words.
+  FailureOr<ShardingOption>
+  getShardingOption(Operation *op, ArrayRef<Sharding> operandShardings,
+                    ArrayRef<Sharding> resultShardings) const {
+    SmallVector<AffineMap> maps = getIndexingMaps(op);
+    for (auto [sharding, map] : llvm::zip(operandShardings, maps)) {
+      if (!sharding)
+        continue;
+      for (auto [dim, axes] : llvm::enumerate(sharding.getSplitAxes()))
+        if (!axes.empty() && !isa<AffineDimExpr>(map.getResult(dim)))
+          return op->emitOpError()
+                 << "is split along dimension " << dim
+                 << " of an operand, a window dimension; only its batch "
+                    "and output channels can be split";
+    }
+    return shard::detail::defaultGetShardingOption(op, operandShardings,
+                                                   resultShardings);
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<Sharding> operandShardings,
+                          ArrayRef<Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    SmallVector<AffineMap> maps = getIndexingMaps(op);
+    SmallVector<utils::IteratorType> loops = linalgOp.getIteratorTypesArray();
+    // The loops that some map reads through a compound expression.
+    llvm::SmallBitVector windowed(loops.size());
+    for (AffineMap map : maps)
+      for (AffineExpr e : map.getResults())
+        if (!isa<AffineDimExpr, AffineConstantExpr>(e))
+          e.walk([&](AffineExpr sub) {
+            if (auto d = dyn_cast<AffineDimExpr>(sub))
+              windowed.set(d.getPosition());
+          });
+    SmallVector<Sharding, 4> all(operandShardings);
+    llvm::append_range(all, resultShardings);
+    for (auto [sharding, map] : llvm::zip_equal(all, maps)) {
+      if (!sharding)
+        continue;
+      for (auto [dim, axes] : llvm::enumerate(sharding.getSplitAxes())) {
+        if (axes.empty())
+          continue;
+        auto d = dyn_cast<AffineDimExpr>(map.getResult(dim));
+        if (!d || windowed.test(d.getPosition()) ||
+            loops[d.getPosition()] == utils::IteratorType::reduction)
+          return op->emitOpError()
+                 << "is split along dimension " << dim
+                 << " of an operand, a window or reduction dimension; only "
+                    "its batch and output channels can be split";
+      }
+    }
+    partitionTriviallyShardableOperation(*op, partitionedOperands,
+                                         operandShardings, resultShardings,
+                                         partitionMap, symbolTable, builder);
+    return success();
+  }
+};
+
+template <typename... Ops> void attachWindowed(MLIRContext *ctx) {
+  (Ops::template attachInterface<WindowedSharding<Ops>>(*ctx), ...);
+}
+
+//===----------------------------------------------------------------------===//
 // mpi ops: effects on their buffers
 //===----------------------------------------------------------------------===//
 
@@ -301,6 +520,22 @@ void mlir::onnx::registerShardingModelsFirst(DialectRegistry &registry) {
     mpi::SendOp::attachInterface<MPIEffects<mpi::SendOp>>(*ctx);
     mpi::RecvOp::attachInterface<MPIEffects<mpi::RecvOp>>(*ctx);
     mpi::AllReduceOp::attachInterface<MPIEffects<mpi::AllReduceOp>>(*ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
+    tensor::ExpandShapeOp::attachInterface<
+        ReshapeSharding<tensor::ExpandShapeOp>>(*ctx);
+    tensor::CollapseShapeOp::attachInterface<
+        ReshapeSharding<tensor::CollapseShapeOp>>(*ctx);
+  });
+  // Before upstream's linalg models, which would refuse these ops.
+  registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
+    attachWindowed<linalg::Conv1DNcwFcwOp, linalg::Conv2DNchwFchwOp,
+                   linalg::Conv2DNgchwGfchwOp, linalg::Conv3DNcdhwFcdhwOp,
+                   linalg::DepthwiseConv1DNcwCwOp,
+                   linalg::DepthwiseConv2DNchwChwOp,
+                   linalg::DepthwiseConv3DNcdhwCdhwOp, linalg::PoolingNchwMaxOp,
+                   linalg::PoolingNchwSumOp, linalg::PoolingNcwMaxOp,
+                   linalg::PoolingNcwSumOp>(ctx);
   });
 }
 

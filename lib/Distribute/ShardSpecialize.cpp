@@ -206,6 +206,79 @@ static void recordCommBytes(ModuleOp module) {
       IntegerAttr::get(IntegerType::get(module.getContext(), 64), bytes));
 }
 
+/// Upstream's linalg sharding model rejects an indexing map with a constant
+/// result, which is how the lowering broadcasts a size-1 dim (`(d0, d1) ->
+/// (d0, 0)`, Softmax and LayerNormalization have them). Before propagation,
+/// such an input is collapsed to drop its broadcast unit dims and the map
+/// names only the dims that remain.
+void dropBroadcastUnitDims(func::FuncOp entry) {
+  entry.walk([](linalg::GenericOp generic) {
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    bool changed = false;
+    OpBuilder b(generic);
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      auto type = dyn_cast<RankedTensorType>(input->get().getType());
+      AffineMap map = maps[input->getOperandNumber()];
+      if (!type || !type.hasStaticShape())
+        continue;
+      SmallVector<AffineExpr> kept;
+      SmallVector<int64_t> keptShape;
+      SmallVector<ReassociationIndices> groups;
+      ReassociationIndices pending;
+      bool broadcast = false, other = false;
+      for (auto [i, e] : llvm::enumerate(map.getResults())) {
+        auto c = dyn_cast<AffineConstantExpr>(e);
+        if (c && c.getValue() == 0 && type.getDimSize(i) == 1) {
+          broadcast = true;
+          pending.push_back(i);
+          continue;
+        }
+        if (!isa<AffineDimExpr>(e))
+          other = true;
+        pending.push_back(i);
+        groups.push_back(pending);
+        pending.clear();
+        kept.push_back(e);
+        keptShape.push_back(type.getDimSize(i));
+      }
+      if (!broadcast || other)
+        continue;
+      // Trailing unit dims join the last group (none left: rank 0).
+      if (!groups.empty())
+        llvm::append_range(groups.back(), pending);
+      auto collapsedType =
+          RankedTensorType::get(keptShape, type.getElementType());
+      Value collapsed = tensor::CollapseShapeOp::create(
+          b, generic.getLoc(), collapsedType, input->get(), groups);
+      input->set(collapsed);
+      maps[input->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), 0, kept, generic.getContext());
+      changed = true;
+    }
+    if (changed)
+      generic.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
+  });
+}
+
+/// A tensor.empty shared by ops that want it split differently would be
+/// resharded (gathered: bytes sent for nothing); each use gets its own.
+void unshareEmptyTensors(func::FuncOp entry) {
+  SmallVector<tensor::EmptyOp> shared;
+  entry.walk([&](tensor::EmptyOp empty) {
+    if (!empty->hasOneUse() && !empty->use_empty())
+      shared.push_back(empty);
+  });
+  for (tensor::EmptyOp empty : shared) {
+    SmallVector<OpOperand *> uses = llvm::map_to_vector(
+        llvm::drop_begin(empty->getUses()), [](OpOperand &u) { return &u; });
+    OpBuilder b(empty);
+    for (OpOperand *use : uses) {
+      b.setInsertionPoint(use->getOwner());
+      use->set(b.clone(*empty)->getResult(0));
+    }
+  }
+}
+
 struct ShardPartitionPass
     : public onnx::impl::ShardPartitionBase<ShardPartitionPass> {
   void runOnOperation() override {
@@ -215,8 +288,16 @@ struct ShardPartitionPass
     func::FuncOp entry = findEntryFunction(module);
     if (!entry || entry.isExternal())
       return;
+    dropBroadcastUnitDims(entry);
+    unshareEmptyTensors(entry);
     OpPassManager propagate("func.func");
-    propagate.addPass(shard::createShardingPropagation());
+    // Forward first: the shardings of the specs flow down to the ops they
+    // feed before the replicated outputs flow back up (upstream's default,
+    // backward first, would replicate a data-parallel graph from its
+    // output).
+    shard::ShardingPropagationOptions order;
+    order.traversal = shard::TraversalOrder::ForwardBackward;
+    propagate.addPass(shard::createShardingPropagation(order));
     if (failed(runPipeline(propagate, entry)))
       return signalPassFailure();
     // shard-partition asserts (or crashes) where a tensor operand has no
@@ -302,7 +383,37 @@ struct OpenMPISymbolsPass
         return signalPassFailure();
       global.setSymName(right);
     }
+    // The communicator: the runtime's (onnxd_mpi_comm), which is
+    // MPI_COMM_WORLD unless the application set its own.
+    auto world = module.lookupSymbol<LLVM::GlobalOp>("ompi_mpi_comm_world");
+    if (!world)
+      return;
+    SmallVector<LLVM::AddressOfOp> uses;
+    module.walk([&](LLVM::AddressOfOp a) {
+      if (a.getGlobalName() == world.getSymName() &&
+          a->getParentOfType<LLVM::LLVMFuncOp>())
+        uses.push_back(a);
+    });
+    if (uses.empty())
+      return;
+    auto ptr = LLVM::LLVMPointerType::get(&getContext());
+    auto getter = module.lookupSymbol<LLVM::LLVMFuncOp>(kCommFunction);
+    if (!getter) {
+      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+      getter = LLVM::LLVMFuncOp::create(b, module.getLoc(), kCommFunction,
+                                        LLVM::LLVMFunctionType::get(ptr, {}));
+    }
+    for (LLVM::AddressOfOp a : uses) {
+      OpBuilder b(a);
+      auto call = LLVM::CallOp::create(b, a.getLoc(), getter, ValueRange());
+      a.replaceAllUsesWith(call.getResult());
+      a.erase();
+    }
+    if (SymbolTable::symbolKnownUseEmpty(world, module))
+      world.erase();
   }
+
+  static constexpr const char *kCommFunction = "onnxd_mpi_comm";
 };
 
 } // namespace

@@ -40,6 +40,9 @@ struct MPIApi {
                    void *) = nullptr;
   int (*abort)(void *, int) = nullptr;
   void *world = nullptr, *byteType = nullptr, *longType = nullptr;
+  /// The communicator models run on: the world unless the application set
+  /// one (onnxd_mpi_set_comm). rank and size are this process's in it.
+  void *comm = nullptr;
   int rank = -1, size = 0;
 };
 
@@ -110,8 +113,9 @@ bool mlir::onnx::runtime::joinMPI(int &rank, int &size, std::string &error) {
     }
     std::atexit(finalizeAtExit);
   }
-  if (mpi.commRank(mpi.world, &mpi.rank) != 0 ||
-      mpi.commSize(mpi.world, &mpi.size) != 0) {
+  mpi.comm = mpi.world;
+  if (mpi.commRank(mpi.comm, &mpi.rank) != 0 ||
+      mpi.commSize(mpi.comm, &mpi.size) != 0) {
     error = "MPI_Comm_rank/MPI_Comm_size failed";
     return false;
   }
@@ -142,7 +146,7 @@ onnxd_status onnxd_mpi_bcast(void *data, size_t bytes, int root) {
   char *p = static_cast<char *>(data);
   while (bytes) {
     int n = bytes > size_t(INT_MAX) ? INT_MAX : int(bytes);
-    if (mpi.bcast(p, n, mpi.byteType, root, mpi.world) != 0)
+    if (mpi.bcast(p, n, mpi.byteType, root, mpi.comm) != 0)
       return fail(ONNXD_RUNTIME_ERROR, "MPI_Bcast failed");
     p += n;
     bytes -= n;
@@ -155,16 +159,39 @@ onnxd_status onnxd_mpi_allgather_long(long value, long *all) {
   if (mpi.rank < 0)
     return fail(ONNXD_INVALID_ARGUMENT,
                 "onnxd_mpi_allgather_long: onnxd_mpi_init was not called");
-  if (mpi.allgather(&value, 1, mpi.longType, all, 1, mpi.longType, mpi.world) !=
+  if (mpi.allgather(&value, 1, mpi.longType, all, 1, mpi.longType, mpi.comm) !=
       0)
     return fail(ONNXD_RUNTIME_ERROR, "MPI_Allgather failed");
   return ONNXD_OK;
 }
 
+onnxd_status onnxd_mpi_set_comm(void *comm) {
+  int r = 0, s = 0;
+  std::string error;
+  if (!joinMPI(r, s, error))
+    return fail(ONNXD_IO_ERROR, error);
+  MPIApi &mpi = api();
+  void *next = comm ? comm : mpi.world;
+  int rank = -1, size = 0;
+  if (mpi.commRank(next, &rank) != 0 || mpi.commSize(next, &size) != 0 ||
+      rank < 0 || size < 1)
+    return fail(ONNXD_INVALID_ARGUMENT,
+                "onnxd_mpi_set_comm: not a communicator this process is in");
+  mpi.comm = next;
+  mpi.rank = rank;
+  mpi.size = size;
+  return ONNXD_OK;
+}
+
+void *onnxd_mpi_comm(void) {
+  MPIApi &mpi = api();
+  return mpi.comm ? mpi.comm : mpi.world;
+}
+
 void onnxd_mpi_abort(int code) {
   MPIApi &mpi = api();
   if (mpi.abort && mpi.rank >= 0 && mpi.size > 1)
-    mpi.abort(mpi.world, code);
+    mpi.abort(mpi.comm, code);
   std::exit(code);
 }
 

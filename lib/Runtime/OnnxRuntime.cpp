@@ -180,25 +180,28 @@ void mlir::onnx::runtime::makeRuntimeGlobal() {
     dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
 }
 
+/// A model compiled for one rank of a device configuration runs only where
+/// this process is that rank of the current communicator.
+static onnxd_status checkRank(const Signature &sig) {
+  if (sig.deviceConfig.empty())
+    return ONNXD_OK;
+  int rank = 0, size = 0;
+  std::string error;
+  if (!joinMPI(rank, size, error))
+    return fail(ONNXD_IO_ERROR, error);
+  if (rank != sig.rank)
+    return fail(ONNXD_INVALID_ARGUMENT,
+                "the model was compiled for rank " + std::to_string(sig.rank) +
+                    " of device configuration '" + sig.deviceConfig +
+                    "', this process is rank " + std::to_string(rank));
+  return ONNXD_OK;
+}
+
 static onnxd_status finishModel(onnxd_model *model, onnxd_model **out) {
   model->profile.origin = steadyNanos();
-  if (!model->signature.deviceConfig.empty()) {
-    // One rank's program of a device configuration: this must be that rank.
-    int rank = 0, size = 0;
-    std::string error;
-    if (!joinMPI(rank, size, error)) {
-      delete model;
-      return fail(ONNXD_IO_ERROR, error);
-    }
-    if (rank != model->signature.rank) {
-      std::string message = "the model was compiled for rank " +
-                            std::to_string(model->signature.rank) +
-                            " of device configuration '" +
-                            model->signature.deviceConfig +
-                            "', this process is rank " + std::to_string(rank);
-      delete model;
-      return fail(ONNXD_INVALID_ARGUMENT, message);
-    }
+  if (onnxd_status status = checkRank(model->signature)) {
+    delete model;
+    return status;
   }
   if (model->signature.openmp) {
     std::string error;
@@ -750,6 +753,9 @@ static onnxd_status runEntry(onnxd_model *model,
                              const std::vector<const onnxd_value *> &bound,
                              std::vector<RunOutput> &outs) {
   const Signature &sig = model->signature;
+  // The communicator may have changed since the model was loaded.
+  if (onnxd_status status = checkRank(sig))
+    return status;
   Arena arena;
   ArenaScope scope(arena);
 

@@ -66,6 +66,20 @@ module attributes {onnx.ir_version = 11 : i64, onnx.opset_import = {ai.onnx = 23
 
 // -----
 
+// A sharded axis's dim_value (the product of them, for fused axes) or
+// dim_param must be the tensor's dim.
+module attributes {onnx.ir_version = 11 : i64, onnx.opset_import = {ai.onnx = 23 : i64}, onnx.configuration = [{name = "two", num_devices = 2 : i32, device = []}]} {
+  func.func @g(%x: tensor<4x6xf32> {onnx.name = "x"}) -> (tensor<4x6xf32> {onnx.name = "y"}) {
+    // expected-error@+2 {{node 'n' (Neg), sharding of 'x': axis 0 is sharded as dim_value 8 but the tensor's dim is 4 [ir-dev-shard-dim]}}
+    // expected-error@+1 {{node 'n' (Neg), sharding of 'y': axis 1 is sharded as dim_param 'N' but the tensor's dim is 6 [ir-dev-shard-dim]}}
+    %y = onnx.Neg(%x) {onnx.name = "n", onnx.outputs = ["y"], onnx.device_configurations = [{configuration_id = "two", sharding_spec = [{tensor_name = "x", device = array<i64: 0, 1>, sharded_dim = [{axis = 0 : i64, simple_sharding = [{dim_value = 8 : i64, num_shards = 2 : i64}]}]}, {tensor_name = "y", device = array<i64: 0, 1>, sharded_dim = [{axis = 1 : i64, simple_sharding = [{dim_param = "N", num_shards = 2 : i64}]}]}]}]} : (tensor<4x6xf32>) -> tensor<4x6xf32>
+    %z = onnx.Neg(%y) {onnx.name = "m", onnx.outputs = ["z"], onnx.device_configurations = [{configuration_id = "two", sharding_spec = [{tensor_name = "z", device = array<i64: 0, 1>, sharded_dim = [{axis = 1 : i64, simple_sharding = [{dim_value = 3 : i64, num_shards = 1 : i64}, {dim_value = 2 : i64, num_shards = 2 : i64}]}]}]}]} : (tensor<4x6xf32>) -> tensor<4x6xf32>
+    return %z : tensor<4x6xf32>
+  }
+}
+
+// -----
+
 module attributes {onnx.ir_version = 11 : i64, onnx.opset_import = {ai.onnx = 23 : i64}, onnx.configuration = [{name = "four", num_devices = 4 : i32, device = []}]} {
   func.func @g(%x: tensor<4x2xf32> {onnx.name = "x"}) -> (tensor<4x2xf32> {onnx.name = "y"}) {
     // expected-error@+2 {{node 'n' (Neg), sharding of 'x': axis -1 needs a positive num_shards [ir-dev-shard-num-shards]}}

@@ -109,14 +109,17 @@ def ShardSpecialize : Pass<"onnx-shard-specialize", "::mlir::ModuleOp"> {
 }
 
 def OpenMPISymbols : Pass<"onnx-fix-openmpi-symbols", "::mlir::ModuleOp"> {
-  let summary = "Name Open MPI's reduction ops as libmpi does";
+  let summary = "Name Open MPI's reduction ops as libmpi does; take the "
+                "communicator from the runtime";
   let description = [{
     The `mpi` dialect's LLVM lowering (MLIR 22) refers to Open MPI's
     predefined reduction `MPI_SUM` as the global `ompi_mpi_sum`; libmpi
     defines it as `ompi_mpi_op_sum` (likewise max, min, prod, the logical and
     bitwise ops, minloc, maxloc, replace, no_op). Runs after
     `convert-to-llvm` and renames the external globals, so that the code
-    links and resolves against Open MPI.
+    links and resolves against Open MPI. The communicator is not the global
+    `ompi_mpi_comm_world` but the runtime's `onnxd_mpi_comm()`: the world,
+    or the communicator the application gave `onnxd_mpi_set_comm`.
   }];
 }
 

@@ -226,10 +226,20 @@ onnxd_status onnxd_emit(const char *path, const onnxd_options *options,
 onnxd_status onnxd_load(const char *path, onnxd_model **model);
 
 /** Multi-device runs (docs/multi-device.md). Open MPI is opened at run time
- *  (libmpi.so.40); the job is MPI_COMM_WORLD. onnxd_mpi_init joins it (once;
- *  later calls give the same answer): this process's rank and the job's
- *  size. */
+ *  (libmpi.so.40); the job is MPI_COMM_WORLD unless onnxd_mpi_set_comm
+ *  names another communicator. onnxd_mpi_init joins it (once; later calls
+ *  give the same answer): this process's rank and the job's size. */
 onnxd_status onnxd_mpi_init(int *rank, int *size);
+/** The communicator the models of this process run on, compile for and
+ *  broadcast over: an Open MPI MPI_Comm handle (for example one from
+ *  MPI_Comm_split, so that groups of ranks run separate copies of a model);
+ *  NULL restores MPI_COMM_WORLD. Joins MPI if needed. From then on
+ *  onnxd_mpi_init answers this process's rank and the size of `comm`; a model
+ *  compiled for rank r of a configuration must run where this process is
+ *  rank r of `comm`. */
+onnxd_status onnxd_mpi_set_comm(void *comm);
+/** The current communicator (compiled multi-device code calls this). */
+void *onnxd_mpi_comm(void);
 /** MPI_Bcast of `bytes` bytes from rank `root` (any size). */
 onnxd_status onnxd_mpi_bcast(void *data, size_t bytes, int root);
 /** Every rank's `value`, in rank order, into all[0 .. size-1]. */

@@ -159,6 +159,9 @@ private:
   void checkOp(Operation *op, DictionaryAttr opsets, const std::string &what,
                bool inFunction, DictionaryAttr functionInfo);
   void checkDeviceConfigurations(Operation *op, const std::string &what);
+  /// The dim_value/dim_param of a sharded axis against the tensor's dim.
+  void checkShardedDimSize(Location loc, const std::string &where, int64_t axis,
+                           ArrayAttr simple, TensorType type);
   void checkDimParams(func::FuncOp func);
   void checkRecursion();
   void checkName(Location loc, StringRef name, const Twine &what);
@@ -698,6 +701,8 @@ void Validator::checkDeviceConfigurations(Operation *op,
         auto simple = dyn_cast_or_null<ArrayAttr>(dim.get("simple_sharding"));
         if (!simple)
           continue;
+        checkShardedDimSize(loc, where, axis.getInt(), simple,
+                            rank >= 0 ? shapes[0] : TensorType());
         for (Attribute x : simple) {
           auto sd = dyn_cast<DictionaryAttr>(x);
           auto shards = sd ? dyn_cast_or_null<IntegerAttr>(sd.get("num_shards"))
@@ -720,6 +725,49 @@ void Validator::checkDeviceConfigurations(Operation *op,
               "ir-dev-shard-devices");
     }
   }
+}
+
+void Validator::checkShardedDimSize(Location loc, const std::string &where,
+                                    int64_t axis, ArrayAttr simple,
+                                    TensorType type) {
+  if (!type || !type.hasRank() || axis < -type.getRank() ||
+      axis >= type.getRank())
+    return;
+  if (axis < 0)
+    axis += type.getRank();
+  if (type.isDynamicDim(axis))
+    return; // a symbolic dim: its dim_param is not kept on the value
+  // One entry per fused axis (onnx.proto: several describe a tensor whose
+  // axes were reshaped into one): the dim is the product of their sizes.
+  int64_t size = type.getDimSize(axis), product = 1;
+  for (Attribute x : simple) {
+    auto sd = dyn_cast<DictionaryAttr>(x);
+    if (!sd)
+      return;
+    if (auto param = dyn_cast_or_null<StringAttr>(sd.get("dim_param"))) {
+      if (simple.size() == 1)
+        error(loc,
+              where + ": axis " + Twine(axis) + " is sharded as dim_param '" +
+                  param.getValue() + "' but the tensor's dim is " + Twine(size),
+              "ir-dev-shard-dim");
+      return;
+    }
+    auto value = dyn_cast_or_null<IntegerAttr>(sd.get("dim_value"));
+    if (!value || value.getInt() < 0 || value.getInt() > size)
+      return value ? error(loc,
+                           where + ": axis " + Twine(axis) +
+                               " is sharded as dim_value " +
+                               Twine(value.getInt()) +
+                               " but the tensor's dim is " + Twine(size),
+                           "ir-dev-shard-dim")
+                   : void();
+    product *= value.getInt();
+  }
+  if (product != size)
+    error(loc,
+          where + ": axis " + Twine(axis) + " is sharded as dim_value " +
+              Twine(product) + " but the tensor's dim is " + Twine(size),
+          "ir-dev-shard-dim");
 }
 
 //===----------------------------------------------------------------------===//
