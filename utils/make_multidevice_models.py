@@ -298,7 +298,7 @@ def main():
         make_mlp(rng, 1024 if large else 256, 4096 if large else 1024, 8),
         make_attention(rng, 64 if large else 16, 512 if large else 64, 8),
         make_cnn(rng, 8, 32 if large else 12),
-        make_pipeline(rng, 1024 if large else 128, 8),
+        make_pipeline(rng, 1024 if large else 128, 64 if large else 8),
     ]
     for m, inputs, outputs in models:
         fix_int_inits(m)

@@ -10,10 +10,14 @@
 // stage r. Every rank walks the graph in the same order, so the sends of a
 // producer and the receives of its consumers pair up in that order (each
 // tensor has a tag of its own) and no rank waits on one that waits on it.
+// With micro-batches, the nodes that read the batch are first cloned once a
+// micro-batch, in micro-batch order: a stage then sends micro-batch m and
+// goes on with m+1 while the next stage computes m.
 //
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Distribute/Passes.h"
+#include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
 #include "Utils.h"
 
@@ -22,7 +26,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <set>
 
@@ -54,6 +62,290 @@ Value flatten(OpBuilder &b, Location loc, Value buffer) {
                                          ArrayRef<ReassociationIndices>{all});
 }
 
+//===----------------------------------------------------------------------===//
+// Micro-batches
+//===----------------------------------------------------------------------===//
+
+/// The ONNX operator of `op` ("" for ops of other dialects).
+StringRef onnxOpType(Operation *op) {
+  auto schemaOp = dyn_cast<ONNXSchemaOpInterface>(op);
+  if (!schemaOp || *schemaOp.getSchema().domain)
+    return "";
+  return schemaOp.getSchema().name;
+}
+
+int64_t intAttr(Operation *op, StringRef name, int64_t dflt) {
+  if (auto a = op->getAttrOfType<IntegerAttr>(name))
+    return a.getInt();
+  return dflt;
+}
+
+/// Why `op`, whose operands marked in `carrying` hold rows of the batch
+/// along dim 0, may not compute one micro-batch's rows from that
+/// micro-batch's rows alone; "" when it may. Conservative: an op not known
+/// to work row by row is refused.
+std::string notRowWise(Operation *op, const llvm::DenseSet<Value> &carrying) {
+  StringRef type = onnxOpType(op);
+  if (type.empty())
+    return "not an ONNX node";
+  if (op->getNumRegions())
+    return "a node with subgraphs";
+  auto rankOf = [](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t ? t.getRank() : int64_t(-1);
+  };
+  auto carries = [&](Value v) { return carrying.contains(v); };
+  int64_t outRank = rankOf(op->getResult(0));
+  // A batch-free operand must not vary along the output's dim 0.
+  auto broadcastsOverBatch = [&](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t)
+      return false;
+    return t.getRank() < outRank ||
+           (t.getRank() == outRank && outRank > 0 && t.getDimSize(0) == 1);
+  };
+  static const llvm::StringSet<> unary = {"Relu",
+                                          "LeakyRelu",
+                                          "Sigmoid",
+                                          "Tanh",
+                                          "Exp",
+                                          "Log",
+                                          "Neg",
+                                          "Abs",
+                                          "Sqrt",
+                                          "Reciprocal",
+                                          "Erf",
+                                          "Gelu",
+                                          "Elu",
+                                          "Selu",
+                                          "Softplus",
+                                          "Softsign",
+                                          "HardSigmoid",
+                                          "HardSwish",
+                                          "Clip",
+                                          "Cast",
+                                          "Identity",
+                                          "Sin",
+                                          "Cos",
+                                          "Floor",
+                                          "Ceil",
+                                          "Round",
+                                          "Sign",
+                                          "Not",
+                                          "Mish",
+                                          "Celu",
+                                          "ThresholdedRelu",
+                                          "IsNaN",
+                                          "IsInf",
+                                          "Dropout",
+                                          "CastLike",
+                                          "Add",
+                                          "Sub",
+                                          "Mul",
+                                          "Div",
+                                          "Pow",
+                                          "Max",
+                                          "Min",
+                                          "Sum",
+                                          "Mean",
+                                          "Where",
+                                          "Equal",
+                                          "Less",
+                                          "Greater",
+                                          "LessOrEqual",
+                                          "GreaterOrEqual",
+                                          "And",
+                                          "Or",
+                                          "Xor",
+                                          "Mod",
+                                          "PRelu",
+                                          "BitShift"};
+  if (unary.contains(type)) {
+    // Elementwise (with broadcasting): rows stay rows when every operand
+    // that carries the batch has the output's rank.
+    for (Value v : op->getOperands()) {
+      if (carries(v) ? rankOf(v) != outRank : !broadcastsOverBatch(v))
+        return "an operand that does not broadcast row by row";
+    }
+    return "";
+  }
+  if (type == "MatMul") {
+    Value a = op->getOperand(0), b = op->getOperand(1);
+    if (carries(a) && !carries(b) && rankOf(a) >= 2 &&
+        (rankOf(b) <= 2 || broadcastsOverBatch(b)))
+      return "";
+    if (carries(a) && carries(b) && rankOf(a) >= 3 && rankOf(a) == rankOf(b))
+      return "";
+    return "a MatMul whose batch rows are not independent";
+  }
+  if (type == "Gemm") {
+    if (intAttr(op, "transA", 0) == 0 && carries(op->getOperand(0)) &&
+        llvm::all_of(op->getOperands().drop_front(),
+                     [&](Value v) { return !carries(v); }) &&
+        (op->getNumOperands() < 3 || rankOf(op->getOperand(2)) < 2 ||
+         broadcastsOverBatch(op->getOperand(2))))
+      return "";
+    return "a Gemm whose batch rows are not independent";
+  }
+  static const llvm::StringSet<> perImage = {"Conv",
+                                             "MaxPool",
+                                             "AveragePool",
+                                             "GlobalAveragePool",
+                                             "GlobalMaxPool",
+                                             "LpPool",
+                                             "BatchNormalization",
+                                             "InstanceNormalization",
+                                             "LRN",
+                                             "ConvTranspose"};
+  if (perImage.contains(type)) {
+    if (carries(op->getOperand(0)) &&
+        llvm::all_of(op->getOperands().drop_front(),
+                     [&](Value v) { return !carries(v); }))
+      return "";
+    return "a weight that depends on the batch";
+  }
+  // One operand along an axis other than 0.
+  auto axisNot0 = [&](int64_t dflt) -> std::string {
+    int64_t axis = intAttr(op, "axis", dflt);
+    if (axis < 0)
+      axis += outRank;
+    if (axis == 0 || !carries(op->getOperand(0)) ||
+        llvm::any_of(op->getOperands().drop_front(), carries))
+      return "an operation along the batch axis";
+    return "";
+  };
+  if (type == "Softmax" || type == "LogSoftmax" || type == "Hardmax")
+    return axisNot0(-1);
+  if (type == "LayerNormalization")
+    return axisNot0(-1);
+  if (type == "Flatten")
+    return axisNot0(1);
+  if (type == "Transpose") {
+    auto perm = op->getAttrOfType<ArrayAttr>("perm");
+    if (perm && !perm.empty())
+      if (auto p0 = dyn_cast<IntegerAttr>(perm[0]); p0 && p0.getInt() == 0)
+        return "";
+    return "a Transpose that moves the batch axis";
+  }
+  if (type == "Concat") {
+    int64_t axis = intAttr(op, "axis", 0);
+    if ((axis < 0 ? axis + outRank : axis) != 0 &&
+        llvm::all_of(op->getOperands(), carries))
+      return "";
+    return "a Concat along the batch axis or of a batch-free tensor";
+  }
+  return "an operator not known to work row by row";
+}
+
+SmallVector<OpFoldResult> indices(OpBuilder &b, ArrayRef<int64_t> values) {
+  return llvm::map_to_vector(
+      values, [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); });
+}
+
+/// Splits the batch (dim 0 of the inputs) into `count` micro-batches: every
+/// node that computes from the batch is cloned once per micro-batch, in
+/// micro-batch order, on that micro-batch's rows; the outputs are put back
+/// together at the end. With pipeline stages, stage s then works on
+/// micro-batch m while stage s+1 works on m-1.
+LogicalResult splitMicroBatches(func::FuncOp entry, int64_t count) {
+  Block &body = entry.getBody().front();
+  Operation *ret = body.getTerminator();
+  int64_t batch = -1;
+  for (BlockArgument arg : entry.getArguments())
+    if (auto t = dyn_cast<RankedTensorType>(arg.getType());
+        t && t.getRank() > 0 && !t.isDynamicDim(0)) {
+      batch = t.getDimSize(0);
+      break;
+    }
+  if (batch < 0 || batch % count != 0)
+    return mlir::emitError(entry.getLoc())
+           << "micro-batches: the first input's dim 0 (the batch, "
+           << (batch < 0 ? std::string("unknown") : std::to_string(batch))
+           << ") must be static and split evenly into " << count;
+  int64_t rows = batch / count;
+  llvm::DenseSet<Value> carrying;
+  for (BlockArgument arg : entry.getArguments())
+    if (auto t = dyn_cast<RankedTensorType>(arg.getType());
+        t && t.hasStaticShape() && t.getRank() > 0 && t.getDimSize(0) == batch)
+      carrying.insert(arg);
+  SmallVector<Operation *> split;
+  for (Operation &op : body.without_terminator()) {
+    bool uses = false;
+    op.walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        uses |= carrying.contains(v);
+    });
+    if (!uses)
+      continue;
+    std::string why = notRowWise(&op, carrying);
+    for (Value r : op.getResults()) {
+      auto t = dyn_cast<RankedTensorType>(r.getType());
+      if (why.empty() && (!t || !t.hasStaticShape() || t.getRank() == 0 ||
+                          t.getDimSize(0) != batch))
+        why = "a result whose dim 0 is not the batch";
+      carrying.insert(r);
+    }
+    if (!why.empty())
+      return op.emitError()
+             << distribute::describeNode(&op) << ": micro-batches need every "
+             << "node that reads the batch to work row by row along dim 0; "
+             << "this one has " << why;
+    split.push_back(&op);
+  }
+  if (split.empty())
+    return success();
+  OpBuilder b(ret);
+  Location loc = entry.getLoc();
+  // Micro-batch m: the rows [m*rows, (m+1)*rows) of every batch input.
+  SmallVector<IRMapping> maps(count);
+  for (int64_t m = 0; m < count; ++m) {
+    for (BlockArgument arg : entry.getArguments()) {
+      if (!carrying.contains(arg))
+        continue;
+      auto t = cast<RankedTensorType>(arg.getType());
+      SmallVector<int64_t> offsets(t.getRank(), 0), sizes(t.getShape());
+      offsets[0] = m * rows;
+      sizes[0] = rows;
+      maps[m].map(arg, tensor::ExtractSliceOp::create(
+                           b, loc, arg, indices(b, offsets), indices(b, sizes),
+                           indices(b, SmallVector<int64_t>(t.getRank(), 1))));
+    }
+    for (Operation *op : split) {
+      Operation *clone = b.clone(*op, maps[m]);
+      for (Value r : clone->getResults()) {
+        auto t = cast<RankedTensorType>(r.getType());
+        SmallVector<int64_t> shape(t.getShape());
+        shape[0] = rows;
+        r.setType(t.clone(shape));
+      }
+    }
+  }
+  // The outputs: the micro-batches' rows put back in place.
+  for (OpOperand &out : ret->getOpOperands()) {
+    Value v = out.get();
+    if (!carrying.contains(v))
+      continue;
+    auto t = cast<RankedTensorType>(v.getType());
+    Value whole =
+        tensor::EmptyOp::create(b, loc, t.getShape(), t.getElementType());
+    for (int64_t m = 0; m < count; ++m) {
+      SmallVector<int64_t> offsets(t.getRank(), 0);
+      offsets[0] = m * rows;
+      Value part = maps[m].lookup(v);
+      whole = tensor::InsertSliceOp::create(
+          b, loc, part, whole, indices(b, offsets),
+          indices(b, cast<RankedTensorType>(part.getType()).getShape()),
+          indices(b, SmallVector<int64_t>(t.getRank(), 1)));
+    }
+    out.set(whole);
+  }
+  for (Operation *op : llvm::reverse(split)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  return success();
+}
+
 /// The stage of an op that runs on every rank (fed by inputs and
 /// initializers alone).
 constexpr int64_t kEveryRank = -1;
@@ -75,6 +367,20 @@ struct PipelineStagesPass
       devices = n.getInt();
 
     Block &body = entry.getBody().front();
+    if (microBatches > 1) {
+      bool anyStage = false;
+      for (Operation &op : body.without_terminator())
+        if (DictionaryAttr c = distribute::nodeConfiguration(&op, deviceConfig))
+          anyStage |= bool(c.get("pipeline_stage"));
+      if (!anyStage) {
+        mlir::emitError(module.getLoc())
+            << "micro-batches: device configuration '" << deviceConfig
+            << "' has no pipeline stages";
+        return signalPassFailure();
+      }
+      if (failed(splitMicroBatches(entry, microBatches)))
+        return signalPassFailure();
+    }
     // Stages of the top-level ops.
     llvm::DenseMap<Operation *, int64_t> stageOf;
     bool staged = false;
@@ -127,8 +433,9 @@ struct PipelineStagesPass
     if (!staged)
       return;
     if (rank < 0) {
-      module.emitError("pipeline stages are compiled for one rank: give "
-                       "onnx-pipeline-stages a rank");
+      mlir::emitError(module.getLoc(),
+                      "pipeline stages are compiled for one rank: give "
+                      "onnx-pipeline-stages a rank");
       return signalPassFailure();
     }
     distribute::setMPIImplementation(module);

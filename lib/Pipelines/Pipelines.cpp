@@ -43,8 +43,11 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   if (!options.deviceConfig.empty()) {
     std::string args = "{device-config=" + options.deviceConfig.getValue() +
                        " rank=" + std::to_string(options.rank) + "}";
-    distribute =
-        "onnx-pipeline-stages" + args + ",onnx-shard-annotate" + args + ",";
+    std::string stageArgs =
+        args.substr(0, args.size() - 1) +
+        " micro-batches=" + std::to_string(options.microBatches) + "}";
+    distribute = "onnx-pipeline-stages" + stageArgs + ",onnx-shard-annotate" +
+                 args + ",";
   }
   if (options.onnxLevel)
     // Decomposition needs ranks and element types: infer them first.

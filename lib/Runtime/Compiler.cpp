@@ -382,6 +382,7 @@ static Error lower(Compilation &c, const onnxd_options &options) {
               std::to_string(devices) + ")");
     pipeline.deviceConfig = options.device_config;
     pipeline.rank = rank;
+    pipeline.microBatches = std::max(1, options.micro_batches);
     c.signature.deviceConfig = options.device_config;
     c.signature.rank = rank;
   }

@@ -172,6 +172,7 @@ void onnxd_options_init(onnxd_options *options) {
   options->codegen = 1;
   options->profile = 0;
   options->device_config = nullptr;
+  options->micro_batches = 1;
 }
 
 void mlir::onnx::runtime::makeRuntimeGlobal() {

@@ -49,7 +49,7 @@ struct Options {
   std::vector<std::string> inputFiles;
   double rtol = 1e-3, atol = 1e-7;
   unsigned benchRuns = 0;
-  int threads = 1, optLevel = 3;
+  int threads = 1, optLevel = 3, microBatches = 1;
 };
 } // namespace
 
@@ -106,7 +106,11 @@ static const char *const kUsageText =
     "...);\n"
     "                        rank 0 reads the inputs and writes the outputs; "
     "%r in\n"
-    "                        MODEL and -o is the rank (one library a rank)\n";
+    "                        MODEL and -o is the rank (one library a rank)\n"
+    "  --micro-batches M     with --device-config: split the batch into M "
+    "micro-batches\n"
+    "                        that flow through the pipeline stages one after "
+    "another\n";
 
 /// Parses argv into `opts`; false (after a message) on a usage error.
 static bool parseArgs(int argc, char **argv) {
@@ -184,6 +188,17 @@ static bool parseArgs(int argc, char **argv) {
         return false;
       }
       opts.benchRuns = static_cast<unsigned>(runs);
+    } else if (value("--micro-batches", v)) {
+      double m = 0;
+      if (!number("--micro-batches", v, m))
+        return false;
+      if (m < 1 || m > 4096 || m != static_cast<int>(m)) {
+        llvm::errs() << "onnx-run: --micro-batches takes a whole number from "
+                        "1 to 4096, got '"
+                     << v << "'\n";
+        return false;
+      }
+      opts.microBatches = static_cast<int>(m);
     } else if (value("--threads", v)) {
       double threads = 0;
       if (!number("--threads", v, threads))
@@ -947,6 +962,7 @@ static int mainBody() {
   options.profile = opts.profileGiven ? 1 : 0;
   options.device_config =
       opts.deviceConfig.empty() ? nullptr : opts.deviceConfig.c_str();
+  options.micro_batches = opts.microBatches;
 
   // Ahead of time: --emit KIND [-o FILE], or -o FILE.so.
   if (!emitKind.empty() || (!outputFile.empty() && testDir.empty())) {

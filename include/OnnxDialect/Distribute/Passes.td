@@ -134,13 +134,27 @@ def PipelineStages : Pass<"onnx-pipeline-stages", "::mlir::ModuleOp"> {
     is sent (`mpi.send`, tag = its producer's index) by the rank that
     computes it and received (`mpi.recv`) by every rank that uses it; the
     model's outputs are sent to rank 0, which returns them (the other ranks
-    return zeros). Ranks overlap: rank 0 starts the next request while
-    rank 1 still computes the previous one.
+    return zeros). Every rank walks the graph in one order and sends and
+    receives where the tensor is computed, so the blocking calls pair up
+    and no rank waits on one that waits on it.
+
+    With `micro-batches=M` the batch (dim 0 of the inputs) is split into M
+    micro-batches and every node that reads it is cloned per micro-batch,
+    in micro-batch order: stage s computes micro-batch m while stage s+1
+    computes m-1 (the stages overlap). Every such node must be known to
+    work row by row along dim 0 (elementwise ops, MatMul/Gemm with batch-free
+    weights, convolutions and pooling, Softmax/LayerNormalization/Flatten
+    not on axis 0, ...); any other is an error naming it.
   }];
-  let options = distributeOptions;
+  let options = !listconcat(distributeOptions, [
+    Option<"microBatches", "micro-batches", "int64_t", /*default=*/"1",
+           "Split the batch (dim 0 of the inputs) into this many "
+           "micro-batches that flow through the stages one after another">,
+  ]);
   let dependentDialects = ["::mlir::mpi::MPIDialect",
                            "::mlir::bufferization::BufferizationDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect",
                            "::mlir::DLTIDialect"];
 }
 

@@ -81,6 +81,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("With device-config: the rank (MPI process) to compile "
                      "the program of"),
       llvm::cl::init(-1)};
+  PassOptions::Option<int64_t> microBatches{
+      *this, "micro-batches",
+      llvm::cl::desc("With device-config: split the batch into this many "
+                     "micro-batches that flow through the pipeline stages "
+                     "one after another (onnx-pipeline-stages)"),
+      llvm::cl::init(1)};
   PassOptions::Option<bool> runtimeChecks{
       *this, "runtime-checks",
       llvm::cl::desc("cf.assert calls onnxd_rt_fail (the runtime's error "

@@ -200,6 +200,10 @@ typedef struct onnxd_options {
    *  (onnxd_mpi_init) and compiles the program of its rank. The job's size
    *  must be the configuration's num_devices. docs/multi-device.md. */
   const char *device_config;
+  /** With device_config and pipeline stages: split the batch (dim 0 of the
+   *  inputs) into this many micro-batches that flow through the stages one
+   *  after another, so that the stages overlap. 1 (default): one batch. */
+  int micro_batches;
 } onnxd_options;
 
 typedef struct onnxd_model onnxd_model;

@@ -46,6 +46,10 @@ namespace {
 /// The most rows a copy is unrolled over, and the most elements.
 constexpr int64_t kMaxUnrolledRows = 64;
 constexpr int64_t kMaxUnrolledElements = 4096;
+/// The longest row copied as one vector: a longer contiguous row is an
+/// llvm.memcpy (as fast, and a vector<1024xf32> costs LLVM's instruction
+/// selection hundreds of MB and seconds).
+constexpr int64_t kMaxVectorRow = 256;
 
 bool isContiguous(MemRefType type) { return type.getLayout().isIdentity(); }
 
@@ -99,7 +103,8 @@ void vectorizeStaticCopy(RewriterBase &rewriter, memref::CopyOp copy) {
   int64_t inner = source.getShape().back();
   int64_t rows = inner ? elements / inner : 0;
   rewriter.setInsertionPoint(copy);
-  if (elements <= kMaxUnrolledElements && rows <= kMaxUnrolledRows) {
+  if (elements <= kMaxUnrolledElements && rows <= kMaxUnrolledRows &&
+      inner <= kMaxVectorRow) {
     (void)linalg::vectorizeCopy(rewriter, copy);
     return;
   }
@@ -124,6 +129,8 @@ void vectorizeStaticCopy(RewriterBase &rewriter, memref::CopyOp copy) {
         rowCopies.push_back(memref::CopyOp::create(b, loc, from, to));
       });
   rewriter.eraseOp(copy);
+  if (inner > kMaxVectorRow)
+    return; // one memcpy a row
   for (memref::CopyOp row : rowCopies) {
     rewriter.setInsertionPoint(row);
     (void)linalg::vectorizeCopy(rewriter, row);

@@ -94,11 +94,19 @@ RankedTensorType packedType(RankedTensorType type, PackSpec spec) {
       type.getElementType());
 }
 
+/// The packed constants made by one run of the pass, by source constant,
+/// transposition and packing: a weight that several matmuls read (the
+/// micro-batches of a pipeline stage, a weight shared by layers) is packed
+/// once and its blob shared.
+using PackedConstants =
+    llvm::DenseMap<std::tuple<Attribute, int64_t, int64_t, int64_t>, Attribute>;
+
 /// The packed form of a constant, computed here: element [t][o][i][0] is
 /// source[t * tile + i] along the tiled dim and o along the other, zero past
 /// the end. A transposed constant (Gemm's transB, MatMul of a transposed
 /// initializer) is read through the transpose.
-Value packConstant(OpBuilder &b, Location loc, Value source, PackSpec spec) {
+Value packConstant(OpBuilder &b, Location loc, Value source, PackSpec spec,
+                   PackedConstants *cache) {
   float splat = 0;
   bool transposed = false;
   Value stored = source;
@@ -112,6 +120,12 @@ Value packConstant(OpBuilder &b, Location loc, Value source, PackSpec spec) {
     return {};
   auto type = cast<RankedTensorType>(source.getType());
   RankedTensorType packed = packedType(type, spec);
+  auto key =
+      std::make_tuple(stored.getDefiningOp<arith::ConstantOp>().getValue(),
+                      int64_t(transposed), spec.tiled, spec.tile);
+  if (cache)
+    if (Attribute done = cache->lookup(key))
+      return arith::ConstantOp::create(b, loc, packed, cast<TypedAttr>(done));
   if (data->empty())
     return arith::ConstantOp::create(
         b, loc, packed,
@@ -136,12 +150,15 @@ Value packConstant(OpBuilder &b, Location loc, Value source, PackSpec spec) {
       }
   auto attr = DenseResourceElementsAttr::get(packed, "onnx_packed_weights",
                                              std::move(blob));
+  if (cache)
+    (*cache)[key] = attr;
   return arith::ConstantOp::create(b, loc, packed, attr);
 }
 
 /// linalg.pack of a 2-D operand as `spec` says, zero-padded.
-Value packOperand(OpBuilder &b, Location loc, Value source, PackSpec spec) {
-  if (Value constant = packConstant(b, loc, source, spec))
+Value packOperand(OpBuilder &b, Location loc, Value source, PackSpec spec,
+                  PackedConstants *cache = nullptr) {
+  if (Value constant = packConstant(b, loc, source, spec, cache))
     return constant;
   auto type = cast<RankedTensorType>(source.getType());
   RankedTensorType packed = packedType(type, spec);
@@ -176,8 +193,9 @@ LogicalResult matchStaticF32(PatternRewriter &rewriter, linalg::LinalgOp op) {
 }
 
 struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
-  MatmulToMmt4d(MLIRContext *context, const CPUTarget &target)
-      : OpRewritePattern(context), target(target) {}
+  MatmulToMmt4d(MLIRContext *context, const CPUTarget &target,
+                PackedConstants &packed)
+      : OpRewritePattern(context), target(target), packed(&packed) {}
 
   LogicalResult matchAndRewrite(linalg::MatmulOp op,
                                 PatternRewriter &rewriter) const override {
@@ -201,8 +219,8 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
         target.matmulTileM(), llvm::PowerOf2Ceil(static_cast<uint64_t>(m)));
     int64_t n0 = target.matmulTileN();
     Location loc = op.getLoc();
-    Value lhsPacked = packOperand(rewriter, loc, lhs, {0, m0});
-    Value rhsPacked = packOperand(rewriter, loc, rhs, {1, n0});
+    Value lhsPacked = packOperand(rewriter, loc, lhs, {0, m0}, packed);
+    Value rhsPacked = packOperand(rewriter, loc, rhs, {1, n0}, packed);
 
     auto accType = RankedTensorType::get(
         {llvm::divideCeilSigned(m, m0), llvm::divideCeilSigned(n, n0), m0, n0},
@@ -238,6 +256,7 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
   }
 
   CPUTarget target;
+  PackedConstants *packed;
 };
 
 /// The same constant viewed with `type` (same elements in the same order):
@@ -513,7 +532,8 @@ struct CPUPackMatmulPass
       return signalPassFailure();
     tileDynamicRows();
     RewritePatternSet patterns(&getContext());
-    patterns.add<MatmulToMmt4d>(&getContext(), target);
+    PackedConstants packed;
+    patterns.add<MatmulToMmt4d>(&getContext(), target, packed);
     patterns.add<ConvToMatmul, DepthwiseConvToElementwise>(&getContext());
     // Only the matmuls and convolutions (and the matmuls these become): the
     // rest is left as it is (but for the canonicalization above, when a
