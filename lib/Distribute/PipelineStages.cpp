@@ -198,6 +198,9 @@ std::string notRowWise(Operation *op, const llvm::DenseSet<Value> &carrying) {
                                              "LRN",
                                              "ConvTranspose"};
   if (perImage.contains(type)) {
+    // Training-mode BatchNormalization takes its statistics over the batch.
+    if (type == "BatchNormalization" && intAttr(op, "training_mode", 0) != 0)
+      return "batch statistics (training_mode)";
     if (carries(op->getOperand(0)) &&
         llvm::all_of(op->getOperands().drop_front(),
                      [&](Value v) { return !carries(v); }))
