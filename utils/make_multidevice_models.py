@@ -34,7 +34,6 @@ import sys
 
 import numpy as np
 
-FLOAT = 1
 DEVICES = (1, 2, 4)
 
 
@@ -48,30 +47,13 @@ def value_info(name, shape):
 
 
 def tensor_proto_file(path, name, array):
-    """A TensorProto file of the test data (binary, by hand: tag 1 dims,
-    2 data_type, 8 name, 9 raw_data)."""
-    def varint(n):
-        out = bytearray()
-        while True:
-            b = n & 0x7F
-            n >>= 7
-            if n:
-                out.append(b | 0x80)
-            else:
-                out.append(b)
-                return bytes(out)
-
-    def field(tag, wire, payload):
-        return varint((tag << 3) | wire) + payload
-
-    data = b"".join(field(1, 0, varint(d)) for d in array.shape)
-    data += field(2, 0, varint(FLOAT))
-    nb = name.encode()
-    data += field(8, 2, varint(len(nb)) + nb)
-    raw = np.ascontiguousarray(array, dtype=np.float32).tobytes()
-    data += field(9, 2, varint(len(raw)) + raw)
+    """A TensorProto file of the test data (ONNX 1.12 writes TensorProto
+    as the spec has it; only the model needs IR 11 fields)."""
+    from onnx import numpy_helper
+    tensor = numpy_helper.from_array(
+        np.ascontiguousarray(array, dtype=np.float32), name)
     with open(path, "wb") as f:
-        f.write(data)
+        f.write(tensor.SerializeToString())
 
 
 class Model:

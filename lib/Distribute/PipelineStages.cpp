@@ -32,6 +32,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <limits>
 #include <set>
 
 namespace mlir {
@@ -104,63 +105,63 @@ std::string notRowWise(Operation *op, const llvm::DenseSet<Value> &carrying) {
     return t.getRank() < outRank ||
            (t.getRank() == outRank && outRank > 0 && t.getDimSize(0) == 1);
   };
-  static const llvm::StringSet<> unary = {"Relu",
-                                          "LeakyRelu",
-                                          "Sigmoid",
-                                          "Tanh",
-                                          "Exp",
-                                          "Log",
-                                          "Neg",
-                                          "Abs",
-                                          "Sqrt",
-                                          "Reciprocal",
-                                          "Erf",
-                                          "Gelu",
-                                          "Elu",
-                                          "Selu",
-                                          "Softplus",
-                                          "Softsign",
-                                          "HardSigmoid",
-                                          "HardSwish",
-                                          "Clip",
-                                          "Cast",
-                                          "Identity",
-                                          "Sin",
-                                          "Cos",
-                                          "Floor",
-                                          "Ceil",
-                                          "Round",
-                                          "Sign",
-                                          "Not",
-                                          "Mish",
-                                          "Celu",
-                                          "ThresholdedRelu",
-                                          "IsNaN",
-                                          "IsInf",
-                                          "Dropout",
-                                          "CastLike",
-                                          "Add",
-                                          "Sub",
-                                          "Mul",
-                                          "Div",
-                                          "Pow",
-                                          "Max",
-                                          "Min",
-                                          "Sum",
-                                          "Mean",
-                                          "Where",
-                                          "Equal",
-                                          "Less",
-                                          "Greater",
-                                          "LessOrEqual",
-                                          "GreaterOrEqual",
-                                          "And",
-                                          "Or",
-                                          "Xor",
-                                          "Mod",
-                                          "PRelu",
-                                          "BitShift"};
-  if (unary.contains(type)) {
+  static const llvm::StringSet<> elementwise = {"Relu",
+                                                "LeakyRelu",
+                                                "Sigmoid",
+                                                "Tanh",
+                                                "Exp",
+                                                "Log",
+                                                "Neg",
+                                                "Abs",
+                                                "Sqrt",
+                                                "Reciprocal",
+                                                "Erf",
+                                                "Gelu",
+                                                "Elu",
+                                                "Selu",
+                                                "Softplus",
+                                                "Softsign",
+                                                "HardSigmoid",
+                                                "HardSwish",
+                                                "Clip",
+                                                "Cast",
+                                                "Identity",
+                                                "Sin",
+                                                "Cos",
+                                                "Floor",
+                                                "Ceil",
+                                                "Round",
+                                                "Sign",
+                                                "Not",
+                                                "Mish",
+                                                "Celu",
+                                                "ThresholdedRelu",
+                                                "IsNaN",
+                                                "IsInf",
+                                                "Dropout",
+                                                "CastLike",
+                                                "Add",
+                                                "Sub",
+                                                "Mul",
+                                                "Div",
+                                                "Pow",
+                                                "Max",
+                                                "Min",
+                                                "Sum",
+                                                "Mean",
+                                                "Where",
+                                                "Equal",
+                                                "Less",
+                                                "Greater",
+                                                "LessOrEqual",
+                                                "GreaterOrEqual",
+                                                "And",
+                                                "Or",
+                                                "Xor",
+                                                "Mod",
+                                                "PRelu",
+                                                "BitShift"};
+  if (elementwise.contains(type)) {
     // Elementwise (with broadcasting): rows stay rows when every operand
     // that carries the batch has the output's rank.
     for (Value v : op->getOperands()) {
@@ -260,7 +261,7 @@ LogicalResult splitMicroBatches(func::FuncOp entry, int64_t count) {
       batch = t.getDimSize(0);
       break;
     }
-  if (batch < 0 || batch % count != 0)
+  if (batch < count || batch % count != 0)
     return mlir::emitError(entry.getLoc())
            << "micro-batches: the first input's dim 0 (the batch, "
            << (batch < 0 ? std::string("unknown") : std::to_string(batch))
@@ -481,6 +482,13 @@ struct PipelineStagesPass
           op.emitError() << distribute::describeNode(&op)
                          << ": a tensor sent between pipeline stages needs a "
                             "static shape";
+          return signalPassFailure();
+        }
+        if (type.getNumElements() > std::numeric_limits<int32_t>::max()) {
+          op.emitError() << distribute::describeNode(&op) << ": a tensor of "
+                         << type.getNumElements()
+                         << " elements sent between pipeline stages: MPI "
+                            "counts a message in at most 2^31-1 elements";
           return signalPassFailure();
         }
         auto memrefType =

@@ -16,11 +16,11 @@
 
 #include "OnnxDialect/Distribute/Passes.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
+#include "OnnxDialect/Transforms/Passes.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/IR/Builders.h"
 
@@ -37,32 +37,6 @@ using namespace mlir::onnx;
 //===----------------------------------------------------------------------===//
 // Shared with the pipeline-stage pass (Utils.h)
 //===----------------------------------------------------------------------===//
-
-std::string mlir::onnx::distribute::valueName(Value value) {
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto func = dyn_cast_or_null<func::FuncOp>(arg.getOwner()->getParentOp());
-    if (func && arg.getOwner()->isEntryBlock())
-      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                        "onnx.name"))
-        return name.str();
-    return "";
-  }
-  auto result = cast<OpResult>(value);
-  Operation *op = result.getOwner();
-  if (auto load = dyn_cast<ml_program::GlobalLoadConstOp>(op)) {
-    auto global = SymbolTable::lookupNearestSymbolFrom<ml_program::GlobalOp>(
-        op, load.getGlobalAttr());
-    if (global)
-      if (auto name = global->getAttrOfType<StringAttr>("onnx.name"))
-        return name.str();
-    return load.getGlobal().getLeafReference().str();
-  }
-  if (auto names = op->getAttrOfType<ArrayAttr>("onnx.outputs"))
-    if (result.getResultNumber() < names.size())
-      if (auto s = dyn_cast<StringAttr>(names[result.getResultNumber()]))
-        return s.str();
-  return "";
-}
 
 std::string mlir::onnx::distribute::describeNode(Operation *op) {
   std::string what = "node";
@@ -274,7 +248,7 @@ struct ShardAnnotatePass
       return;
     bool found = false;
     for (OpOperand &operand : op->getOpOperands()) {
-      if (distribute::valueName(operand.get()) != name.getValue())
+      if (onnx::valueName(operand.get()) != name.getValue())
         continue;
       found = true;
       auto axes = splitAxes(op, spec, name, operand.get().getType());
@@ -289,7 +263,7 @@ struct ShardAnnotatePass
       operand.set(annotated);
     }
     for (OpResult result : op->getResults()) {
-      if (distribute::valueName(result) != name.getValue())
+      if (onnx::valueName(result) != name.getValue())
         continue;
       found = true;
       auto axes = splitAxes(op, spec, name, result.getType());

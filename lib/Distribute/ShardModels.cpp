@@ -337,8 +337,7 @@ struct ReshapeSharding
     Sharding fine = kExpand ? resultShardings[0] : operandShardings[0];
     Sharding out = resultShardings[0];
     if (!out || isFullReplication(out)) {
-      if ((fine && !isFullReplication(fine)) ||
-          (operandShardings[0] && !isFullReplication(operandShardings[0])))
+      if (operandShardings[0] && !isFullReplication(operandShardings[0]))
         return op->emitOpError() << "cannot gather a split operand here";
       builder.clone(*op, partitionMap);
       return success();

@@ -29,6 +29,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include <limits>
+
 namespace mlir {
 namespace onnx {
 #define GEN_PASS_DEF_SHARDSPECIALIZE
@@ -187,23 +189,32 @@ namespace onnx {
 
 namespace {
 
-/// Adds the payload of the module's all-reduces and sends (per run) to its
-/// `onnx.comm_bytes`, which the runtime reports.
-static void recordCommBytes(ModuleOp module) {
+/// Adds the payload of the module's all-reduces (per run) to its
+/// `onnx.comm_bytes`, which the runtime reports (onnx-pipeline-stages counts
+/// its sends). MPI counts a message in an `int`: a larger one is an error.
+static LogicalResult recordCommBytes(ModuleOp module) {
   int64_t bytes = 0;
-  module.walk([&](Operation *op) {
-    if (!isa<mpi::AllReduceOp, mpi::SendOp>(op))
-      return;
+  WalkResult walk = module.walk([&](mpi::AllReduceOp op) {
     auto type = dyn_cast<MemRefType>(op->getOperand(0).getType());
-    if (type && type.hasStaticShape())
-      bytes += type.getNumElements() *
-               std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    if (!type || !type.hasStaticShape())
+      return WalkResult::advance();
+    if (type.getNumElements() > std::numeric_limits<int32_t>::max()) {
+      op.emitError() << "an all-reduce of " << type.getNumElements()
+                     << " elements: MPI counts at most 2^31-1";
+      return WalkResult::interrupt();
+    }
+    bytes += type.getNumElements() *
+             std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    return WalkResult::advance();
   });
+  if (walk.wasInterrupted())
+    return failure();
   if (auto old = module->getAttrOfType<IntegerAttr>("onnx.comm_bytes"))
     bytes += old.getInt();
   module->setAttr(
       "onnx.comm_bytes",
       IntegerAttr::get(IntegerType::get(module.getContext(), 64), bytes));
+  return success();
 }
 
 /// Upstream's linalg sharding model rejects an indexing map with a constant
@@ -336,7 +347,8 @@ struct ShardPartitionPass
       return signalPassFailure();
     if (failed(runPipeline(onModule, module)))
       return signalPassFailure();
-    recordCommBytes(module);
+    if (failed(recordCommBytes(module)))
+      return signalPassFailure();
     // The collectives are MPI calls now; nothing refers to the grid, which
     // has no LLVM translation.
     if (auto grid = module.lookupSymbol<shard::GridOp>(kShardGridName)) {

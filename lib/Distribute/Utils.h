@@ -18,10 +18,6 @@ namespace mlir {
 namespace onnx {
 namespace distribute {
 
-/// The ONNX name of a value of the entry function: an argument's
-/// `onnx.name`, an initializer's global `onnx.name`, a node's
-/// `onnx.outputs`; "" when it has none.
-std::string valueName(Value value);
 /// "node 'name' (op)" for diagnostics.
 std::string describeNode(Operation *op);
 /// The node's NodeDeviceConfigurationProto for configuration `name`.

@@ -18,6 +18,7 @@
 #include "mlir/Pass/Pass.h"
 
 #include <memory>
+#include <string>
 
 namespace mlir {
 namespace onnx {
@@ -27,6 +28,12 @@ namespace onnx {
 
 #define GEN_PASS_REGISTRATION
 #include "OnnxDialect/Transforms/Passes.h.inc"
+
+/// The ONNX name of a value: a function argument's `onnx.name`, a subgraph
+/// argument's entry in its terminator's `onnx.inputs`, an initializer's
+/// global `onnx.name` (or symbol), a node result's entry in `onnx.outputs`;
+/// "" when it has none.
+std::string valueName(Value value);
 
 } // namespace onnx
 } // namespace mlir

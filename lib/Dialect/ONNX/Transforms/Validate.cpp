@@ -27,6 +27,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
@@ -226,21 +227,14 @@ std::string Validator::describe(Operation *op) {
   return "node (" + kind + ")";
 }
 
-std::string Validator::valueName(Value value) {
+std::string mlir::onnx::valueName(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     Block *block = arg.getOwner();
-    Operation *parent = block->getParentOp();
-    if (auto func = dyn_cast_or_null<func::FuncOp>(parent)) {
-      if (block->isEntryBlock()) {
+    if (auto func = dyn_cast_or_null<func::FuncOp>(block->getParentOp())) {
+      if (block->isEntryBlock())
         if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
                                                           "onnx.name"))
           return name.getValue().str();
-        if (DictionaryAttr info = functionInfos.lookup(func.getSymName()))
-          if (auto inputs = dyn_cast_or_null<ArrayAttr>(info.get("inputs")))
-            if (arg.getArgNumber() < inputs.size())
-              if (auto s = dyn_cast<StringAttr>(inputs[arg.getArgNumber()]))
-                return s.getValue().str();
-      }
       return "";
     }
     if (!block->empty())
@@ -265,6 +259,22 @@ std::string Validator::valueName(Value value) {
       if (auto s = dyn_cast<StringAttr>(names[result.getResultNumber()]))
         return s.getValue().str();
   return "";
+}
+
+/// onnx::valueName, and the inputs of a model-local function by its
+/// FunctionProto's input list.
+std::string Validator::valueName(Value value) {
+  std::string name = onnx::valueName(value);
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!name.empty() || !arg || !arg.getOwner()->isEntryBlock())
+    return name;
+  if (auto func = dyn_cast_or_null<func::FuncOp>(arg.getOwner()->getParentOp()))
+    if (DictionaryAttr info = functionInfos.lookup(func.getSymName()))
+      if (auto inputs = dyn_cast_or_null<ArrayAttr>(info.get("inputs")))
+        if (arg.getArgNumber() < inputs.size())
+          if (auto s = dyn_cast<StringAttr>(inputs[arg.getArgNumber()]))
+            return s.getValue().str();
+  return name;
 }
 
 /// The operator set domain an op belongs to ("ai.onnx" for the default);
@@ -714,8 +724,9 @@ void Validator::checkDeviceConfigurations(Operation *op,
                   "ir-dev-shard-num-shards");
             continue;
           }
-          if (totalShards <= (int64_t(1) << 40))
-            totalShards *= shards.getInt();
+          // Saturates: any count past 2^62 divides no device list.
+          if (llvm::MulOverflow(totalShards, shards.getInt(), totalShards))
+            totalShards = int64_t(1) << 62;
         }
       }
       if (deviceCount > 0 && deviceCount % totalShards != 0)
@@ -761,7 +772,12 @@ void Validator::checkShardedDimSize(Location loc, const std::string &where,
                                " but the tensor's dim is " + Twine(size),
                            "ir-dev-shard-dim")
                    : void();
-    product *= value.getInt();
+    if (llvm::MulOverflow(product, value.getInt(), product))
+      return error(loc,
+                   where + ": axis " + Twine(axis) +
+                       " is sharded as dim_values whose product overflows "
+                       "int64",
+                   "ir-dev-shard-dim");
   }
   if (product != size)
     error(loc,
