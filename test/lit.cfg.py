@@ -18,8 +18,33 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # Debian's python3-onnx and python3-protobuf live with the system interpreter,
-# whatever python3 comes first on PATH.
-config.substitutions.append(("%python", "/usr/bin/python3"))
+# whatever python3 comes first on PATH. What a test needs from the system is a
+# feature (`REQUIRES: onnx-python`): without it the test is unsupported, not
+# failed.
+import subprocess
+
+python = "/usr/bin/python3"
+config.substitutions.append(("%python", python))
+
+
+def python_has(*modules):
+    if not os.path.exists(python):
+        return False
+    code = "; ".join("import " + m for m in modules)
+    return subprocess.run([python, "-c", code], capture_output=True).returncode == 0
+
+
+if os.path.exists(python):
+    config.available_features.add("python3")
+if python_has("numpy"):
+    config.available_features.add("numpy")
+if python_has("onnx", "numpy"):
+    config.available_features.add("onnx-python")
+# ONNX 1.12's conformance data (Debian's libonnx-testdata).
+onnx_testdata = "/usr/share/libonnx-testdata/data"
+if os.path.isdir(onnx_testdata):
+    config.available_features.add("onnx-testdata")
+config.substitutions.append(("%onnx_testdata", onnx_testdata))
 config.substitutions.append(("%src_root", config.onnx_dialect_src_root))
 config.substitutions.append(("%obj_root", config.onnx_dialect_obj_root))
 config.substitutions.append(("%spec_dir", config.onnx_spec_dir))

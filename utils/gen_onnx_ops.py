@@ -554,21 +554,84 @@ dialect (the count is below); older versions are reached through the newest one 
 | infer | result type and shape inference |
 | lower | it compiles for the CPU (lowered by `convert-onnx-to-linalg`, or expanded by `onnx-decompose` into ops that are): `yes` when at least one of its node tests passes and none fails for want of a lowering, `partial` when some do |
 | run CPU / run GPU | node tests of the operator passing end to end / all its node tests, ONNX 1.12 and 1.22 together (`utils/update_op_status.py` fills both columns from `docs/conformance.md`) |
+| inference in | the file of `lib/Dialect/ONNX/Inference/` that registers its inference function (`r.add<...>`) |
+| folding in | `lib/Dialect/ONNX/Folding.cpp` when constant operands fold it |
+| decomposition in | `lib/Dialect/ONNX/Transforms/Decompose.cpp` when `onnx-decompose` expands it (`r.add<...>` there) |
+| lowering in | the file of `lib/Conversion/ONNXToLinalg/` whose pattern converts it |
+
+The last four columns are read from the sources: each names an operator by the C++
+class of one of its versions (`MatMulOp`, `GemmV7Op`), never by a string.
 
 Schema versions: {count} ({ai} ai.onnx, {prev} ai.onnx.preview and ai.onnx.preview.training,
 {ml} ai.onnx.ml); operators: {ops}.
 
-| operator | domain | newest version | versions | import | verify | infer | lower | run CPU | run GPU |
-|---|---|---|---|---|---|---|---|---|---|
+| operator | domain | newest version | versions | import | verify | infer | lower | run CPU | run GPU | inference in | folding in | decomposition in | lowering in |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 """
 
 
-def emit_status(schemas, status_path):
+def registered_classes(text):
+    """The op classes named in the template arguments of `add<...>(` calls."""
+    found = set()
+    for m in re.finditer(r"\badd<([^<>()]*)>\(", text):
+        found.update(re.findall(r"\b(\w+Op)\b", m.group(1)))
+    return found
+
+
+def lowered_classes(text):
+    """The op classes a lowering file converts: those in template arguments,
+    except casts and lookups (isa<X>, dyn_cast<X>, getDefiningOp<X>, ...)."""
+    found = set()
+    for m in re.finditer(r"(\w*)<([^<>()]*)>", text):
+        if m.group(1) in ("isa", "cast", "dyn_cast", "dyn_cast_or_null",
+                          "isa_and_nonnull", "getDefiningOp", "getParentOfType",
+                          "create", "isOperator", "isSchemaOf", "of"):
+            continue
+        found.update(re.findall(r"\b(\w+Op)\b", m.group(2)))
+    return found
+
+
+def source_sites(root):
+    """Op class -> {column: file} from the sources under `root`/lib."""
+    def read(path):
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+
+    def files(rel):
+        d = os.path.join(root, rel)
+        if not os.path.isdir(d):
+            return []
+        return [(n, read(os.path.join(d, n))) for n in sorted(os.listdir(d))
+                if n.endswith(".cpp")]
+
+    sites = {}
+
+    def note(classes, column, name):
+        for c in classes:
+            sites.setdefault(c, {}).setdefault(column, []).append(name)
+
+    for name, text in files("lib/Dialect/ONNX/Inference"):
+        note(registered_classes(text), "infer_in", name)
+    folding = os.path.join(root, "lib/Dialect/ONNX/Folding.cpp")
+    if os.path.exists(folding):
+        # It names Constant only to leave it alone.
+        note(set(re.findall(r"\b(\w+Op)\b", read(folding))) - {"ConstantOp"},
+             "fold_in", "Folding.cpp")
+    decompose = os.path.join(root, "lib/Dialect/ONNX/Transforms/Decompose.cpp")
+    if os.path.exists(decompose):
+        note(registered_classes(read(decompose)), "decompose_in", "Decompose.cpp")
+    for name, text in files("lib/Conversion/ONNXToLinalg"):
+        note(lowered_classes(text), "lower_in", name)
+    return sites
+
+
+def emit_status(schemas, status_path, root):
     status = {}
     if os.path.exists(status_path):
         with open(status_path) as f:
             status = json.load(f)
     defaults = status.get("*", {})
+    sites = source_sites(root)
     rows = []
     by_op = OrderedDict()
     for s in sorted(schemas, key=lambda s: (s.domain, s.name, s.version)):
@@ -582,6 +645,14 @@ def emit_status(schemas, status_path):
             st["verify"] = "deprecated"
         cols = [st.get(c, "-") for c in ("import", "verify", "infer", "lower", "run_cpu",
                                           "run_gpu")]
+        where = {}
+        for v in versions:
+            for column, names in sites.get(op_names(v)[1], {}).items():
+                for n in names:
+                    if n not in where.setdefault(column, []):
+                        where[column].append(n)
+        cols += [", ".join(where.get(c, [])) or "-"
+                 for c in ("infer_in", "fold_in", "decompose_in", "lower_in")]
         rows.append("| %s | %s | %d | %s | %s |" % (
             name, dom or "ai.onnx", newest.version,
             ", ".join(str(v.version) for v in versions), " | ".join(cols)))
@@ -630,7 +701,7 @@ def main():
         return 0
     files = emit_td_files(schemas)
     files["docs/status.md"] = emit_status(
-        schemas, os.path.join(args.out_dir, "utils", "op_status.json"))
+        schemas, os.path.join(args.out_dir, "utils", "op_status.json"), args.out_dir)
     stale = []
     for rel, text in files.items():
         path = os.path.join(args.out_dir, rel)

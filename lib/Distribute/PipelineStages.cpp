@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Distribute/Passes.h"
+#include "OnnxDialect/IR/ONNXOperator.h"
 #include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
 #include "Utils.h"
@@ -30,7 +31,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringSet.h"
 
 #include <limits>
 #include <set>
@@ -67,12 +67,12 @@ Value flatten(OpBuilder &b, Location loc, Value buffer) {
 // Micro-batches
 //===----------------------------------------------------------------------===//
 
-/// The ONNX operator of `op` ("" for ops of other dialects).
-StringRef onnxOpType(Operation *op) {
+/// The schema of `op`, an ai.onnx node; null for other ops.
+const OpSchema *onnxSchema(Operation *op) {
   auto schemaOp = dyn_cast<ONNXSchemaOpInterface>(op);
   if (!schemaOp || *schemaOp.getSchema().domain)
-    return "";
-  return schemaOp.getSchema().name;
+    return nullptr;
+  return &schemaOp.getSchema();
 }
 
 int64_t intAttr(Operation *op, StringRef name, int64_t dflt) {
@@ -86,8 +86,8 @@ int64_t intAttr(Operation *op, StringRef name, int64_t dflt) {
 /// micro-batch's rows alone; "" when it may. Conservative: an op not known
 /// to work row by row is refused.
 std::string notRowWise(Operation *op, const llvm::DenseSet<Value> &carrying) {
-  StringRef type = onnxOpType(op);
-  if (type.empty())
+  const OpSchema *schema = onnxSchema(op);
+  if (!schema)
     return "not an ONNX node";
   if (op->getNumRegions())
     return "a node with subgraphs";
@@ -105,63 +105,15 @@ std::string notRowWise(Operation *op, const llvm::DenseSet<Value> &carrying) {
     return t.getRank() < outRank ||
            (t.getRank() == outRank && outRank > 0 && t.getDimSize(0) == 1);
   };
-  static const llvm::StringSet<> elementwise = {"Relu",
-                                                "LeakyRelu",
-                                                "Sigmoid",
-                                                "Tanh",
-                                                "Exp",
-                                                "Log",
-                                                "Neg",
-                                                "Abs",
-                                                "Sqrt",
-                                                "Reciprocal",
-                                                "Erf",
-                                                "Gelu",
-                                                "Elu",
-                                                "Selu",
-                                                "Softplus",
-                                                "Softsign",
-                                                "HardSigmoid",
-                                                "HardSwish",
-                                                "Clip",
-                                                "Cast",
-                                                "Identity",
-                                                "Sin",
-                                                "Cos",
-                                                "Floor",
-                                                "Ceil",
-                                                "Round",
-                                                "Sign",
-                                                "Not",
-                                                "Mish",
-                                                "Celu",
-                                                "ThresholdedRelu",
-                                                "IsNaN",
-                                                "IsInf",
-                                                "Dropout",
-                                                "CastLike",
-                                                "Add",
-                                                "Sub",
-                                                "Mul",
-                                                "Div",
-                                                "Pow",
-                                                "Max",
-                                                "Min",
-                                                "Sum",
-                                                "Mean",
-                                                "Where",
-                                                "Equal",
-                                                "Less",
-                                                "Greater",
-                                                "LessOrEqual",
-                                                "GreaterOrEqual",
-                                                "And",
-                                                "Or",
-                                                "Xor",
-                                                "Mod",
-                                                "PRelu",
-                                                "BitShift"};
-  if (elementwise.contains(type)) {
+  if (isOperator<ReluOp, LeakyReluOp, SigmoidOp, TanhOp, ExpOp, LogOp, NegOp,
+                 AbsOp, SqrtOp, ReciprocalOp, ErfOp, GeluOp, EluOp, SeluOp,
+                 SoftplusOp, SoftsignOp, HardSigmoidOp, HardSwishOp, ClipOp,
+                 CastOp, IdentityOp, SinOp, CosOp, FloorOp, CeilOp, RoundOp,
+                 SignOp, NotOp, MishOp, CeluOp, ThresholdedReluOp, IsNaNOp,
+                 IsInfOp, DropoutOp, CastLikeOp, AddOp, SubOp, MulOp, DivOp,
+                 PowOp, MaxOp, MinOp, SumOp, MeanOp, WhereOp, EqualOp, LessOp,
+                 GreaterOp, LessOrEqualOp, GreaterOrEqualOp, AndOp, OrOp, XorOp,
+                 ModOp, PReluOp, BitShiftOp>(*schema)) {
     // Elementwise (with broadcasting): rows stay rows when every operand
     // that carries the batch has the output's rank.
     for (Value v : op->getOperands()) {
@@ -170,7 +122,7 @@ std::string notRowWise(Operation *op, const llvm::DenseSet<Value> &carrying) {
     }
     return "";
   }
-  if (type == "MatMul") {
+  if (isOperator<MatMulOp>(*schema)) {
     Value a = op->getOperand(0), b = op->getOperand(1);
     if (carries(a) && !carries(b) && rankOf(a) >= 2 &&
         (rankOf(b) <= 2 || broadcastsOverBatch(b)))
@@ -179,7 +131,7 @@ std::string notRowWise(Operation *op, const llvm::DenseSet<Value> &carrying) {
       return "";
     return "a MatMul whose batch rows are not independent";
   }
-  if (type == "Gemm") {
+  if (isOperator<GemmOp>(*schema)) {
     if (intAttr(op, "transA", 0) == 0 && carries(op->getOperand(0)) &&
         llvm::all_of(op->getOperands().drop_front(),
                      [&](Value v) { return !carries(v); }) &&
@@ -188,19 +140,12 @@ std::string notRowWise(Operation *op, const llvm::DenseSet<Value> &carrying) {
       return "";
     return "a Gemm whose batch rows are not independent";
   }
-  static const llvm::StringSet<> perImage = {"Conv",
-                                             "MaxPool",
-                                             "AveragePool",
-                                             "GlobalAveragePool",
-                                             "GlobalMaxPool",
-                                             "LpPool",
-                                             "BatchNormalization",
-                                             "InstanceNormalization",
-                                             "LRN",
-                                             "ConvTranspose"};
-  if (perImage.contains(type)) {
+  if (isOperator<ConvOp, MaxPoolOp, AveragePoolOp, GlobalAveragePoolOp,
+                 GlobalMaxPoolOp, LpPoolOp, BatchNormalizationOp,
+                 InstanceNormalizationOp, LRNOp, ConvTransposeOp>(*schema)) {
     // Training-mode BatchNormalization takes its statistics over the batch.
-    if (type == "BatchNormalization" && intAttr(op, "training_mode", 0) != 0)
+    if (isOperator<BatchNormalizationOp>(*schema) &&
+        intAttr(op, "training_mode", 0) != 0)
       return "batch statistics (training_mode)";
     if (carries(op->getOperand(0)) &&
         llvm::all_of(op->getOperands().drop_front(),
@@ -218,20 +163,20 @@ std::string notRowWise(Operation *op, const llvm::DenseSet<Value> &carrying) {
       return "an operation along the batch axis";
     return "";
   };
-  if (type == "Softmax" || type == "LogSoftmax" || type == "Hardmax")
+  if (isOperator<SoftmaxOp, LogSoftmaxOp, HardmaxOp>(*schema))
     return axisNot0(-1);
-  if (type == "LayerNormalization")
+  if (isOperator<LayerNormalizationOp>(*schema))
     return axisNot0(-1);
-  if (type == "Flatten")
+  if (isOperator<FlattenOp>(*schema))
     return axisNot0(1);
-  if (type == "Transpose") {
+  if (isOperator<TransposeOp>(*schema)) {
     auto perm = op->getAttrOfType<ArrayAttr>("perm");
     if (perm && !perm.empty())
       if (auto p0 = dyn_cast<IntegerAttr>(perm[0]); p0 && p0.getInt() == 0)
         return "";
     return "a Transpose that moves the batch axis";
   }
-  if (type == "Concat") {
+  if (isOperator<ConcatOp>(*schema)) {
     int64_t axis = intAttr(op, "axis", 0);
     if ((axis < 0 ? axis + outRank : axis) != 0 &&
         llvm::all_of(op->getOperands(), carries))

@@ -24,21 +24,18 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_INLINEALLOCASCOPESPASS
+#include "OnnxDialect/Pipelines/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
 using namespace mlir;
 
 namespace {
 struct AllocaScopesPass
-    : public PassWrapper<AllocaScopesPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AllocaScopesPass)
-
-  StringRef getArgument() const override { return "onnx-inline-alloca-scopes"; }
-  StringRef getDescription() const override {
-    return "Inline memref.alloca_scope regions (with a stack save/restore "
-           "where they allocate), so that scf-to-cf may split their bodies";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<LLVM::LLVMDialect>();
-  }
+    : public mlir::onnx::impl::InlineAllocaScopesPassBase<AllocaScopesPass> {
 
   void runOnOperation() override {
     SmallVector<memref::AllocaScopeOp> scopes;
@@ -69,7 +66,3 @@ struct AllocaScopesPass
   }
 };
 } // namespace
-
-std::unique_ptr<Pass> mlir::onnx::createInlineAllocaScopesPass() {
-  return std::make_unique<AllocaScopesPass>();
-}

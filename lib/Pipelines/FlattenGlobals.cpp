@@ -28,6 +28,13 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Pass/Pass.h"
 
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_FLATTENCONSTANTGLOBALSPASS
+#include "OnnxDialect/Pipelines/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
 using namespace mlir;
 
 /// memref<N x T> for a static `type` of N elements (same memory space).
@@ -52,16 +59,8 @@ static Attribute flatInitializer(memref::GlobalOp global,
 
 namespace {
 struct FlattenGlobalsPass
-    : public PassWrapper<FlattenGlobalsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FlattenGlobalsPass)
-
-  StringRef getArgument() const override {
-    return "onnx-flatten-constant-globals";
-  }
-  StringRef getDescription() const override {
-    return "Give constant memref.globals of rank > 1 a 1-D type (flat LLVM "
-           "arrays), reshaping each get_global back";
-  }
+    : public mlir::onnx::impl::FlattenConstantGlobalsPassBase<
+          FlattenGlobalsPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -103,7 +102,3 @@ struct FlattenGlobalsPass
   }
 };
 } // namespace
-
-std::unique_ptr<Pass> mlir::onnx::createFlattenConstantGlobalsPass() {
-  return std::make_unique<FlattenGlobalsPass>();
-}

@@ -30,6 +30,13 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_FUSEELEMENTWISEPASS
+#include "OnnxDialect/Pipelines/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
 using namespace mlir;
 
 /// Fuses `fused`'s producer into its consumer when the producer has no other
@@ -56,18 +63,7 @@ static bool fusesWithoutRecomputation(OpOperand *fused) {
 
 namespace {
 struct FuseElementwisePass
-    : public PassWrapper<FuseElementwisePass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FuseElementwisePass)
-
-  StringRef getArgument() const override { return "onnx-fuse-elementwise"; }
-  StringRef getDescription() const override {
-    return "linalg-fuse-elementwise-ops, except where fusing would compute a "
-           "producer's element more than once";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<affine::AffineDialect, linalg::LinalgDialect,
-                    tensor::TensorDialect>();
-  }
+    : public mlir::onnx::impl::FuseElementwisePassBase<FuseElementwisePass> {
 
   void runOnOperation() override {
     Operation *op = getOperation();
@@ -90,7 +86,3 @@ struct FuseElementwisePass
   }
 };
 } // namespace
-
-std::unique_ptr<Pass> mlir::onnx::createFuseElementwisePass() {
-  return std::make_unique<FuseElementwisePass>();
-}

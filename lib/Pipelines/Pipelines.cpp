@@ -125,15 +125,7 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
 }
 
 void mlir::onnx::registerPipelines() {
-  registerPass(createMarkEntryCInterfacePass);
-  registerPass(createLowerAssertsToRuntimePass);
-  registerPass(createSequentializeFailingLoopsPass);
-  registerPass(createStridedCopiesToLinalgPass);
-  registerPass(createInlineAllocaScopesPass);
-  registerPass(createFlattenConstantGlobalsPass);
-  registerPass(createFuseElementwisePass);
-  registerPass(createProfileRecordNodesPass);
-  registerPass(createProfileKernelsPass);
+  registerONNXPipelinesPasses();
   PassPipelineRegistration<LowerToLLVMOptions>(
       "onnx-lower-to-llvm",
       "Lower an onnx module through linalg and buffers to the LLVM dialect",

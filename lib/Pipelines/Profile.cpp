@@ -38,6 +38,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -48,6 +49,14 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_PROFILERECORDNODESPASS
+#define GEN_PASS_DEF_PROFILEKERNELSPASS
+#include "OnnxDialect/Pipelines/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
 using namespace mlir;
 
 static constexpr llvm::StringLiteral kNodeTypesAttr = "onnx.node_types";
@@ -55,14 +64,13 @@ static constexpr llvm::StringLiteral kKernelsAttr = "onnx.profile_kernels";
 static constexpr llvm::StringLiteral kBeginFunction = "onnxd_prof_begin";
 static constexpr llvm::StringLiteral kEndFunction = "onnxd_prof_end";
 
-/// The op type of an onnx op name: "onnx.Conv_v11" -> "Conv".
-static StringRef opType(StringRef name) {
-  name.consume_front("onnx.");
-  size_t v = name.rfind("_v");
-  if (v != StringRef::npos && v + 2 < name.size() &&
-      llvm::all_of(name.drop_front(v + 2), llvm::isDigit))
-    name = name.take_front(v);
-  return name;
+/// The ONNX op type of an onnx op: its schema's operator ("Conv" for
+/// onnx.Conv_v11); the op name without the dialect for the dialect's other
+/// ops.
+static StringRef opType(Operation *op) {
+  if (auto schemaOp = dyn_cast<onnx::ONNXSchemaOpInterface>(op))
+    return schemaOp.getSchema().name;
+  return op->getName().stripDialect();
 }
 
 /// The node names a location carries, in order, without repeats.
@@ -89,14 +97,7 @@ static bool doesWork(Operation *op) {
 
 namespace {
 struct RecordNodesPass
-    : public PassWrapper<RecordNodesPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RecordNodesPass)
-
-  StringRef getArgument() const override { return "onnx-profile-record-nodes"; }
-  StringRef getDescription() const override {
-    return "Keep the op type of every named ONNX node in the module "
-           "attribute onnx.node_types (for onnx-profile-kernels)";
-  }
+    : public mlir::onnx::impl::ProfileRecordNodesPassBase<RecordNodesPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -119,8 +120,7 @@ struct RecordNodesPass
           names.insert(first.getValue());
         }
       for (StringRef name : names)
-        if (types.try_emplace(name, opType(op->getName().getStringRef()))
-                .second)
+        if (types.try_emplace(name, opType(op)).second)
           entries.emplace_back(StringAttr::get(ctx, name),
                                StringAttr::get(ctx, types[name]));
     });
@@ -129,18 +129,7 @@ struct RecordNodesPass
 };
 
 struct ProfileKernelsPass
-    : public PassWrapper<ProfileKernelsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ProfileKernelsPass)
-
-  StringRef getArgument() const override { return "onnx-profile-kernels"; }
-  StringRef getDescription() const override {
-    return "Bracket each kernel of the entry function with timing calls "
-           "(onnxd_prof_begin/end) and list the kernels' ONNX nodes in "
-           "onnx.profile_kernels";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, func::FuncDialect>();
-  }
+    : public mlir::onnx::impl::ProfileKernelsPassBase<ProfileKernelsPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -218,11 +207,3 @@ struct ProfileKernelsPass
   }
 };
 } // namespace
-
-std::unique_ptr<Pass> mlir::onnx::createProfileRecordNodesPass() {
-  return std::make_unique<RecordNodesPass>();
-}
-
-std::unique_ptr<Pass> mlir::onnx::createProfileKernelsPass() {
-  return std::make_unique<ProfileKernelsPass>();
-}

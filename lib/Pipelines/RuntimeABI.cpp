@@ -38,6 +38,15 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Pass/Pass.h"
 
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_MARKENTRYCINTERFACEPASS
+#define GEN_PASS_DEF_LOWERASSERTSTORUNTIMEPASS
+#define GEN_PASS_DEF_SEQUENTIALIZEFAILINGLOOPSPASS
+#include "OnnxDialect/Pipelines/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
 using namespace mlir;
 
 static constexpr llvm::StringLiteral kFailFunction = "onnxd_rt_fail";
@@ -58,18 +67,7 @@ func::FuncOp mlir::onnx::findEntryFunction(ModuleOp module) {
 
 namespace {
 struct MarkEntryPass
-    : public PassWrapper<MarkEntryPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MarkEntryPass)
-
-  StringRef getArgument() const override {
-    return "onnx-mark-entry-c-interface";
-  }
-  StringRef getDescription() const override {
-    return "Put llvm.emit_c_interface on the module's entry function";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<LLVM::LLVMDialect>();
-  }
+    : public mlir::onnx::impl::MarkEntryCInterfacePassBase<MarkEntryPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -81,20 +79,7 @@ struct MarkEntryPass
 };
 
 struct LowerAssertsPass
-    : public PassWrapper<LowerAssertsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerAssertsPass)
-
-  StringRef getArgument() const override {
-    return "onnx-lower-asserts-to-runtime";
-  }
-  StringRef getDescription() const override {
-    return "Turn cf.assert into a call of onnxd_rt_fail (the failing run "
-           "returns an error)";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, func::FuncDialect, LLVM::LLVMDialect,
-                    scf::SCFDialect>();
-  }
+    : public mlir::onnx::impl::LowerAssertsToRuntimePassBase<LowerAssertsPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -140,16 +125,8 @@ struct LowerAssertsPass
 };
 
 struct SequentializePass
-    : public PassWrapper<SequentializePass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SequentializePass)
-
-  StringRef getArgument() const override {
-    return "onnx-sequentialize-failing-loops";
-  }
-  StringRef getDescription() const override {
-    return "Turn scf.parallel loops that may call onnxd_rt_fail (or another "
-           "runtime function) into scf.for nests";
-  }
+    : public mlir::onnx::impl::SequentializeFailingLoopsPassBase<
+          SequentializePass> {
 
   /// Calls onnxd_rt_fail, or another runtime function (onnxd_*: string and
   /// sequence functions use the calling thread's run arena and may fail).
@@ -189,15 +166,3 @@ struct SequentializePass
   }
 };
 } // namespace
-
-std::unique_ptr<Pass> mlir::onnx::createMarkEntryCInterfacePass() {
-  return std::make_unique<MarkEntryPass>();
-}
-
-std::unique_ptr<Pass> mlir::onnx::createLowerAssertsToRuntimePass() {
-  return std::make_unique<LowerAssertsPass>();
-}
-
-std::unique_ptr<Pass> mlir::onnx::createSequentializeFailingLoopsPass() {
-  return std::make_unique<SequentializePass>();
-}

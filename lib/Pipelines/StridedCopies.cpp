@@ -24,22 +24,19 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_STRIDEDCOPIESTOLINALGPASS
+#include "OnnxDialect/Pipelines/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
 using namespace mlir;
 
 namespace {
 struct StridedCopiesPass
-    : public PassWrapper<StridedCopiesPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StridedCopiesPass)
-
-  StringRef getArgument() const override {
-    return "onnx-strided-copies-to-linalg";
-  }
-  StringRef getDescription() const override {
-    return "Turn memref.copy of non-contiguous memrefs into linalg.copy";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<linalg::LinalgDialect>();
-  }
+    : public mlir::onnx::impl::StridedCopiesToLinalgPassBase<
+          StridedCopiesPass> {
 
   static bool isContiguous(Type type) {
     auto memref = dyn_cast<MemRefType>(type);
@@ -61,7 +58,3 @@ struct StridedCopiesPass
   }
 };
 } // namespace
-
-std::unique_ptr<Pass> mlir::onnx::createStridedCopiesToLinalgPass() {
-  return std::make_unique<StridedCopiesPass>();
-}

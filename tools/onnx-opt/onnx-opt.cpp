@@ -86,7 +86,7 @@ static int printSchemas(DialectRegistry &registry) {
         {"version", schema.sinceVersion},
         {"deprecated", schema.deprecated},
         {"inference", onnx::InferenceRegistry::get().lookup(
-                          schema.domain, schema.name) != nullptr},
+                          onnx::Operator(schema)) != nullptr},
         {"inputs", argsToJSON(schema.inputs)},
         {"outputs", argsToJSON(schema.outputs)},
         {"attributes", std::move(attrs)},

@@ -16,6 +16,7 @@
 #ifndef ONNXDIALECT_IR_ONNXBUILDER_H
 #define ONNXDIALECT_IR_ONNXBUILDER_H
 
+#include "OnnxDialect/IR/ONNXOperator.h"
 #include "OnnxDialect/IR/ONNXSchema.h"
 #include "mlir/IR/Builders.h"
 
@@ -42,6 +43,18 @@ createSchemaOp(OpBuilder &builder, Location loc, StringRef domain,
                StringRef opType, int64_t opsetVersion, ArrayRef<Value> inputs,
                ArrayRef<Type> outputTypes, ArrayRef<NamedAttribute> attrs,
                std::string *why = nullptr);
+
+/// The same for the version of `op` that opset `opsetVersion` of its domain
+/// selects: `createSchemaOp(b, loc, Operator::of<CastOp>(), opset, ...)`.
+inline FailureOr<Operation *> createSchemaOp(OpBuilder &builder, Location loc,
+                                             Operator op, int64_t opsetVersion,
+                                             ArrayRef<Value> inputs,
+                                             ArrayRef<Type> outputTypes,
+                                             ArrayRef<NamedAttribute> attrs,
+                                             std::string *why = nullptr) {
+  return createSchemaOp(builder, loc, op.getDomain(), op.getName(),
+                        opsetVersion, inputs, outputTypes, attrs, why);
+}
 
 /// An ai.onnx Constant (of the version opset `opsetVersion` selects) that
 /// holds `value`.

@@ -23,6 +23,7 @@
 #ifndef ONNXDIALECT_IR_ONNXSHAPEINFERENCE_H
 #define ONNXDIALECT_IR_ONNXSHAPEINFERENCE_H
 
+#include "OnnxDialect/IR/ONNXOperator.h"
 #include "OnnxDialect/IR/ONNXSchema.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -158,6 +159,12 @@ public:
   std::optional<SmallVector<double>> getFloatsAttr(StringRef name) const;
   std::optional<StringRef> getStringAttr(StringRef name) const;
   StringRef getStringAttr(StringRef name, StringRef deflt) const;
+  /// The value of attribute `name`, else the default that the op's schema
+  /// version states; empty when there is neither (an attribute this version
+  /// does not have, or one without a default).
+  std::optional<int64_t> getIntAttrOrDefault(StringRef name) const;
+  std::optional<double> getFloatAttrOrDefault(StringRef name) const;
+  std::optional<StringRef> getStringAttrOrDefault(StringRef name) const;
   /// The element type that an attribute holding a TensorProto.DataType code
   /// names ("to", "dtype", ...); null if unset or not a known code.
   Type getDataTypeAttr(StringRef name) const;
@@ -224,12 +231,14 @@ using InferFn = std::function<LogicalResult(InferenceContext &)>;
 /// The inference functions, by operator.
 class InferenceRegistry {
 public:
-  /// Registers `fn` for every version of operator `name` of `domain` ("" for
-  /// ai.onnx, "ai.onnx.ml", "ai.onnx.preview.training", ...).
-  void add(StringRef domain, StringRef name, InferFn fn);
-  /// Registers `fn` for each of the ai.onnx operators `names`.
-  void add(ArrayRef<StringRef> names, const InferFn &fn);
-  const InferFn *lookup(StringRef domain, StringRef name) const;
+  /// Registers `fn` for every version of each operator of `Ops`, op classes
+  /// of any of their versions: `r.add<MatMulOp, MatMulIntegerOp>(fn)`.
+  template <typename... Ops> void add(const InferFn &fn) {
+    (add(Operator::of<Ops>(), fn), ...);
+  }
+  void add(Operator op, InferFn fn);
+  /// The function of `op`, or null.
+  const InferFn *lookup(Operator op) const;
   size_t size() const { return fns.size(); }
 
   /// The registry with every function of the project.

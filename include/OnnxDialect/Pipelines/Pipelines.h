@@ -102,39 +102,13 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
 /// names, else the only public function with a body (null if several).
 func::FuncOp findEntryFunction(ModuleOp module);
 
-/// Puts `llvm.emit_c_interface` on the function the module's `onnx.entry`
-/// names (or its only public function): the runtime calls
-/// `_mlir_ciface_<entry>`.
-std::unique_ptr<Pass> createMarkEntryCInterfacePass();
-/// cf.assert -> scf.if + call @onnxd_rt_fail(message) (docs/runtime.md).
-std::unique_ptr<Pass> createLowerAssertsToRuntimePass();
-/// scf.parallel loops that may call onnxd_rt_fail -> scf.for nests (a failure
-/// cannot unwind from an OpenMP worker thread).
-std::unique_ptr<Pass> createSequentializeFailingLoopsPass();
-/// memref.copy of non-contiguous memrefs -> linalg.copy (loops later), so
-/// that compiled code does not call `memrefCopy` of MLIR's runner utils.
-std::unique_ptr<Pass> createStridedCopiesToLinalgPass();
+/// The passes of include/OnnxDialect/Pipelines/Passes.td:
+/// create<Name>() and register<Name>() for each.
+#define GEN_PASS_DECL
+#include "OnnxDialect/Pipelines/Passes.h.inc"
 
-/// linalg-fuse-elementwise-ops with a control function that does not fuse a
-/// producer whose elements the fused op would compute more than once.
-std::unique_ptr<Pass> createFuseElementwisePass();
-
-/// Constant memref.globals of rank > 1 -> 1-D globals (flat LLVM arrays
-/// instead of nested aggregates with a constant per innermost row), each
-/// get_global reshaped back with memref.expand_shape.
-std::unique_ptr<Pass> createFlattenConstantGlobalsPass();
-
-/// memref.alloca_scope (from convert-scf-to-openmp) -> its body inlined, with
-/// a stack save/restore where it allocates, before scf-to-cf splits it.
-std::unique_ptr<Pass> createInlineAllocaScopesPass();
-
-/// Records the op type of every named ONNX node in the module attribute
-/// `onnx.node_types` (for createProfileKernelsPass).
-std::unique_ptr<Pass> createProfileRecordNodesPass();
-/// Brackets each kernel at the top level of the entry function with
-/// onnxd_prof_begin/onnxd_prof_end calls and lists the kernels' ONNX nodes
-/// and op types in the module attribute `onnx.profile_kernels`.
-std::unique_ptr<Pass> createProfileKernelsPass();
+#define GEN_PASS_REGISTRATION
+#include "OnnxDialect/Pipelines/Passes.h.inc"
 
 /// Registers the named pipelines with the pass registry (onnx-opt).
 void registerPipelines();

@@ -16,11 +16,11 @@
 
 #include "OnnxDialect/IR/ONNXBuilder.h"
 #include "OnnxDialect/IR/ONNXFolding.h"
+#include "OnnxDialect/IR/ONNXOperator.h"
 #include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
 
@@ -173,6 +173,57 @@ broadcastStatic(ArrayRef<ArrayRef<int64_t>> shapes) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// The elementwise operators that fold: binary ones (Max/Min variadic) and
+/// unary ones.
+enum class Binary {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Max,
+  Min,
+  Equal,
+  Less,
+  Greater,
+  LessOrEqual,
+  GreaterOrEqual,
+  And,
+  Or,
+  Xor
+};
+enum class Unary { Neg, Abs, Not, Sqrt, Floor, Ceil, Relu, Sign, Reciprocal };
+
+std::optional<Binary> binaryOf(const OpSchema &schema) {
+  return OperatorSwitch<Binary>(schema)
+      .Case<AddOp>(Binary::Add)
+      .Case<SubOp>(Binary::Sub)
+      .Case<MulOp>(Binary::Mul)
+      .Case<DivOp>(Binary::Div)
+      .Case<MaxOp>(Binary::Max)
+      .Case<MinOp>(Binary::Min)
+      .Case<EqualOp>(Binary::Equal)
+      .Case<LessOp>(Binary::Less)
+      .Case<GreaterOp>(Binary::Greater)
+      .Case<LessOrEqualOp>(Binary::LessOrEqual)
+      .Case<GreaterOrEqualOp>(Binary::GreaterOrEqual)
+      .Case<AndOp>(Binary::And)
+      .Case<OrOp>(Binary::Or)
+      .Case<XorOp>(Binary::Xor);
+}
+
+std::optional<Unary> unaryOf(const OpSchema &schema) {
+  return OperatorSwitch<Unary>(schema)
+      .Case<NegOp>(Unary::Neg)
+      .Case<AbsOp>(Unary::Abs)
+      .Case<NotOp>(Unary::Not)
+      .Case<SqrtOp>(Unary::Sqrt)
+      .Case<FloorOp>(Unary::Floor)
+      .Case<CeilOp>(Unary::Ceil)
+      .Case<ReluOp>(Unary::Relu)
+      .Case<SignOp>(Unary::Sign)
+      .Case<ReciprocalOp>(Unary::Reciprocal);
+}
+
 class Evaluator {
 public:
   Evaluator(InferenceContext &ctx) : ctx(ctx) {}
@@ -182,8 +233,8 @@ public:
   Value forward();
 
 private:
-  std::optional<Const> binary(StringRef name);
-  std::optional<Const> unary(StringRef name);
+  std::optional<Const> binary(Binary kind);
+  std::optional<Const> unary(Unary kind);
   std::optional<Const> cast(Type to);
   std::optional<Const> gather();
   std::optional<Const> slice();
@@ -205,27 +256,26 @@ private:
 } // namespace
 
 Value Evaluator::forward() {
-  StringRef name = ctx.getSchema().name;
+  const OpSchema &schema = ctx.getSchema();
   Value in = ctx.getInput(0);
   if (!in || !ctx.hasOutput(0))
     return {};
   Type outType = ctx.getOutput(0).getType();
-  if (name == "Identity")
+  if (isOperator<IdentityOp>(schema))
     return in;
   auto inTensor = dyn_cast<RankedTensorType>(in.getType());
-  if (name == "Cast" || name == "CastLike") {
-    Type to =
-        name == "Cast" ? ctx.getDataTypeAttr("to") : ctx.getInputElementType(1);
+  if (isOperator<CastOp, CastLikeOp>(schema)) {
+    Type to = isOperator<CastOp>(schema) ? ctx.getDataTypeAttr("to")
+                                         : ctx.getInputElementType(1);
     auto t = dyn_cast<TensorType>(in.getType());
     if (t && to && t.getElementType() == to)
       return in;
     return {};
   }
-  if ((name == "Reshape" || name == "Squeeze" || name == "Unsqueeze" ||
-       name == "Flatten") &&
+  if (isOperator<ReshapeOp, SqueezeOp, UnsqueezeOp, FlattenOp>(schema) &&
       inTensor && inTensor.hasStaticShape() && inTensor == outType)
     return in;
-  if (name == "Transpose" && inTensor) {
+  if (isOperator<TransposeOp>(schema) && inTensor) {
     std::optional<SmallVector<int64_t>> perm = ctx.getIntsAttr("perm");
     int64_t rank = inTensor.getRank();
     bool identity = true;
@@ -242,19 +292,19 @@ Value Evaluator::forward() {
 }
 
 std::optional<Const> Evaluator::evaluate() {
-  StringRef name = ctx.getSchema().name;
+  const OpSchema &schema = ctx.getSchema();
   if (*ctx.getSchema().domain || ctx.getNumOutputs() < 1 || !ctx.hasOutput(0))
     return std::nullopt;
   Builder b(ctx.getContext());
 
-  if (name == "Shape" || name == "Size") {
+  if (isOperator<ShapeOp, SizeOp>(schema)) {
     auto t = dyn_cast_or_null<RankedTensorType>(ctx.getInputType(0));
     if (!t)
       return std::nullopt;
     int64_t rank = t.getRank();
     Const c;
     c.elementType = b.getI64Type();
-    if (name == "Size") {
+    if (isOperator<SizeOp>(schema)) {
       if (!t.hasStaticShape())
         return std::nullopt;
       c.ints.push_back(t.getNumElements());
@@ -277,7 +327,7 @@ std::optional<Const> Evaluator::evaluate() {
     c.shape = {static_cast<int64_t>(c.ints.size())};
     return c;
   }
-  if (name == "ConstantOfShape") {
+  if (isOperator<ConstantOfShapeOp>(schema)) {
     std::optional<SmallVector<int64_t>> shape = ctx.getConstantInts(0);
     if (!shape || llvm::any_of(*shape, [](int64_t d) { return d < 0; }))
       return std::nullopt;
@@ -309,14 +359,14 @@ std::optional<Const> Evaluator::evaluate() {
       c.ints.assign(n, static_cast<int64_t>(value));
     return c;
   }
-  if (name == "Range")
+  if (isOperator<RangeOp>(schema))
     return range();
-  if (name == "Cast")
+  if (isOperator<CastOp>(schema))
     return cast(ctx.getDataTypeAttr("to"));
-  if (name == "CastLike")
+  if (isOperator<CastLikeOp>(schema))
     return cast(ctx.getInputElementType(1));
-  if (name == "Reshape" || name == "Squeeze" || name == "Unsqueeze" ||
-      name == "Flatten" || name == "Identity") {
+  if (isOperator<ReshapeOp, SqueezeOp, UnsqueezeOp, FlattenOp, IdentityOp>(
+          schema)) {
     std::optional<Const> in = readConst(ctx, 0);
     std::optional<SmallVector<int64_t>> shape = resultShape();
     if (!in || !shape || product(*shape) != in->size())
@@ -324,42 +374,105 @@ std::optional<Const> Evaluator::evaluate() {
     in->shape = *shape;
     return in;
   }
-  if (name == "Gather")
+  if (isOperator<GatherOp>(schema))
     return gather();
-  if (name == "Slice")
+  if (isOperator<SliceOp>(schema))
     return slice();
-  if (name == "Concat")
+  if (isOperator<ConcatOp>(schema))
     return concat();
-  if (name == "Transpose")
+  if (isOperator<TransposeOp>(schema))
     return transpose();
-  if (name == "Where")
+  if (isOperator<WhereOp>(schema))
     return where();
-  static const StringRef binaries[] = {"Add",
-                                       "Sub",
-                                       "Mul",
-                                       "Div",
-                                       "Max",
-                                       "Min",
-                                       "Equal",
-                                       "Less",
-                                       "Greater",
-                                       "LessOrEqual",
-                                       "GreaterOrEqual",
-                                       "And",
-                                       "Or",
-                                       "Xor"};
-  if (llvm::is_contained(binaries, name))
-    return binary(name);
-  static const StringRef unaries[] = {"Neg",  "Abs",   "Not",
-                                      "Sqrt", "Floor", "Ceil",
-                                      "Relu", "Sign",  "Reciprocal"};
-  if (llvm::is_contained(unaries, name))
-    return unary(name);
+  if (std::optional<Binary> kind = binaryOf(schema))
+    return binary(*kind);
+  if (std::optional<Unary> kind = unaryOf(schema))
+    return unary(*kind);
   return std::nullopt;
 }
 
-std::optional<Const> Evaluator::binary(StringRef name) {
-  if (name != "Max" && name != "Min" && ctx.getNumInputs() != 2)
+/// `acc op y` on doubles; empty for the logical operators.
+static std::optional<double> applyFloat(Binary kind, double acc, double y) {
+  switch (kind) {
+  case Binary::Add:
+    return acc + y;
+  case Binary::Sub:
+    return acc - y;
+  case Binary::Mul:
+    return acc * y;
+  case Binary::Div:
+    return acc / y;
+  case Binary::Max:
+    return (std::isnan(acc) || std::isnan(y)) ? NAN : std::max(acc, y);
+  case Binary::Min:
+    return (std::isnan(acc) || std::isnan(y)) ? NAN : std::min(acc, y);
+  case Binary::Equal:
+    return acc == y;
+  case Binary::Less:
+    return acc < y;
+  case Binary::Greater:
+    return acc > y;
+  case Binary::LessOrEqual:
+    return acc <= y;
+  case Binary::GreaterOrEqual:
+    return acc >= y;
+  case Binary::And:
+  case Binary::Or:
+  case Binary::Xor:
+    break;
+  }
+  return std::nullopt;
+}
+
+/// `acc op y` on integers; empty where the result overflows or depends on a
+/// rounding rule.
+static std::optional<int64_t> applyInt(Binary kind, int64_t acc, int64_t y) {
+  int64_t r;
+  switch (kind) {
+  case Binary::Add:
+    if (llvm::AddOverflow(acc, y, r))
+      return std::nullopt;
+    return r;
+  case Binary::Sub:
+    if (llvm::SubOverflow(acc, y, r))
+      return std::nullopt;
+    return r;
+  case Binary::Mul:
+    if (llvm::MulOverflow(acc, y, r))
+      return std::nullopt;
+    return r;
+  case Binary::Div:
+    // Integer division of non-negative operands is the same under every
+    // rounding rule; the rest is left to run time.
+    if (y <= 0 || acc < 0)
+      return std::nullopt;
+    return acc / y;
+  case Binary::Max:
+    return std::max(acc, y);
+  case Binary::Min:
+    return std::min(acc, y);
+  case Binary::Equal:
+    return acc == y;
+  case Binary::Less:
+    return acc < y;
+  case Binary::Greater:
+    return acc > y;
+  case Binary::LessOrEqual:
+    return acc <= y;
+  case Binary::GreaterOrEqual:
+    return acc >= y;
+  case Binary::And:
+    return (acc != 0) && (y != 0);
+  case Binary::Or:
+    return (acc != 0) || (y != 0);
+  case Binary::Xor:
+    return (acc != 0) != (y != 0);
+  }
+  return std::nullopt;
+}
+
+std::optional<Const> Evaluator::binary(Binary kind) {
+  if (kind != Binary::Max && kind != Binary::Min && ctx.getNumInputs() != 2)
     return std::nullopt;
   SmallVector<Const> ins;
   for (unsigned i = 0, e = ctx.getNumInputs(); i < e; ++i) {
@@ -379,8 +492,9 @@ std::optional<Const> Evaluator::binary(StringRef name) {
   std::optional<SmallVector<int64_t>> outShape = broadcastStatic(shapes);
   if (!outShape || product(*outShape) > kFoldElementLimit)
     return std::nullopt;
-  bool compare = name == "Equal" || name == "Less" || name == "Greater" ||
-                 name == "LessOrEqual" || name == "GreaterOrEqual";
+  bool compare = kind == Binary::Equal || kind == Binary::Less ||
+                 kind == Binary::Greater || kind == Binary::LessOrEqual ||
+                 kind == Binary::GreaterOrEqual;
   Const out;
   out.shape = *outShape;
   out.elementType =
@@ -393,30 +507,10 @@ std::optional<Const> Evaluator::binary(StringRef name) {
       double acc = ins[0].floats[broadcastIndex(i, out.shape, ins[0].shape)];
       for (size_t k = 1; k < ins.size(); ++k) {
         double y = ins[k].floats[broadcastIndex(i, out.shape, ins[k].shape)];
-        if (name == "Add")
-          acc = acc + y;
-        else if (name == "Sub")
-          acc = acc - y;
-        else if (name == "Mul")
-          acc = acc * y;
-        else if (name == "Div")
-          acc = acc / y;
-        else if (name == "Max")
-          acc = (std::isnan(acc) || std::isnan(y)) ? NAN : std::max(acc, y);
-        else if (name == "Min")
-          acc = (std::isnan(acc) || std::isnan(y)) ? NAN : std::min(acc, y);
-        else if (name == "Equal")
-          acc = acc == y;
-        else if (name == "Less")
-          acc = acc < y;
-        else if (name == "Greater")
-          acc = acc > y;
-        else if (name == "LessOrEqual")
-          acc = acc <= y;
-        else if (name == "GreaterOrEqual")
-          acc = acc >= y;
-        else
+        std::optional<double> r = applyFloat(kind, acc, y);
+        if (!r)
           return std::nullopt;
+        acc = *r;
       }
       if (compare)
         out.ints.push_back(acc != 0);
@@ -427,92 +521,81 @@ std::optional<Const> Evaluator::binary(StringRef name) {
     int64_t acc = ins[0].ints[broadcastIndex(i, out.shape, ins[0].shape)];
     for (size_t k = 1; k < ins.size(); ++k) {
       int64_t y = ins[k].ints[broadcastIndex(i, out.shape, ins[k].shape)];
-      int64_t r;
-      if (name == "Add") {
-        if (llvm::AddOverflow(acc, y, r))
-          return std::nullopt;
-      } else if (name == "Sub") {
-        if (llvm::SubOverflow(acc, y, r))
-          return std::nullopt;
-      } else if (name == "Mul") {
-        if (llvm::MulOverflow(acc, y, r))
-          return std::nullopt;
-      } else if (name == "Div") {
-        // Integer division of non-negative operands is the same under every
-        // rounding rule; the rest is left to run time.
-        if (y <= 0 || acc < 0)
-          return std::nullopt;
-        r = acc / y;
-      } else if (name == "Max") {
-        r = std::max(acc, y);
-      } else if (name == "Min") {
-        r = std::min(acc, y);
-      } else if (name == "Equal") {
-        r = acc == y;
-      } else if (name == "Less") {
-        r = acc < y;
-      } else if (name == "Greater") {
-        r = acc > y;
-      } else if (name == "LessOrEqual") {
-        r = acc <= y;
-      } else if (name == "GreaterOrEqual") {
-        r = acc >= y;
-      } else if (name == "And") {
-        r = (acc != 0) && (y != 0);
-      } else if (name == "Or") {
-        r = (acc != 0) || (y != 0);
-      } else if (name == "Xor") {
-        r = (acc != 0) != (y != 0);
-      } else {
+      std::optional<int64_t> r = applyInt(kind, acc, y);
+      if (!r)
         return std::nullopt;
-      }
-      acc = r;
+      acc = *r;
     }
     out.ints.push_back(compare ? acc : wrapInt(acc, out.elementType));
   }
   return out;
 }
 
-std::optional<Const> Evaluator::unary(StringRef name) {
+/// `op x` on doubles; empty for Not.
+static std::optional<double> applyFloat(Unary kind, double x) {
+  switch (kind) {
+  case Unary::Neg:
+    return -x;
+  case Unary::Abs:
+    return std::fabs(x);
+  case Unary::Sqrt:
+    return std::sqrt(x);
+  case Unary::Floor:
+    return std::floor(x);
+  case Unary::Ceil:
+    return std::ceil(x);
+  case Unary::Relu:
+    return x > 0 ? x : 0.0;
+  case Unary::Sign:
+    return x > 0 ? 1.0 : (x < 0 ? -1.0 : x);
+  case Unary::Reciprocal:
+    return 1.0 / x;
+  case Unary::Not:
+    break;
+  }
+  return std::nullopt;
+}
+
+/// `op x` on integers; empty where integers have no such op.
+static std::optional<int64_t> applyInt(Unary kind, int64_t x) {
+  switch (kind) {
+  case Unary::Neg:
+    return -x;
+  case Unary::Abs:
+    return x < 0 ? -x : x;
+  case Unary::Not:
+    return x == 0;
+  case Unary::Relu:
+    return x > 0 ? x : 0;
+  case Unary::Sign:
+    return x > 0 ? 1 : (x < 0 ? -1 : 0);
+  case Unary::Floor:
+  case Unary::Ceil:
+    return x;
+  case Unary::Sqrt:
+  case Unary::Reciprocal:
+    break;
+  }
+  return std::nullopt;
+}
+
+std::optional<Const> Evaluator::unary(Unary kind) {
   std::optional<Const> in = readConst(ctx, 0);
   if (!in)
     return std::nullopt;
   Const out = *in;
   for (int64_t i = 0, n = in->size(); i < n; ++i) {
     if (in->isFloat) {
-      double x = in->floats[i];
-      double r = llvm::StringSwitch<double>(name)
-                     .Case("Neg", -x)
-                     .Case("Abs", std::fabs(x))
-                     .Case("Sqrt", std::sqrt(x))
-                     .Case("Floor", std::floor(x))
-                     .Case("Ceil", std::ceil(x))
-                     .Case("Relu", x > 0 ? x : 0.0)
-                     .Case("Sign", x > 0 ? 1.0 : (x < 0 ? -1.0 : x))
-                     .Case("Reciprocal", 1.0 / x)
-                     .Default(NAN);
-      if (name == "Not")
+      std::optional<double> r = applyFloat(kind, in->floats[i]);
+      if (!r)
         return std::nullopt;
-      out.floats[i] = r;
+      out.floats[i] = *r;
       continue;
     }
-    int64_t x = in->ints[i];
-    int64_t r;
-    if (name == "Neg")
-      r = -x;
-    else if (name == "Abs")
-      r = x < 0 ? -x : x;
-    else if (name == "Not")
-      r = x == 0;
-    else if (name == "Relu")
-      r = x > 0 ? x : 0;
-    else if (name == "Sign")
-      r = x > 0 ? 1 : (x < 0 ? -1 : 0);
-    else if (name == "Floor" || name == "Ceil")
-      r = x;
-    else
+    std::optional<int64_t> r = applyInt(kind, in->ints[i]);
+    if (!r)
       return std::nullopt;
-    out.ints[i] = wrapInt(r, out.elementType);
+    out.ints[i] = wrapInt(*r, out.elementType);
   }
   return out;
 }
@@ -852,10 +935,10 @@ LogicalResult mlir::onnx::foldONNXOp(Operation *op, OpBuilder &builder,
     return failure();
   InferenceContext ctx(op, /*symbols=*/nullptr, symbolTables);
   if (ctx.getSchema().deprecated || *ctx.getSchema().domain ||
-      StringRef(ctx.getSchema().name) == "Constant")
+      isOperator<ConstantOp>(ctx.getSchema()))
     return failure();
   // Split of a constant into static pieces: each piece a constant.
-  if (StringRef(ctx.getSchema().name) == "Split")
+  if (isOperator<SplitOp>(ctx.getSchema()))
     return foldSplit(ctx, builder, replacements);
   if (op->getNumResults() != 1)
     return failure();

@@ -135,7 +135,7 @@ mlir::onnx::createSchemaOp(OpBuilder &builder, Location loc, StringRef domain,
 Value mlir::onnx::createConstant(OpBuilder &builder, Location loc,
                                  ElementsAttr value, int64_t opsetVersion) {
   FailureOr<Operation *> op =
-      createSchemaOp(builder, loc, "", "Constant", opsetVersion, {},
+      createSchemaOp(builder, loc, Operator::of<ConstantOp>(), opsetVersion, {},
                      {value.getType()}, {builder.getNamedAttr("value", value)});
   assert(succeeded(op) && "every opset has a Constant with a value");
   return (*op)->getResult(0);

@@ -424,7 +424,7 @@ ElementsAttr InferenceContext::getConstantInput(unsigned i) const {
   if (!def)
     return {};
   if (const OpSchema *s = getSchemaOf(def)) {
-    if (StringRef(s->name) == "Constant" && !*s->domain)
+    if (isOperator<ConstantOp>(*s))
       return getConstantOpValue(def);
     return {};
   }
@@ -468,6 +468,48 @@ Attribute InferenceContext::getAttr(StringRef name) const {
       return value ? *value : Attribute();
     }
   return {};
+}
+
+/// The default that `schema` states for its attribute `name`, or empty.
+static std::optional<StringRef> schemaDefault(const OpSchema &schema,
+                                              StringRef name) {
+  for (const AttrSchema &attr : schema.attributes)
+    if (name == attr.name && attr.defaultValue)
+      return StringRef(attr.defaultValue);
+  return std::nullopt;
+}
+
+std::optional<int64_t>
+InferenceContext::getIntAttrOrDefault(StringRef name) const {
+  if (std::optional<int64_t> v = getIntAttr(name))
+    return v;
+  std::optional<StringRef> text = schemaDefault(*schema, name);
+  int64_t v;
+  if (!text || text->getAsInteger(10, v))
+    return std::nullopt;
+  return v;
+}
+
+std::optional<double>
+InferenceContext::getFloatAttrOrDefault(StringRef name) const {
+  if (std::optional<double> v = getFloatAttr(name))
+    return v;
+  std::optional<StringRef> text = schemaDefault(*schema, name);
+  if (!text)
+    return std::nullopt;
+  // The specification writes some as "(-3.402823e+38)".
+  StringRef number = text->trim("()");
+  double v;
+  if (number.getAsDouble(v))
+    return std::nullopt;
+  return v;
+}
+
+std::optional<StringRef>
+InferenceContext::getStringAttrOrDefault(StringRef name) const {
+  if (std::optional<StringRef> v = getStringAttr(name))
+    return v;
+  return schemaDefault(*schema, name);
 }
 
 bool InferenceContext::isAttrRef(StringRef name) const {
@@ -625,24 +667,16 @@ InFlightDiagnostic InferenceContext::emitError() const {
 // Registry
 //===----------------------------------------------------------------------===//
 
-static std::string registryKey(StringRef domain, StringRef name) {
-  if (domain == "ai.onnx")
-    domain = "";
-  return (domain + "::" + name).str();
+static std::string registryKey(Operator op) {
+  return (op.getDomain() + "::" + op.getName()).str();
 }
 
-void InferenceRegistry::add(StringRef domain, StringRef name, InferFn fn) {
-  fns[registryKey(domain, name)] = std::move(fn);
+void InferenceRegistry::add(Operator op, InferFn fn) {
+  fns[registryKey(op)] = std::move(fn);
 }
 
-void InferenceRegistry::add(ArrayRef<StringRef> names, const InferFn &fn) {
-  for (StringRef name : names)
-    add("", name, fn);
-}
-
-const InferFn *InferenceRegistry::lookup(StringRef domain,
-                                         StringRef name) const {
-  auto it = fns.find(registryKey(domain, name));
+const InferFn *InferenceRegistry::lookup(Operator op) const {
+  auto it = fns.find(registryKey(op));
   return it == fns.end() ? nullptr : &it->second;
 }
 
@@ -672,8 +706,7 @@ LogicalResult mlir::onnx::inferTypes(InferenceContext &ctx) {
   // op is inferred once the function is specialized.
   if (ctx.getOp()->getDiscardableAttr(getAttrRefsAttrName()))
     return success();
-  const InferFn *fn =
-      InferenceRegistry::get().lookup(schema.domain, schema.name);
+  const InferFn *fn = InferenceRegistry::get().lookup(Operator(schema));
   if (!fn)
     return success();
   return (*fn)(ctx);

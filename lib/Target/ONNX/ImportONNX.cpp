@@ -660,7 +660,7 @@ FailureOr<Type> Importer::resultType(const proto::NodeProto &node,
     if (insideFunction)
       return Type(AnyType::get(context));
     // The operator's inference function decides once the op exists.
-    if (schema && InferenceRegistry::get().lookup(schema->domain, schema->name))
+    if (schema && InferenceRegistry::get().lookup(Operator(*schema)))
       return Type();
     return error("cannot tell the type of '" + name + "', output " +
                  Twine(index) + " of " + describe(node) +
@@ -694,14 +694,13 @@ FailureOr<Type> Importer::resultType(const proto::NodeProto &node,
     }
   }
   // Containers built from or taken out of their operand.
-  StringRef op = schema->name;
   Type in0 = operands.empty() ? Type() : operands.front().getType();
-  if (op == "SequenceAt" || op == "ConcatFromSequence")
+  if (isOperator<SequenceAtOp, ConcatFromSequenceOp>(*schema))
     if (auto seq = dyn_cast_or_null<SeqType>(in0))
       return withoutShape(seq.getElementType());
-  if ((op == "SequenceConstruct" || op == "SplitToSequence") && in0)
+  if (isOperator<SequenceConstructOp, SplitToSequenceOp>(*schema) && in0)
     return Type(SeqType::get(context, withoutShape(in0)));
-  if (op == "SequenceEmpty") {
+  if (isOperator<SequenceEmptyOp>(*schema)) {
     Type element = Float32Type::get(context);
     if (auto dtype = dyn_cast_or_null<IntegerAttr>(attrs.get("dtype")))
       element = getElementTypeForDataType(context, dtype.getInt());
@@ -709,14 +708,14 @@ FailureOr<Type> Importer::resultType(const proto::NodeProto &node,
       return fail();
     return Type(SeqType::get(context, UnrankedTensorType::get(element)));
   }
-  if (op == "Optional") {
+  if (isOperator<OptionalOp>(*schema)) {
     if (auto type = dyn_cast_or_null<TypeAttr>(
             attrs.get(getODSAttrName(*schema, "type"))))
       return Type(OptType::get(context, type.getValue()));
     if (in0)
       return Type(OptType::get(context, withoutShape(in0)));
   }
-  if (op == "OptionalGetElement" && in0) {
+  if (isOperator<OptionalGetElementOp>(*schema) && in0) {
     if (auto opt = dyn_cast<OptType>(in0))
       return withoutShape(opt.getElementType());
     return withoutShape(in0);
@@ -752,13 +751,13 @@ FailureOr<Type> Importer::resultType(const proto::NodeProto &node,
       return Type(
           UnrankedTensorType::get(getElementTypeForName(context, element)));
   // ConstantOfShape without a value gives float zeros.
-  if (op == "ConstantOfShape")
+  if (isOperator<ConstantOfShapeOp>(*schema))
     return Type(UnrankedTensorType::get(Float32Type::get(context)));
   // Without their attribute, EyeLike gives the input's element type and
   // DequantizeLinear the scale's.
-  if (op == "EyeLike" && in0)
+  if (isOperator<EyeLikeOp>(*schema) && in0)
     return withoutShape(in0);
-  if (op == "DequantizeLinear" && operands.size() > 1)
+  if (isOperator<DequantizeLinearOp>(*schema) && operands.size() > 1)
     return withoutShape(operands[1].getType());
   // If, Loop, Scan, SequenceMap: from their graphs, once imported.
   if (llvm::any_of(schema->attributes,
@@ -830,7 +829,9 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
   // from Constant-1 only in the types it allows, and the op keeps the
   // version its opset selects in onnx.widened_from (for the validator).
   std::optional<int64_t> widenedFrom;
-  if (domain.empty() && node.op_type() == "Constant" && opset->second < 9)
+  if (domain.empty() &&
+      node.op_type() == Operator::of<ConstantOp>().getName() &&
+      opset->second < 9)
     for (const proto::AttributeProto &attr : node.attribute())
       if (attr.name() == "value" && attr.has_t() &&
           !llvm::is_contained({proto::TensorProto::FLOAT,
@@ -841,7 +842,7 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
                                    ->getSchema()
                                    .sinceVersion
                              : 1;
-        opName = lookupSchemaOp(context, "", "Constant", 9);
+        opName = OperationName(ConstantV9Op::getOperationName(), context);
         emitWarning(loc) << what << ": Constant-" << *widenedFrom
                          << " holds a value of a type only Constant-9 allows "
                             "(data_type "
@@ -1022,7 +1023,7 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
     // Loop's body takes (iteration, condition, loop-carried...) whose types
     // a model may leave out.
     SmallVector<Type> defaults;
-    if (schema && schema->name == StringRef("Loop") && !schema->domain[0]) {
+    if (schema && isOperator<LoopOp>(*schema)) {
       defaults.push_back(RankedTensorType::get({}, builder.getI64Type()));
       defaults.push_back(RankedTensorType::get({}, builder.getI1Type()));
       for (Value v : ValueRange(op->getOperands())
@@ -1032,7 +1033,7 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
         defaults.push_back(v.getType());
     }
     // Scan's body takes (state..., one slice of each scan input...).
-    if (schema && schema->name == StringRef("Scan") && !schema->domain[0]) {
+    if (schema && isOperator<ScanOp>(*schema)) {
       ValueRange inputs = op->getOperands();
       if (schema->sinceVersion == 8)
         inputs = inputs.drop_front(operandGroups[0]);
@@ -1091,18 +1092,19 @@ LogicalResult Importer::setResultTypesFromGraphs(Operation *op,
                    describe(node) + ": give it a value_info");
     };
     Region *region = op->getNumRegions() ? &op->getRegion(0) : nullptr;
-    StringRef name = op->getName().stripDialect();
+    const OpSchema &opSchema = cast<ONNXSchemaOpInterface>(op).getSchema();
+    bool isIf = isOperator<IfOp>(opSchema);
     // If yields its outputs directly from either branch.
-    if (name.starts_with("If"))
+    if (isIf)
       region = &op->getRegion(op->getNumRegions() - 1);
     if (!region || region->empty())
       return fail();
     auto yield = cast<YieldOp>(region->front().getTerminator());
     Type type;
-    if (name.starts_with("If")) {
+    if (isIf) {
       if (i < yield.getValues().size())
         type = withoutShape(yield.getValues()[i].getType());
-    } else if (name.starts_with("Loop")) {
+    } else if (isOperator<LoopOp>(opSchema)) {
       // Yields (condition, carried..., scan outputs...); carried results
       // keep their type, scan outputs stack the iterations.
       unsigned carried = region->getNumArguments() - 2;
@@ -1113,10 +1115,10 @@ LogicalResult Importer::setResultTypesFromGraphs(Operation *op,
         else if (auto tensor = dyn_cast<TensorType>(t))
           type = UnrankedTensorType::get(tensor.getElementType());
       }
-    } else if (name.starts_with("Scan") || name.starts_with("SequenceMap")) {
+    } else if (isOperator<ScanOp, SequenceMapOp>(opSchema)) {
       if (i < yield.getValues().size()) {
         Type t = yield.getValues()[i].getType();
-        if (name.starts_with("SequenceMap"))
+        if (isOperator<SequenceMapOp>(opSchema))
           t = SeqType::get(context, withoutShape(t));
         type = withoutShape(t);
       }

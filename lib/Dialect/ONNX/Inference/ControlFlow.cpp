@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "JoinTypes.h"
+#include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 
 using namespace mlir;
@@ -229,7 +230,7 @@ LogicalResult inferScan(InferenceContext &ctx) {
 } // namespace
 
 void mlir::onnx::registerControlFlowInference(InferenceRegistry &r) {
-  r.add({"If"}, inferIf);
-  r.add({"Loop"}, inferLoop);
-  r.add({"Scan"}, inferScan);
+  r.add<IfOp>(inferIf);
+  r.add<LoopOp>(inferLoop);
+  r.add<ScanOp>(inferScan);
 }

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -340,66 +341,29 @@ LogicalResult inferClip(InferenceContext &ctx) { return inferSameShape(ctx); }
 } // namespace
 
 void mlir::onnx::registerElementwiseInference(InferenceRegistry &r) {
-  r.add({"Abs",
-         "Acos",
-         "Acosh",
-         "Asin",
-         "Asinh",
-         "Atan",
-         "Atanh",
-         "BitwiseNot",
-         "Ceil",
-         "Celu",
-         "Cos",
-         "Cosh",
-         "Elu",
-         "Erf",
-         "Exp",
-         "Floor",
-         "HardSigmoid",
-         "HardSwish",
-         "IsInf",
-         "IsNaN",
-         "LeakyRelu",
-         "Log",
-         "Mish",
-         "Neg",
-         "Not",
-         "Reciprocal",
-         "Relu",
-         "Round",
-         "Selu",
-         "Shrink",
-         "Sigmoid",
-         "Sign",
-         "Sin",
-         "Sinh",
-         "Softplus",
-         "Softsign",
-         "Sqrt",
-         "Swish",
-         "Tan",
-         "Tanh",
-         "ThresholdedRelu"},
-        [](InferenceContext &ctx) { return inferSameShape(ctx); });
-  r.add({"Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor", "Equal", "Less",
-         "Greater"},
-        inferBinary);
-  r.add({"LessOrEqual", "GreaterOrEqual", "BitwiseAnd", "BitwiseOr",
-         "BitwiseXor"},
-        [](InferenceContext &ctx) { return inferBroadcast(ctx); });
-  r.add({"Sum", "Mean", "Max", "Min"}, inferVariadic);
-  r.add({"BitShift"}, inferBitShift);
-  r.add({"Mod"}, inferMod);
-  r.add({"Where"}, inferWhere);
-  r.add({"Clip"}, inferClip);
-  r.add({"PRelu"}, inferPRelu);
-  r.add({"Gelu"}, inferGelu);
-  r.add({"Softmax", "LogSoftmax", "Hardmax"}, inferSoftmax);
-  r.add({"Cast"}, inferCast);
-  r.add({"CastLike"},
-        [](InferenceContext &ctx) { return inferSameShape(ctx); });
-  r.add({"BitCast"}, inferBitCast);
-  r.add({"Identity"}, inferIdentity);
-  r.add({"Dropout"}, inferDropout);
+  r.add<AbsOp, AcosOp, AcoshOp, AsinOp, AsinhOp, AtanOp, AtanhOp, BitwiseNotOp,
+        CeilOp, CeluOp, CosOp, CoshOp, EluOp, ErfOp, ExpOp, FloorOp,
+        HardSigmoidOp, HardSwishOp, IsInfOp, IsNaNOp, LeakyReluOp, LogOp,
+        MishOp, NegOp, NotOp, ReciprocalOp, ReluOp, RoundOp, SeluOp, ShrinkOp,
+        SigmoidOp, SignOp, SinOp, SinhOp, SoftplusOp, SoftsignOp, SqrtOp,
+        SwishOp, TanOp, TanhOp, ThresholdedReluOp>(
+      [](InferenceContext &ctx) { return inferSameShape(ctx); });
+  r.add<AddOp, SubOp, MulOp, DivOp, PowOp, AndOp, OrOp, XorOp, EqualOp, LessOp,
+        GreaterOp>(inferBinary);
+  r.add<LessOrEqualOp, GreaterOrEqualOp, BitwiseAndOp, BitwiseOrOp,
+        BitwiseXorOp>(
+      [](InferenceContext &ctx) { return inferBroadcast(ctx); });
+  r.add<SumOp, MeanOp, MaxOp, MinOp>(inferVariadic);
+  r.add<BitShiftOp>(inferBitShift);
+  r.add<ModOp>(inferMod);
+  r.add<WhereOp>(inferWhere);
+  r.add<ClipOp>(inferClip);
+  r.add<PReluOp>(inferPRelu);
+  r.add<GeluOp>(inferGelu);
+  r.add<SoftmaxOp, LogSoftmaxOp, HardmaxOp>(inferSoftmax);
+  r.add<CastOp>(inferCast);
+  r.add<CastLikeOp>([](InferenceContext &ctx) { return inferSameShape(ctx); });
+  r.add<BitCastOp>(inferBitCast);
+  r.add<IdentityOp>(inferIdentity);
+  r.add<DropoutOp>(inferDropout);
 }

@@ -17,6 +17,7 @@
 #define ONNXDIALECT_LIB_DIALECT_ONNX_INFERENCE_JOINTYPES_H
 
 #include "OnnxDialect/IR/ONNXDialect.h"
+#include "OnnxDialect/IR/ONNXOperator.h"
 #include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXSchema.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -72,7 +73,7 @@ inline bool isEmptySequence(Value value) {
   if (!iface)
     return false;
   const OpSchema &schema = iface.getSchema();
-  return !*schema.domain && StringRef(schema.name) == "SequenceEmpty";
+  return isOperator<SequenceEmptyOp>(schema);
 }
 
 /// The type of a value that is `initial` before a loop (or scan) runs and

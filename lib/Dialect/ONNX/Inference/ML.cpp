@@ -13,14 +13,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/IR/ONNXDialect.h"
+#include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 
 using namespace mlir;
 using namespace mlir::onnx;
 
 namespace {
-
-constexpr StringLiteral ml = "ai.onnx.ml";
 
 Type stringType(InferenceContext &ctx) {
   return StringType::get(ctx.getContext());
@@ -226,32 +225,28 @@ LogicalResult inferZipMap(InferenceContext &ctx) {
 } // namespace
 
 void mlir::onnx::registerMLInference(InferenceRegistry &r) {
-  r.add(ml, "ArrayFeatureExtractor", inferArrayFeatureExtractor);
-  for (StringRef name : {"Binarizer", "Imputer"})
-    r.add(ml, name, [](InferenceContext &ctx) { return sameShape(ctx); });
-  for (StringRef name : {"Normalizer", "Scaler"})
-    r.add(ml, name, [](InferenceContext &ctx) { return sameShape(ctx); });
-  r.add(ml, "CastMap", inferCastMap);
-  r.add(ml, "CategoryMapper", inferCategoryMapper);
-  r.add(ml, "DictVectorizer", inferDictVectorizer);
-  r.add(ml, "FeatureVectorizer", inferFeatureVectorizer);
-  r.add(ml, "LabelEncoder", inferLabelEncoder);
-  for (StringRef name :
-       {"LinearClassifier", "SVMClassifier", "TreeEnsembleClassifier"})
-    r.add(ml, name, inferClassifier);
-  r.add(ml, "LinearRegressor", [](InferenceContext &ctx) {
-    return inferRegressor(ctx, "targets", 1);
-  });
-  r.add(ml, "SVMRegressor", [](InferenceContext &ctx) {
+  r.add<MLArrayFeatureExtractorOp>(inferArrayFeatureExtractor);
+  r.add<MLBinarizerOp, MLImputerOp, MLNormalizerOp, MLScalerOp>(
+      [](InferenceContext &ctx) { return sameShape(ctx); });
+  r.add<MLCastMapOp>(inferCastMap);
+  r.add<MLCategoryMapperOp>(inferCategoryMapper);
+  r.add<MLDictVectorizerOp>(inferDictVectorizer);
+  r.add<MLFeatureVectorizerOp>(inferFeatureVectorizer);
+  r.add<MLLabelEncoderOp>(inferLabelEncoder);
+  r.add<MLLinearClassifierOp, MLSVMClassifierOp, MLTreeEnsembleClassifierOp>(
+      inferClassifier);
+  r.add<MLLinearRegressorOp>(
+      [](InferenceContext &ctx) { return inferRegressor(ctx, "targets", 1); });
+  r.add<MLSVMRegressorOp>([](InferenceContext &ctx) {
     return inferRegressor(ctx, "", std::nullopt);
   });
-  r.add(ml, "TreeEnsembleRegressor", [](InferenceContext &ctx) {
+  r.add<MLTreeEnsembleRegressorOp>([](InferenceContext &ctx) {
     return inferRegressor(ctx, "n_targets", std::nullopt);
   });
-  r.add(ml, "TreeEnsemble", [](InferenceContext &ctx) {
+  r.add<MLTreeEnsembleOp>([](InferenceContext &ctx) {
     return inferRegressor(ctx, "n_targets", std::nullopt,
                           /*requireRank2=*/true);
   });
-  r.add(ml, "OneHotEncoder", inferOneHotEncoder);
-  r.add(ml, "ZipMap", inferZipMap);
+  r.add<MLOneHotEncoderOp>(inferOneHotEncoder);
+  r.add<MLZipMapOp>(inferZipMap);
 }

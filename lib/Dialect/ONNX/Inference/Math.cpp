@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include <cctype>
 #include <cmath>
@@ -432,14 +433,14 @@ LogicalResult inferRange(InferenceContext &ctx) {
 } // namespace
 
 void mlir::onnx::registerMathInference(InferenceRegistry &r) {
-  r.add({"MatMul", "MatMulInteger"}, inferMatMul);
-  r.add({"QLinearMatMul"}, inferQLinearMatMul);
-  r.add({"Gemm"}, inferGemm);
-  r.add({"Einsum"}, inferEinsum);
-  r.add({"Det"}, inferDet);
-  r.add({"CumSum", "CumProd"}, inferCumulative);
-  r.add({"TopK"}, inferTopK);
-  r.add({"Trilu"}, inferTrilu);
-  r.add({"EyeLike"}, inferEyeLike);
-  r.add({"Range"}, inferRange);
+  r.add<MatMulOp, MatMulIntegerOp>(inferMatMul);
+  r.add<QLinearMatMulOp>(inferQLinearMatMul);
+  r.add<GemmOp>(inferGemm);
+  r.add<EinsumOp>(inferEinsum);
+  r.add<DetOp>(inferDet);
+  r.add<CumSumOp, CumProdOp>(inferCumulative);
+  r.add<TopKOp>(inferTopK);
+  r.add<TriluOp>(inferTrilu);
+  r.add<EyeLikeOp>(inferEyeLike);
+  r.add<RangeOp>(inferRange);
 }

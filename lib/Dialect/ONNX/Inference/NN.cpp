@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
@@ -438,7 +439,7 @@ LogicalResult inferPool(InferenceContext &ctx) {
   std::optional<SmallVector<int64_t>> kernel = ctx.getIntsAttr("kernel_shape");
   if (!kernel) {
     // LpPool-1 has an optional kernel_shape; the others require it.
-    if (ctx.getSchema().name != StringRef("LpPool") || ctx.getVersion() != 1)
+    if (!isOperator<LpPoolOp>(ctx.getSchema()) || ctx.getVersion() != 1)
       return ctx.fail() << "attribute 'kernel_shape' is required";
     ctx.setOutput(0, {},
                   x ? std::optional<Shape>(unknownShape(x->size()))
@@ -1453,42 +1454,41 @@ LogicalResult inferImageDecoder(InferenceContext &ctx) {
 } // namespace
 
 void mlir::onnx::registerNNInference(InferenceRegistry &r) {
-  r.add({"Conv"}, inferConv);
-  r.add({"ConvInteger"}, inferConvInteger);
-  r.add({"QLinearConv"}, inferQLinearConv);
-  r.add({"DeformConv"}, inferDeformConv);
-  r.add({"ConvTranspose"}, inferConvTranspose);
-  r.add({"MaxPool", "AveragePool", "LpPool"}, inferPool);
-  r.add({"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"},
-        inferGlobalPool);
-  r.add({"MaxUnpool"}, inferMaxUnpool);
-  r.add({"MaxRoiPool"}, inferMaxRoiPool);
-  r.add({"RoiAlign"}, inferRoiAlign);
-  r.add({"BatchNormalization"}, inferBatchNormalization);
-  r.add({"InstanceNormalization"}, inferInstanceNormalization);
-  r.add({"LayerNormalization"}, inferLayerNormalization);
-  r.add({"GroupNormalization"}, inferGroupNormalization);
-  r.add({"LRN"}, inferLRN);
-  r.add({"LpNormalization", "RMSNormalization"}, inferNormalizationAlongAxis);
-  r.add({"MeanVarianceNormalization"}, inferMeanVarianceNormalization);
-  r.add({"RNN"}, [](InferenceContext &ctx) { return inferRecurrent(ctx, 1); });
-  r.add({"GRU"}, [](InferenceContext &ctx) { return inferRecurrent(ctx, 3); });
-  r.add({"LSTM"}, [](InferenceContext &ctx) { return inferRecurrent(ctx, 4); });
-  r.add({"Resize"}, inferResize);
-  r.add({"Upsample"}, inferUpsample);
-  r.add({"GridSample"}, inferGridSample);
-  r.add({"AffineGrid"}, inferAffineGrid);
-  r.add({"Col2Im"}, inferCol2Im);
-  r.add({"DFT"}, inferDFT);
-  r.add({"STFT"}, inferSTFT);
-  r.add({"HannWindow", "HammingWindow", "BlackmanWindow"}, inferWindow);
-  r.add({"MelWeightMatrix"}, inferMelWeightMatrix);
-  r.add({"NonMaxSuppression"}, inferNonMaxSuppression);
-  r.add({"Attention"}, inferAttention);
-  r.add({"RotaryEmbedding"}, inferRotaryEmbedding);
-  r.add({"TfIdfVectorizer"}, inferTfIdfVectorizer);
-  r.add({"ImageDecoder"}, inferImageDecoder);
-  r.add({"LinearAttention"}, inferLinearAttention);
-  r.add({"CausalConvWithState"}, inferCausalConvWithState);
-  r.add("ai.onnx.preview", "FlexAttention", inferFlexAttention);
+  r.add<ConvOp>(inferConv);
+  r.add<ConvIntegerOp>(inferConvInteger);
+  r.add<QLinearConvOp>(inferQLinearConv);
+  r.add<DeformConvOp>(inferDeformConv);
+  r.add<ConvTransposeOp>(inferConvTranspose);
+  r.add<MaxPoolOp, AveragePoolOp, LpPoolOp>(inferPool);
+  r.add<GlobalAveragePoolOp, GlobalMaxPoolOp, GlobalLpPoolOp>(inferGlobalPool);
+  r.add<MaxUnpoolOp>(inferMaxUnpool);
+  r.add<MaxRoiPoolOp>(inferMaxRoiPool);
+  r.add<RoiAlignOp>(inferRoiAlign);
+  r.add<BatchNormalizationOp>(inferBatchNormalization);
+  r.add<InstanceNormalizationOp>(inferInstanceNormalization);
+  r.add<LayerNormalizationOp>(inferLayerNormalization);
+  r.add<GroupNormalizationOp>(inferGroupNormalization);
+  r.add<LRNOp>(inferLRN);
+  r.add<LpNormalizationOp, RMSNormalizationOp>(inferNormalizationAlongAxis);
+  r.add<MeanVarianceNormalizationOp>(inferMeanVarianceNormalization);
+  r.add<RNNOp>([](InferenceContext &ctx) { return inferRecurrent(ctx, 1); });
+  r.add<GRUOp>([](InferenceContext &ctx) { return inferRecurrent(ctx, 3); });
+  r.add<LSTMOp>([](InferenceContext &ctx) { return inferRecurrent(ctx, 4); });
+  r.add<ResizeOp>(inferResize);
+  r.add<UpsampleOp>(inferUpsample);
+  r.add<GridSampleOp>(inferGridSample);
+  r.add<AffineGridOp>(inferAffineGrid);
+  r.add<Col2ImOp>(inferCol2Im);
+  r.add<DFTOp>(inferDFT);
+  r.add<STFTOp>(inferSTFT);
+  r.add<HannWindowOp, HammingWindowOp, BlackmanWindowOp>(inferWindow);
+  r.add<MelWeightMatrixOp>(inferMelWeightMatrix);
+  r.add<NonMaxSuppressionOp>(inferNonMaxSuppression);
+  r.add<AttentionOp>(inferAttention);
+  r.add<RotaryEmbeddingOp>(inferRotaryEmbedding);
+  r.add<TfIdfVectorizerOp>(inferTfIdfVectorizer);
+  r.add<ImageDecoderOp>(inferImageDecoder);
+  r.add<LinearAttentionOp>(inferLinearAttention);
+  r.add<CausalConvWithStateOp>(inferCausalConvWithState);
+  r.add<PreviewFlexAttentionOp>(inferFlexAttention);
 }

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "mlir/IR/Builders.h"
 #include <string>
@@ -159,7 +160,7 @@ LogicalResult inferDynamicQuantizeLinear(InferenceContext &ctx) {
 } // namespace
 
 void mlir::onnx::registerQuantizationInference(InferenceRegistry &r) {
-  r.add({"QuantizeLinear"}, inferQuantizeLinear);
-  r.add({"DequantizeLinear"}, inferDequantizeLinear);
-  r.add({"DynamicQuantizeLinear"}, inferDynamicQuantizeLinear);
+  r.add<QuantizeLinearOp>(inferQuantizeLinear);
+  r.add<DequantizeLinearOp>(inferDequantizeLinear);
+  r.add<DynamicQuantizeLinearOp>(inferDynamicQuantizeLinear);
 }

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include <string>
@@ -137,7 +138,7 @@ LogicalResult inferArgReduce(InferenceContext &ctx) {
 /// and labels [N, D...] give the loss of [N, D...], or a scalar when reduced;
 /// SoftmaxCrossEntropyLoss's log_prob has the shape of the scores.
 LogicalResult inferLoss(InferenceContext &ctx) {
-  bool sce = ctx.getSchema().name == StringRef("SoftmaxCrossEntropyLoss");
+  bool sce = isOperator<SoftmaxCrossEntropyLossOp>(ctx.getSchema());
   StringRef scoresName = sce ? "scores" : "input";
   StringRef labelsName = sce ? "labels" : "target";
   StringRef weightsName = sce ? "weights" : "weight";
@@ -199,10 +200,9 @@ LogicalResult inferLoss(InferenceContext &ctx) {
 } // namespace
 
 void mlir::onnx::registerReductionInference(InferenceRegistry &r) {
-  r.add({"ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
-         "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSum",
-         "ReduceSumSquare"},
-        inferReduce);
-  r.add({"ArgMax", "ArgMin"}, inferArgReduce);
-  r.add({"SoftmaxCrossEntropyLoss", "NegativeLogLikelihoodLoss"}, inferLoss);
+  r.add<ReduceL1Op, ReduceL2Op, ReduceLogSumOp, ReduceLogSumExpOp, ReduceMaxOp,
+        ReduceMeanOp, ReduceMinOp, ReduceProdOp, ReduceSumOp,
+        ReduceSumSquareOp>(inferReduce);
+  r.add<ArgMaxOp, ArgMinOp>(inferArgReduce);
+  r.add<SoftmaxCrossEntropyLossOp, NegativeLogLikelihoodLossOp>(inferLoss);
 }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "JoinTypes.h"
+#include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 
 using namespace mlir;
@@ -236,16 +237,16 @@ LogicalResult inferSequenceMap(InferenceContext &ctx) {
 } // namespace
 
 void mlir::onnx::registerSequenceInference(InferenceRegistry &r) {
-  r.add({"SequenceEmpty"}, inferSequenceEmpty);
-  r.add({"SequenceConstruct"}, inferSequenceConstruct);
-  r.add({"SequenceInsert"}, inferSequenceInsert);
-  r.add({"SequenceErase"}, inferSequenceErase);
-  r.add({"SequenceAt"}, inferSequenceAt);
-  r.add({"SequenceLength"}, inferSequenceLength);
-  r.add({"SplitToSequence"}, inferSplitToSequence);
-  r.add({"ConcatFromSequence"}, inferConcatFromSequence);
-  r.add({"Optional"}, inferOptional);
-  r.add({"OptionalHasElement"}, inferOptionalHasElement);
-  r.add({"OptionalGetElement"}, inferOptionalGetElement);
-  r.add({"SequenceMap"}, inferSequenceMap);
+  r.add<SequenceEmptyOp>(inferSequenceEmpty);
+  r.add<SequenceConstructOp>(inferSequenceConstruct);
+  r.add<SequenceInsertOp>(inferSequenceInsert);
+  r.add<SequenceEraseOp>(inferSequenceErase);
+  r.add<SequenceAtOp>(inferSequenceAt);
+  r.add<SequenceLengthOp>(inferSequenceLength);
+  r.add<SplitToSequenceOp>(inferSplitToSequence);
+  r.add<ConcatFromSequenceOp>(inferConcatFromSequence);
+  r.add<OptionalOp>(inferOptional);
+  r.add<OptionalHasElementOp>(inferOptionalHasElement);
+  r.add<OptionalGetElementOp>(inferOptionalGetElement);
+  r.add<SequenceMapOp>(inferSequenceMap);
 }

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/IR/ONNXDialect.h"
+#include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
@@ -1149,42 +1150,40 @@ LogicalResult inferRegexFullMatch(InferenceContext &ctx) {
 } // namespace
 
 void mlir::onnx::registerTensorInference(InferenceRegistry &r) {
-  r.add({"Constant"}, inferConstant);
-  r.add({"ConstantOfShape"}, inferConstantOfShape);
-  r.add({"Shape"}, inferShape);
-  r.add({"Size"}, inferSize);
-  r.add({"Reshape"}, inferReshape);
-  r.add({"Flatten"}, inferFlatten);
-  r.add({"Transpose"}, inferTranspose);
-  r.add({"Squeeze"}, inferSqueeze);
-  r.add({"Unsqueeze"}, inferUnsqueeze);
-  r.add({"Concat"}, inferConcat);
-  r.add({"Split"}, inferSplit);
-  r.add({"Slice"}, inferSlice);
-  r.add({"Gather"}, inferGather);
-  r.add({"GatherElements"}, inferGatherElements);
-  r.add({"GatherND"}, inferGatherND);
-  r.add({"Scatter", "ScatterElements", "ScatterND", "TensorScatter",
-         "ReverseSequence"},
-        inferSameAsData);
-  r.add({"Pad"}, inferPad);
-  r.add({"Expand"}, inferExpand);
-  r.add({"Tile"}, inferTile);
-  r.add({"DepthToSpace"},
-        [](InferenceContext &ctx) { return inferDepthToSpace(ctx, true); });
-  r.add({"SpaceToDepth"},
-        [](InferenceContext &ctx) { return inferDepthToSpace(ctx, false); });
-  r.add({"OneHot"}, inferOneHot);
-  r.add({"NonZero"}, inferNonZero);
-  r.add({"Unique"}, inferUnique);
-  r.add({"Compress"}, inferCompress);
-  r.add({"CenterCropPad"}, inferCenterCropPad);
-  r.add({"RandomNormal", "RandomUniform"}, inferRandom);
-  r.add({"RandomNormalLike", "RandomUniformLike", "Bernoulli"},
-        inferRandomLike);
-  r.add({"Multinomial"}, inferMultinomial);
-  r.add({"StringNormalizer"}, inferStringNormalizer);
-  r.add({"StringConcat"}, inferStringConcat);
-  r.add({"StringSplit"}, inferStringSplit);
-  r.add({"RegexFullMatch"}, inferRegexFullMatch);
+  r.add<ConstantOp>(inferConstant);
+  r.add<ConstantOfShapeOp>(inferConstantOfShape);
+  r.add<ShapeOp>(inferShape);
+  r.add<SizeOp>(inferSize);
+  r.add<ReshapeOp>(inferReshape);
+  r.add<FlattenOp>(inferFlatten);
+  r.add<TransposeOp>(inferTranspose);
+  r.add<SqueezeOp>(inferSqueeze);
+  r.add<UnsqueezeOp>(inferUnsqueeze);
+  r.add<ConcatOp>(inferConcat);
+  r.add<SplitOp>(inferSplit);
+  r.add<SliceOp>(inferSlice);
+  r.add<GatherOp>(inferGather);
+  r.add<GatherElementsOp>(inferGatherElements);
+  r.add<GatherNDOp>(inferGatherND);
+  r.add<ScatterOp, ScatterElementsOp, ScatterNDOp, TensorScatterOp,
+        ReverseSequenceOp>(inferSameAsData);
+  r.add<PadOp>(inferPad);
+  r.add<ExpandOp>(inferExpand);
+  r.add<TileOp>(inferTile);
+  r.add<DepthToSpaceOp>(
+      [](InferenceContext &ctx) { return inferDepthToSpace(ctx, true); });
+  r.add<SpaceToDepthOp>(
+      [](InferenceContext &ctx) { return inferDepthToSpace(ctx, false); });
+  r.add<OneHotOp>(inferOneHot);
+  r.add<NonZeroOp>(inferNonZero);
+  r.add<UniqueOp>(inferUnique);
+  r.add<CompressOp>(inferCompress);
+  r.add<CenterCropPadOp>(inferCenterCropPad);
+  r.add<RandomNormalOp, RandomUniformOp>(inferRandom);
+  r.add<RandomNormalLikeOp, RandomUniformLikeOp, BernoulliOp>(inferRandomLike);
+  r.add<MultinomialOp>(inferMultinomial);
+  r.add<StringNormalizerOp>(inferStringNormalizer);
+  r.add<StringConcatOp>(inferStringConcat);
+  r.add<StringSplitOp>(inferStringSplit);
+  r.add<RegexFullMatchOp>(inferRegexFullMatch);
 }

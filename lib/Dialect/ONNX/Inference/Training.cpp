@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 
 using namespace mlir;
@@ -43,17 +44,16 @@ static LogicalResult inferOptimizer(InferenceContext &ctx, unsigned lists,
 }
 
 void mlir::onnx::registerTrainingInference(InferenceRegistry &registry) {
-  StringRef domain = "ai.onnx.preview.training";
   // (R, T, X..., G..., H...) -> (X_new..., H_new...)
-  registry.add(domain, "Adagrad", [](InferenceContext &ctx) {
+  registry.add<PreviewTrainingAdagradOp>([](InferenceContext &ctx) {
     return inferOptimizer(ctx, 3, {0, 2});
   });
   // (R, T, X..., G..., V..., H...) -> (X_new..., V_new..., H_new...)
-  registry.add(domain, "Adam", [](InferenceContext &ctx) {
+  registry.add<PreviewTrainingAdamOp>([](InferenceContext &ctx) {
     return inferOptimizer(ctx, 4, {0, 2, 3});
   });
   // (R, T, X..., G..., V...) -> (X_new..., V_new...)
-  registry.add(domain, "Momentum", [](InferenceContext &ctx) {
+  registry.add<PreviewTrainingMomentumOp>([](InferenceContext &ctx) {
     return inferOptimizer(ctx, 3, {0, 2});
   });
 }

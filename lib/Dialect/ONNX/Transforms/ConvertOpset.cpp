@@ -145,27 +145,29 @@ LogicalResult Converter::convert(Operation *op) {
   // Operators that ONNX replaced by another with the same signature:
   // Upsample-9 by Resize-10, Scatter-9 by ScatterElements-11.
   static const struct {
-    StringRef from;
-    int64_t lastVersion;
+    Operator from;
+    StringRef last;
     StringRef to;
     int64_t toVersion;
-  } replacedOps[] = {{"Upsample", 9, "Resize", 10},
-                     {"Scatter", 9, "ScatterElements", 11}};
+  } replacedOps[] = {
+      {Operator::of<UpsampleOp>(), UpsampleV9Op::getOperationName(),
+       ResizeV10Op::getOperationName(), 10},
+      {Operator::of<ScatterOp>(), ScatterV9Op::getOperationName(),
+       ScatterElementsV11Op::getOperationName(), 11}};
   for (const auto &r : replacedOps) {
-    if (StringRef(schema.name) != r.from || *schema.domain || !goal ||
-        !schemaOf(*goal).deprecated || target < r.toVersion)
+    if (Operator(schema) != r.from || !goal || !schemaOf(*goal).deprecated ||
+        target < r.toVersion)
       continue;
     Operation *cur = op;
-    std::optional<OperationName> last =
-        lookupSchemaOp(ctx, "", r.from, r.lastVersion);
-    if (cur->getName() != *last) {
-      FailureOr<Operation *> up = convertTo(cur, *last);
+    OperationName last(r.last, ctx);
+    if (cur->getName() != last) {
+      FailureOr<Operation *> up = convertTo(cur, last);
       if (failed(up))
         return failure();
       cur = *up;
     }
     FailureOr<Operation *> replaced =
-        replaceOperator(cur, *lookupSchemaOp(ctx, "", r.to, r.toVersion));
+        replaceOperator(cur, OperationName(r.to, ctx));
     if (failed(replaced))
       return failure();
     return convert(*replaced);
@@ -193,9 +195,7 @@ FailureOr<Operation *> Converter::convertTo(Operation *op, OperationName goal) {
       if (b.deprecated)
         return error(cur, a, b) << "the newer version is deprecated", failure();
       // The softmax family changed its semantics, not only its signature.
-      StringRef name = b.name;
-      if (b.sinceVersion == 13 && !*b.domain &&
-          (name == "Softmax" || name == "LogSoftmax" || name == "Hardmax")) {
+      if (isSchemaOf<SoftmaxOp, LogSoftmaxOp, HardmaxOp>(b)) {
         FailureOr<Operation *> r = softmaxTo13(cur, *next);
         if (failed(r))
           return failure();
@@ -203,7 +203,7 @@ FailureOr<Operation *> Converter::convertTo(Operation *op, OperationName goal) {
         continue;
       }
       // Scan-8's batch axis: built at the goal version in one step.
-      if (b.sinceVersion == 9 && !*b.domain && name == "Scan")
+      if (isSchemaOf<ScanV9Op>(b))
         return scan8ToBatchedScan(cur, goal);
       StepEdit edit;
       if (failed(adapt(cur, a, b, edit)))
@@ -421,11 +421,12 @@ FailureOr<Operation *> Converter::rename(Operation *op, OperationName to,
       // An output whose element type changed: its users see the old type.
       Type elem = getElementTypeOrSelf(v.getType());
       int32_t code = getDataTypeForElementType(elem);
-      FailureOr<Operation *> cast = createSchemaOp(
-          builder, op->getLoc(), "", "Cast", target, {now}, {v.getType()},
-          {NamedAttribute(StringAttr::get(context, "to"),
-                          builder.getI64IntegerAttr(code))},
-          &why);
+      FailureOr<Operation *> cast =
+          createSchemaOp(builder, op->getLoc(), Operator::of<CastOp>(), target,
+                         {now}, {v.getType()},
+                         {NamedAttribute(StringAttr::get(context, "to"),
+                                         builder.getI64IntegerAttr(code))},
+                         &why);
       if (failed(cast))
         return error(op, a, b) << why, failure();
       now = (*cast)->getResult(0);
@@ -451,8 +452,6 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
                                const OpSchema &to, StepEdit &edit) {
   if (*to.domain)
     return success();
-  StringRef name = to.name;
-  int64_t v = to.sinceVersion;
   OpBuilder b(op);
   Location loc = op->getLoc();
   Builder attrs(ctx);
@@ -478,7 +477,7 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
 
   // Gemm's C broadcasts unidirectionally from 7 on; with broadcast=0 it
   // already had the full shape, which still holds.
-  if (v == 7 && name == "Gemm") {
+  if (isSchemaOf<GemmV7Op>(to)) {
     edit.dropAttrs.push_back("broadcast");
     return success();
   }
@@ -497,7 +496,7 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
     std::string why;
     Type elem = elementTypeOf(input(slot));
     FailureOr<Operation *> unsq =
-        createSchemaOp(b, loc, "", "Unsqueeze", target, ins,
+        createSchemaOp(b, loc, Operator::of<UnsqueezeOp>(), target, ins,
                        {UnrankedTensorType::get(elem)}, unsqAttrs, &why);
     if (failed(unsq))
       return error(op, from, to) << why;
@@ -506,10 +505,8 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
   };
 
   // Legacy broadcasting (broadcast, axis) became numpy broadcasting at 7.
-  static const StringRef legacyBroadcast[] = {"Add",   "Sub",     "Mul", "Div",
-                                              "Pow",   "And",     "Or",  "Xor",
-                                              "Equal", "Greater", "Less"};
-  if (v == 7 && llvm::is_contained(legacyBroadcast, name)) {
+  if (isSchemaOf<AddV7Op, SubV7Op, MulV7Op, DivV7Op, PowV7Op, AndOp, OrOp,
+                 XorOp, EqualV7Op, GreaterV7Op, LessV7Op>(to)) {
     edit.dropAttrs.append({"broadcast", "axis"});
     auto broadcast = dyn_cast_or_null<IntegerAttr>(attr("broadcast"));
     auto axis = dyn_cast_or_null<IntegerAttr>(attr("axis"));
@@ -535,7 +532,7 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
 
   // PRelu before 7 applied a 1-D slope along the channel axis (1); from 7 on
   // the slope broadcasts numpy-style, so it becomes [C, 1, ..., 1].
-  if (name == "PRelu" && v == 7) {
+  if (isSchemaOf<PReluV7Op>(to)) {
     std::optional<int64_t> rankX = rankOf(input(0)), rankS = rankOf(input(1));
     auto slopeType = dyn_cast_or_null<RankedTensorType>(
         input(1) ? input(1).getType() : Type());
@@ -548,7 +545,7 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
     return unsqueezeInput(1, "slope", axes);
   }
 
-  if (name == "Clip" && v == 11) {
+  if (isSchemaOf<ClipV11Op>(to)) {
     edit.dropAttrs.append({"min", "max"});
     Type elem = elementTypeOf(input(0));
     for (StringRef bound : {"min", "max"}) {
@@ -563,13 +560,13 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
     }
     return success();
   }
-  if (name == "Pad" && v == 2) {
+  if (isSchemaOf<PadV2Op>(to)) {
     edit.dropAttrs.push_back("paddings");
     if (Attribute p = attr("paddings"))
       edit.setAttrs.push_back(attrs.getNamedAttr("pads", p));
     return success();
   }
-  if (name == "Pad" && v == 11) {
+  if (isSchemaOf<PadV11Op>(to)) {
     attrToInput("pads", "pads");
     edit.dropAttrs.push_back("value");
     if (auto value = dyn_cast_or_null<FloatAttr>(attr("value"))) {
@@ -581,7 +578,7 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
     }
     return success();
   }
-  if (name == "Split" && v == 2) {
+  if (isSchemaOf<SplitV2Op>(to)) {
     // Split-1 takes the sizes as an optional second input.
     edit.dropInputs.push_back("split");
     Value sizes = input(1);
@@ -601,48 +598,50 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
         attrs.getNamedAttr("split", attrs.getDenseI64ArrayAttr(split)));
     return success();
   }
-  if (name == "Split" && v == 13) {
+  if (isSchemaOf<SplitV13Op>(to)) {
     attrToInput("split", "split");
     return success();
   }
-  if ((name == "Squeeze" || name == "Unsqueeze") && v == 13) {
+  if (isSchemaOf<SqueezeV13Op, UnsqueezeV13Op>(to)) {
     attrToInput("axes", "axes");
     return success();
   }
-  if (name.starts_with("Reduce") &&
-      ((name == "ReduceSum" && v == 13) || (name != "ReduceSum" && v == 18))) {
+  // The reductions' axes became an input: ReduceSum at 13, the others at 18.
+  if (isSchemaOf<ReduceSumOp, ReduceL1Op, ReduceL2Op, ReduceLogSumOp,
+                 ReduceLogSumExpOp, ReduceMaxV18Op, ReduceMeanOp,
+                 ReduceMinV18Op, ReduceProdOp, ReduceSumSquareOp>(to)) {
     attrToInput("axes", "axes");
     return success();
   }
-  if (name == "Reshape" && v == 5) {
+  if (isSchemaOf<ReshapeV5Op>(to)) {
     attrToInput("shape", "shape");
     return success();
   }
-  if (name == "Slice" && v == 10) {
+  if (isSchemaOf<SliceV10Op>(to)) {
     attrToInput("starts", "starts");
     attrToInput("ends", "ends");
     attrToInput("axes", "axes");
     return success();
   }
-  if (name == "TopK" && v == 10) {
+  if (isSchemaOf<TopKV10Op>(to)) {
     edit.dropAttrs.push_back("k");
     if (auto k = dyn_cast_or_null<IntegerAttr>(attr("k")))
       edit.setInputs["K"] = createI64Constant(b, loc, {k.getInt()}, target);
     return success();
   }
   // Dropout's mask became bool at 10 (it had the data's type).
-  if (name == "Dropout" && v == 10) {
+  if (isSchemaOf<DropoutV10Op>(to)) {
     edit.outputElementTypes["mask"] = IntegerType::get(ctx, 1);
     return success();
   }
-  if (name == "Dropout" && v == 12) {
+  if (isSchemaOf<DropoutV12Op>(to)) {
     edit.dropAttrs.push_back("ratio");
     if (auto ratio = dyn_cast_or_null<FloatAttr>(attr("ratio")))
       edit.setInputs["ratio"] =
           floatScalar(b, loc, b.getF32Type(), ratio.getValueAsDouble());
     return success();
   }
-  if (name == "Upsample" && v == 9) {
+  if (isSchemaOf<UpsampleV9Op>(to)) {
     edit.dropAttrs.push_back("scales");
     if (auto scales = dyn_cast_or_null<DenseF32ArrayAttr>(attr("scales"))) {
       auto type = RankedTensorType::get({static_cast<int64_t>(scales.size())},
@@ -652,7 +651,7 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
     }
     return success();
   }
-  if (name == "Upsample" && v == 7) {
+  if (isSchemaOf<UpsampleV7Op>(to)) {
     // height_scale/width_scale on 4-D inputs became per-axis scales.
     edit.dropAttrs.append({"height_scale", "width_scale"});
     auto h = dyn_cast_or_null<FloatAttr>(attr("height_scale"));
@@ -666,7 +665,7 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
         attrs.getNamedAttr("scales", attrs.getDenseF32ArrayAttr(scales)));
     return success();
   }
-  if (name == "BatchNormalization" && v == 9) {
+  if (isSchemaOf<BatchNormalizationV9Op>(to)) {
     edit.dropAttrs.push_back("spatial");
     auto spatial = dyn_cast_or_null<IntegerAttr>(attr("spatial"));
     if (spatial && spatial.getInt() != 1)
@@ -674,7 +673,7 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
              << "spatial=" << spatial.getInt() << " has no counterpart";
     return success();
   }
-  if (name == "BatchNormalization" && v == 14) {
+  if (isSchemaOf<BatchNormalizationV14Op>(to)) {
     // Only the inference form (Y alone) keeps its meaning.
     if (op->getNumResults() > 1)
       return error(op, from, to)
@@ -682,7 +681,7 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
                 "changed meaning";
     return success();
   }
-  if (name == "Cast" && v == 6) {
+  if (isSchemaOf<CastV6Op>(to)) {
     edit.dropAttrs.push_back("to");
     auto to6 = dyn_cast_or_null<StringAttr>(attr("to"));
     if (!to6)
@@ -698,7 +697,7 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
         attrs.getNamedAttr("to", attrs.getI64IntegerAttr(code)));
     return success();
   }
-  if ((name == "LpPool" || name == "GlobalLpPool") && v == 2) {
+  if (isSchemaOf<LpPoolV2Op, GlobalLpPoolV2Op>(to)) {
     edit.dropAttrs.push_back("p");
     if (auto p = dyn_cast_or_null<FloatAttr>(attr("p"))) {
       double value = p.getValueAsDouble();
@@ -709,13 +708,13 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
     }
     return success();
   }
-  if (name == "Concat" && v == 4) {
+  if (isSchemaOf<ConcatV4Op>(to)) {
     if (!attr("axis"))
       edit.setAttrs.push_back(
           attrs.getNamedAttr("axis", attrs.getI64IntegerAttr(1)));
     return success();
   }
-  if (name == "GridSample" && v == 20) {
+  if (isSchemaOf<GridSampleV20Op>(to)) {
     if (auto mode = dyn_cast_or_null<StringAttr>(attr("mode"))) {
       StringRef m = llvm::StringSwitch<StringRef>(mode.getValue())
                         .Case("bilinear", "linear")
@@ -727,7 +726,7 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
     }
     return success();
   }
-  if (name == "DFT" && v == 20) {
+  if (isSchemaOf<DFTOp>(to)) {
     // The axis became an input whose default (-2) differs from the
     // attribute's (1).
     edit.dropAttrs.push_back("axis");
@@ -739,7 +738,7 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
         createConstant(b, loc, DenseElementsAttr::get(type, axis), target);
     return success();
   }
-  if (name == "Resize" && v == 11) {
+  if (isSchemaOf<ResizeV11Op>(to)) {
     // Resize-10 scales from the corner (asymmetric) and picks the nearest
     // pixel by rounding down.
     auto type = RankedTensorType::get({0}, b.getF32Type());
@@ -753,7 +752,7 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
           attrs.getNamedAttr("nearest_mode", attrs.getStringAttr("floor")));
     return success();
   }
-  if (name == "Tile" && v == 6)
+  if (isSchemaOf<TileV6Op>(to))
     return error(op, from, to)
            << "Tile-1's (tiles, axis) inputs need the input rank; not "
               "supported";
@@ -855,10 +854,10 @@ FailureOr<Operation *> Converter::scan8ToBatchedScan(Operation *op,
   auto unranked = [&](Type elem) -> Type {
     return UnrankedTensorType::get(elem);
   };
-  auto create = [&](StringRef opType, ArrayRef<Value> ins, Type type,
+  auto create = [&](Operator opType, ArrayRef<Value> ins, Type type,
                     ArrayRef<NamedAttribute> opAttrs = {}) -> Value {
     FailureOr<Operation *> created =
-        createSchemaOp(ib, loc, "", opType, target, ins, {type}, opAttrs, &why);
+        createSchemaOp(ib, loc, opType, target, ins, {type}, opAttrs, &why);
     return succeeded(created) ? (*created)->getResult(0) : Value();
   };
   Type i64 = b.getI64Type();
@@ -866,14 +865,19 @@ FailureOr<Operation *> Converter::scan8ToBatchedScan(Operation *op,
   Value len, lenFirst; // [1]: this element's length; the sequence's length
   SmallVector<Value> innerIns(args.drop_front(seqLens ? 1 : 0));
   if (seqLens) {
-    len = create("Reshape", {args[0], createI64Constant(ib, loc, {1}, target)},
+    len = create(Operator::of<ReshapeOp>(),
+                 {args[0], createI64Constant(ib, loc, {1}, target)},
                  unranked(i64));
     Value zero = createI64Constant(ib, loc, {0}, target);
-    Value shape = len ? create("Shape", {innerIns[n]}, unranked(i64)) : Value();
-    lenFirst = shape ? create("Gather", {shape, zero}, unranked(i64)) : Value();
+    Value shape =
+        len ? create(Operator::of<ShapeOp>(), {innerIns[n]}, unranked(i64))
+            : Value();
+    lenFirst =
+        shape ? create(Operator::of<GatherOp>(), {shape, zero}, unranked(i64))
+              : Value();
     for (int64_t j = 0; j < m && lenFirst; ++j) {
       Value &x = innerIns[n + j];
-      x = create("Slice", {x, zero, len, zero},
+      x = create(Operator::of<SliceOp>(), {x, zero, len, zero},
                  unranked(getElementTypeOrSelf(x.getType())));
       if (!x)
         break;
@@ -903,7 +907,8 @@ FailureOr<Operation *> Converter::scan8ToBatchedScan(Operation *op,
   // Scan outputs past this element's length are zero, up to the longest.
   SmallVector<Value> results((*inner)->getResults());
   if (seqLens) {
-    Value missing = create("Sub", {lenFirst, len}, unranked(i64));
+    Value missing =
+        create(Operator::of<SubOp>(), {lenFirst, len}, unranked(i64));
     for (int64_t j = 0; j < k && missing; ++j) {
       auto type = cast<RankedTensorType>(innerTypes[n + j]);
       int64_t rank = type.getRank();
@@ -914,10 +919,10 @@ FailureOr<Operation *> Converter::scan8ToBatchedScan(Operation *op,
         parts.push_back(createI64Constant(
             ib, loc, SmallVector<int64_t>(rank - 1, 0), target));
       Value pads =
-          create("Concat", parts, unranked(i64),
+          create(Operator::of<ConcatOp>(), parts, unranked(i64),
                  {attrs.getNamedAttr("axis", attrs.getI64IntegerAttr(0))});
       Value &r = results[n + j];
-      r = pads ? create("Pad", {r, pads}, type) : Value();
+      r = pads ? create(Operator::of<PadOp>(), {r, pads}, type) : Value();
       if (!r)
         return fail();
     }
@@ -959,7 +964,7 @@ FailureOr<Operation *> Converter::softmaxTo13(Operation *op, OperationName to) {
   std::string why;
   Type unranked = UnrankedTensorType::get(elem);
   FailureOr<Operation *> flat = createSchemaOp(
-      b, loc, "", "Flatten", target, {x}, {unranked},
+      b, loc, Operator::of<FlattenOp>(), target, {x}, {unranked},
       {attrs.getNamedAttr("axis", attrs.getI64IntegerAttr(axis))}, &why);
   if (failed(flat))
     return error(op, a, bs) << why, failure();
@@ -969,13 +974,13 @@ FailureOr<Operation *> Converter::softmaxTo13(Operation *op, OperationName to) {
   if (failed(norm))
     return error(op, a, bs) << why, failure();
   FailureOr<Operation *> shape =
-      createSchemaOp(b, loc, "", "Shape", target, {x},
+      createSchemaOp(b, loc, Operator::of<ShapeOp>(), target, {x},
                      {UnrankedTensorType::get(b.getI64Type())}, {}, &why);
   if (failed(shape))
     return error(op, a, bs) << why, failure();
   SmallVector<NamedAttribute> reshapeAttrs(discardable);
   FailureOr<Operation *> reshape =
-      createSchemaOp(b, loc, "", "Reshape", target,
+      createSchemaOp(b, loc, Operator::of<ReshapeOp>(), target,
                      {(*norm)->getResult(0), (*shape)->getResult(0)},
                      {op->getResult(0).getType()}, reshapeAttrs, &why);
   if (failed(reshape))

@@ -32,7 +32,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
 
@@ -150,9 +149,9 @@ public:
   int64_t getOpset() const { return opset; }
 
   /// Whether `opType` (ai.onnx) has an input named `name` at the opset.
-  bool hasInputNamed(StringRef opType, StringRef name) {
+  bool hasInputNamed(Operator opType, StringRef name) {
     std::optional<OperationName> n =
-        lookupSchemaOp(getContext(), "", opType, opset);
+        lookupSchemaOp(getContext(), opType, opset);
     if (!n)
       return false;
     auto *iface = n->getInterface<ONNXSchemaOpInterface>();
@@ -164,7 +163,7 @@ public:
 
   /// One op; `inputs` null where an optional input is omitted (those listed
   /// in `optionalSlots` may be null; any other null input is a failure).
-  SmallVector<Value> create(StringRef opType, ArrayRef<Value> inputs,
+  SmallVector<Value> create(Operator opType, ArrayRef<Value> inputs,
                             ArrayRef<Type> resultTypes,
                             ArrayRef<NamedAttribute> attrs = {},
                             ArrayRef<unsigned> optionalSlots = {}) {
@@ -172,17 +171,17 @@ public:
       return {};
     for (auto [i, v] : llvm::enumerate(inputs))
       if (!v && !llvm::is_contained(optionalSlots, i)) {
-        fail("an input of " + opType + " is missing");
+        fail("an input of " + opType.getName() + " is missing");
         return {};
       }
     for (Type t : resultTypes)
       if (!t) {
-        fail("the type of a result of " + opType + " is unknown");
+        fail("the type of a result of " + opType.getName() + " is unknown");
         return {};
       }
     std::string reason;
-    FailureOr<Operation *> op = createSchemaOp(
-        b, loc, "", opType, opset, inputs, resultTypes, attrs, &reason);
+    FailureOr<Operation *> op = createSchemaOp(b, loc, opType, opset, inputs,
+                                               resultTypes, attrs, &reason);
     if (::mlir::failed(op)) {
       fail(reason);
       return {};
@@ -190,7 +189,7 @@ public:
     // The op must verify: its operator takes these element types at this
     // opset. Diagnostics are collected by the caller's handler.
     if (::mlir::failed(mlir::verify(*op, /*verifyRecursively=*/false))) {
-      fail(Twine(opType) + "-" +
+      fail(opType.getName() + "-" +
            Twine(cast<ONNXSchemaOpInterface>(*op).getSchema().sinceVersion) +
            " does not take these types");
       return {};
@@ -198,7 +197,7 @@ public:
     return SmallVector<Value>((*op)->getResults());
   }
 
-  Value create1(StringRef opType, ArrayRef<Value> inputs, Type resultType,
+  Value create1(Operator opType, ArrayRef<Value> inputs, Type resultType,
                 ArrayRef<NamedAttribute> attrs = {},
                 ArrayRef<unsigned> optionalSlots = {}) {
     SmallVector<Value> r =
@@ -206,6 +205,21 @@ public:
     return r.empty() ? Value() : r[0];
   }
 
+  /// The same, naming the operator by an op class: `e.create1<CastOp>(...)`.
+  template <typename OpT>
+  SmallVector<Value> create(ArrayRef<Value> inputs, ArrayRef<Type> resultTypes,
+                            ArrayRef<NamedAttribute> attrs = {},
+                            ArrayRef<unsigned> optionalSlots = {}) {
+    return create(Operator::of<OpT>(), inputs, resultTypes, attrs,
+                  optionalSlots);
+  }
+  template <typename OpT>
+  Value create1(ArrayRef<Value> inputs, Type resultType,
+                ArrayRef<NamedAttribute> attrs = {},
+                ArrayRef<unsigned> optionalSlots = {}) {
+    return create1(Operator::of<OpT>(), inputs, resultType, attrs,
+                   optionalSlots);
+  }
   //===--- Constants ------------------------------------------------------===//
 
   /// A rank-0 constant of `elementType` (float or integer); of `shape` (one
@@ -245,13 +259,13 @@ public:
   }
 
   Value createOrFail(ElementsAttr value) {
-    return create1("Constant", {}, value.getType(),
-                   {b.getNamedAttr("value", value)});
+    return create1<ConstantOp>({}, value.getType(),
+                               {b.getNamedAttr("value", value)});
   }
 
   //===--- Elementwise ----------------------------------------------------===//
 
-  Value unary(StringRef opType, Value x, ArrayRef<NamedAttribute> attrs = {}) {
+  Value unary(Operator opType, Value x, ArrayRef<NamedAttribute> attrs = {}) {
     if (!x)
       return fail("missing input"), Value();
     return create1(opType, {x}, x.getType(), attrs);
@@ -260,13 +274,13 @@ public:
   /// Whether the version of `opType` that the opset selects predates
   /// multidirectional broadcasting (Add-7, Max-8, ...): its operands have
   /// one shape (or a legacy `broadcast` attribute).
-  bool legacyBroadcast(StringRef opType) {
+  bool legacyBroadcast(Operator opType) {
     std::optional<OperationName> n =
-        lookupSchemaOp(getContext(), "", opType, opset);
+        lookupSchemaOp(getContext(), opType, opset);
     if (!n)
       return false;
     int v = n->getInterface<ONNXSchemaOpInterface>()->getSchema().sinceVersion;
-    if (opType == "Max" || opType == "Min")
+    if (opType == Operator::of<MaxOp>() || opType == Operator::of<MinOp>())
       return v < 8;
     return v < 7;
   }
@@ -279,7 +293,7 @@ public:
     if (!lt || !ct || !lt.hasStaticShape() || ct.getShape() == lt.getShape())
       return c;
     auto def = dyn_cast_or_null<ONNXSchemaOpInterface>(c.getDefiningOp());
-    if (!def || def.getSchema().name != StringRef("Constant"))
+    if (!def || !isOperator<ConstantOp>(def.getSchema()))
       return c;
     auto dense = def->getAttrOfType<DenseElementsAttr>("value");
     if (!dense || dense.getNumElements() != 1)
@@ -290,14 +304,14 @@ public:
 
   /// The operands of a binary op, with one-element constants widened to the
   /// other operand's shape where the op does not broadcast.
-  void matchLegacyShapes(StringRef opType, Value &a, Value &c) {
+  void matchLegacyShapes(Operator opType, Value &a, Value &c) {
     if (a.getType() == c.getType() || !legacyBroadcast(opType))
       return;
     a = splatLike(a, c);
     c = splatLike(c, a);
   }
 
-  Value binary(StringRef opType, Value a, Value c) {
+  Value binary(Operator opType, Value a, Value c) {
     if (!a || !c)
       return fail("missing input"), Value();
     matchLegacyShapes(opType, a, c);
@@ -305,12 +319,12 @@ public:
         opType, {a, c},
         broadcastTypes({a.getType(), c.getType()}, elementTypeOf(a)));
   }
-  Value add(Value a, Value c) { return binary("Add", a, c); }
-  Value sub(Value a, Value c) { return binary("Sub", a, c); }
-  Value mul(Value a, Value c) { return binary("Mul", a, c); }
-  Value div(Value a, Value c) { return binary("Div", a, c); }
+  Value add(Value a, Value c) { return binary<AddOp>(a, c); }
+  Value sub(Value a, Value c) { return binary<SubOp>(a, c); }
+  Value mul(Value a, Value c) { return binary<MulOp>(a, c); }
+  Value div(Value a, Value c) { return binary<DivOp>(a, c); }
 
-  Value compare(StringRef opType, Value a, Value c) {
+  Value compare(Operator opType, Value a, Value c) {
     if (!a || !c)
       return fail("missing input"), Value();
     matchLegacyShapes(opType, a, c);
@@ -321,9 +335,9 @@ public:
   Value where(Value cond, Value x, Value y) {
     if (!cond || !x || !y)
       return fail("missing input"), Value();
-    return create1("Where", {cond, x, y},
-                   broadcastTypes({cond.getType(), x.getType(), y.getType()},
-                                  elementTypeOf(x)));
+    return create1<WhereOp>(
+        {cond, x, y}, broadcastTypes({cond.getType(), x.getType(), y.getType()},
+                                     elementTypeOf(x)));
   }
 
   /// Cast to `elementType`; `x` itself when it already has it.
@@ -335,20 +349,21 @@ public:
     int32_t code = getDataTypeForElementType(elementType);
     if (!code)
       return fail("no ONNX data type for the cast"), Value();
-    return create1("Cast", {x}, withElementType(x.getType(), elementType),
-                   {b.getNamedAttr("to", b.getI64IntegerAttr(code))});
+    return create1<CastOp>({x}, withElementType(x.getType(), elementType),
+                           {b.getNamedAttr("to", b.getI64IntegerAttr(code))});
   }
 
   /// An op whose result types its inference tells: created with unranked
   /// results of `elementTypes`, then refined.
-  SmallVector<Value> build(StringRef opType, ArrayRef<Value> inputs,
+  SmallVector<Value> build(Operator opType, ArrayRef<Value> inputs,
                            ArrayRef<Type> elementTypes,
                            ArrayRef<NamedAttribute> attrs = {},
                            ArrayRef<unsigned> optionalSlots = {}) {
     SmallVector<Type> types;
     for (Type et : elementTypes) {
       if (!et) {
-        fail("the element type of a result of " + opType + " is unknown");
+        fail("the element type of a result of " + opType.getName() +
+             " is unknown");
         return {};
       }
       types.push_back(UnrankedTensorType::get(et));
@@ -370,12 +385,38 @@ public:
     return r;
   }
 
-  Value build1(StringRef opType, ArrayRef<Value> inputs, Type elementType,
+  Value build1(Operator opType, ArrayRef<Value> inputs, Type elementType,
                ArrayRef<NamedAttribute> attrs = {},
                ArrayRef<unsigned> optionalSlots = {}) {
     SmallVector<Value> r =
         build(opType, inputs, {elementType}, attrs, optionalSlots);
     return r.empty() ? Value() : r[0];
+  }
+
+  /// The same, naming the operator by an op class: `e.unary<ExpOp>(x)`.
+  template <typename OpT>
+  Value unary(Value x, ArrayRef<NamedAttribute> attrs = {}) {
+    return unary(Operator::of<OpT>(), x, attrs);
+  }
+  template <typename OpT> Value binary(Value a, Value c) {
+    return binary(Operator::of<OpT>(), a, c);
+  }
+  template <typename OpT> Value compare(Value a, Value c) {
+    return compare(Operator::of<OpT>(), a, c);
+  }
+  template <typename OpT>
+  SmallVector<Value> build(ArrayRef<Value> inputs, ArrayRef<Type> elementTypes,
+                           ArrayRef<NamedAttribute> attrs = {},
+                           ArrayRef<unsigned> optionalSlots = {}) {
+    return build(Operator::of<OpT>(), inputs, elementTypes, attrs,
+                 optionalSlots);
+  }
+  template <typename OpT>
+  Value build1(ArrayRef<Value> inputs, Type elementType,
+               ArrayRef<NamedAttribute> attrs = {},
+               ArrayRef<unsigned> optionalSlots = {}) {
+    return build1(Operator::of<OpT>(), inputs, elementType, attrs,
+                  optionalSlots);
   }
 
   //===--- Attributes -----------------------------------------------------===//
@@ -397,12 +438,12 @@ public:
       attrs.push_back(attr("start", *start));
     if (end)
       attrs.push_back(attr("end", *end));
-    return build1("Shape", {x}, b.getI64Type(), attrs);
+    return build1<ShapeOp>({x}, b.getI64Type(), attrs);
   }
 
   /// Squeeze or Unsqueeze of `x` at constant `axes`, as an input or an
   /// attribute as the version the opset selects takes them.
-  Value squeezeOp(StringRef opType, Value x, ArrayRef<int64_t> axes) {
+  Value squeezeOp(Operator opType, Value x, ArrayRef<int64_t> axes) {
     if (!x)
       return fail("missing input"), Value();
     if (hasInputNamed(opType, "axes"))
@@ -410,28 +451,28 @@ public:
     return build1(opType, {x}, elementTypeOf(x), {attr("axes", axes)});
   }
   Value squeeze(Value x, ArrayRef<int64_t> axes) {
-    return squeezeOp("Squeeze", x, axes);
+    return squeezeOp(Operator::of<SqueezeOp>(), x, axes);
   }
   Value unsqueeze(Value x, ArrayRef<int64_t> axes) {
-    return squeezeOp("Unsqueeze", x, axes);
+    return squeezeOp(Operator::of<UnsqueezeOp>(), x, axes);
   }
 
   Value transpose(Value x, ArrayRef<int64_t> perm) {
     if (!x)
       return fail("missing input"), Value();
-    return build1("Transpose", {x}, elementTypeOf(x), {attr("perm", perm)});
+    return build1<TransposeOp>({x}, elementTypeOf(x), {attr("perm", perm)});
   }
 
   Value concat(ArrayRef<Value> xs, int64_t axis) {
     if (xs.empty() || !xs[0])
       return fail("missing input"), Value();
-    return build1("Concat", xs, elementTypeOf(xs[0]), {attr("axis", axis)});
+    return build1<ConcatOp>(xs, elementTypeOf(xs[0]), {attr("axis", axis)});
   }
 
   Value reshape(Value x, Value shape) {
     if (!x)
       return fail("missing input"), Value();
-    return build1("Reshape", {x, shape}, elementTypeOf(x));
+    return build1<ReshapeOp>({x, shape}, elementTypeOf(x));
   }
 
   //===--- Reductions -----------------------------------------------------===//
@@ -444,7 +485,7 @@ public:
 
   /// A Reduce* op with `axes` as an input or an attribute, as the version
   /// the opset selects takes it.
-  Value reduce(StringRef opType, Value x, const Axes &axes, bool keepdims,
+  Value reduce(Operator opType, Value x, const Axes &axes, bool keepdims,
                bool noopWithEmptyAxes = false) {
     if (!x)
       return fail("missing input"), Value();
@@ -462,7 +503,7 @@ public:
         axesValue = i64s(*axes.constant);
     } else {
       if (axes.value)
-        return fail(Twine(opType) + " takes no axes input at this opset"),
+        return fail(opType.getName() + " takes no axes input at this opset"),
                Value();
       if (noopWithEmptyAxes && axes.constant && axes.constant->empty())
         return fail("no reduction over no axes at this opset"), Value();
@@ -476,6 +517,12 @@ public:
     if (axesInput)
       inputs.push_back(axesValue);
     return create1(opType, inputs, resultType, attrs, {1});
+  }
+
+  template <typename OpT>
+  Value reduce(Value x, const Axes &axes, bool keepdims,
+               bool noopWithEmptyAxes = false) {
+    return reduce(Operator::of<OpT>(), x, axes, keepdims, noopWithEmptyAxes);
   }
 
   static Type reducedType(Type in, const Axes &axes, bool keepdims,
@@ -528,13 +575,31 @@ struct Expansion {
   /// One value per output slot (null for omitted ones), filled in.
   SmallVector<Value> results;
 
+  /// Whether the op is a version of one of the operators of `Ops`.
+  template <typename... Ops> bool is() const {
+    return isOperator<Ops...>(ctx.getSchema());
+  }
   Value in(unsigned slot) const { return ctx.getInput(slot); }
   Type et(unsigned slot = 0) const { return elementTypeOf(in(slot)); }
-  double f(StringRef name, double deflt) const {
-    return ctx.getFloatAttr(name).value_or(deflt);
+  /// Attribute `name`, else the default of the op's schema version; the
+  /// expansion fails for an attribute with neither.
+  double f(StringRef name) const {
+    std::optional<double> v = ctx.getFloatAttrOrDefault(name);
+    if (!v)
+      e.fail("attribute '" + name + "' has no value");
+    return v.value_or(0.0);
   }
-  int64_t i(StringRef name, int64_t deflt) const {
-    return ctx.getIntAttr(name, deflt);
+  int64_t i(StringRef name) const {
+    std::optional<int64_t> v = ctx.getIntAttrOrDefault(name);
+    if (!v)
+      e.fail("attribute '" + name + "' has no value");
+    return v.value_or(0);
+  }
+  StringRef s(StringRef name) const {
+    std::optional<StringRef> v = ctx.getStringAttrOrDefault(name);
+    if (!v)
+      e.fail("attribute '" + name + "' has no value");
+    return v.value_or("");
   }
   /// A scalar constant of the element type of input 0.
   Value c(double v) { return e.scalar(et(), v); }
@@ -559,81 +624,80 @@ static bool isFloat(Type t) { return isa_and_nonnull<FloatType>(t); }
 static Value emitElu(Emitter &e, Value x, double alpha) {
   Type et = elementTypeOf(x);
   Value zero = e.scalar(et, 0.0), one = e.scalar(et, 1.0);
-  Value neg = e.mul(e.scalar(et, alpha), e.sub(e.unary("Exp", x), one));
-  return e.where(e.compare("Less", x, zero), neg, x);
+  Value neg = e.mul(e.scalar(et, alpha), e.sub(e.unary<ExpOp>(x), one));
+  return e.where(e.compare<LessOp>(x, zero), neg, x);
 }
 
 /// max(0, min(1, alpha * x + beta)).
 static Value emitHardSigmoid(Emitter &e, Value x, double alpha, double beta) {
   Type et = elementTypeOf(x);
   Value lin = e.add(e.mul(x, e.scalar(et, alpha)), e.scalar(et, beta));
-  return e.binary("Max", e.binary("Min", lin, e.scalar(et, 1.0)),
-                  e.scalar(et, 0.0));
+  return e.binary<MaxOp>(e.binary<MinOp>(lin, e.scalar(et, 1.0)),
+                         e.scalar(et, 0.0));
 }
 
 /// log(exp(x) + 1).
 static Value emitSoftplus(Emitter &e, Value x) {
-  return e.unary("Log",
-                 e.add(e.unary("Exp", x), e.scalar(elementTypeOf(x), 1.0)));
+  return e.unary<LogOp>(
+      e.add(e.unary<ExpOp>(x), e.scalar(elementTypeOf(x), 1.0)));
 }
 
-static LogicalResult expandElementwise(Expansion &x, StringRef name) {
+static LogicalResult expandElementwise(Expansion &x) {
   Emitter &e = x.e;
   Value v = x.in(0);
   Value r;
-  if (name == "Softsign") {
-    r = e.div(v, e.add(x.c(1.0), e.unary("Abs", v)));
-  } else if (name == "Softplus") {
+  if (x.is<SoftsignOp>()) {
+    r = e.div(v, e.add(x.c(1.0), e.unary<AbsOp>(v)));
+  } else if (x.is<SoftplusOp>()) {
     r = emitSoftplus(e, v);
-  } else if (name == "HardSigmoid") {
-    r = emitHardSigmoid(e, v, x.f("alpha", 0.2), x.f("beta", 0.5));
-  } else if (name == "HardSwish") {
+  } else if (x.is<HardSigmoidOp>()) {
+    r = emitHardSigmoid(e, v, x.f("alpha"), x.f("beta"));
+  } else if (x.is<HardSwishOp>()) {
     r = e.mul(v, emitHardSigmoid(e, v, 1.0 / 6.0, 0.5));
-  } else if (name == "Mish") {
-    r = e.mul(v, e.unary("Tanh", emitSoftplus(e, v)));
-  } else if (name == "Elu") {
-    r = emitElu(e, v, x.f("alpha", 1.0));
-  } else if (name == "Celu") {
+  } else if (x.is<MishOp>()) {
+    r = e.mul(v, e.unary<TanhOp>(emitSoftplus(e, v)));
+  } else if (x.is<EluOp>()) {
+    r = emitElu(e, v, x.f("alpha"));
+  } else if (x.is<CeluOp>()) {
     // alpha * Elu(x / alpha, 1).
-    Value alpha = x.c(x.f("alpha", 1.0));
+    Value alpha = x.c(x.f("alpha"));
     r = e.mul(alpha, emitElu(e, e.div(v, alpha), 1.0));
-  } else if (name == "Selu") {
-    double alpha = x.f("alpha", 1.67326319217681884765625);
-    double gamma = x.f("gamma", 1.05070102214813232421875);
+  } else if (x.is<SeluOp>()) {
+    double alpha = x.f("alpha");
+    double gamma = x.f("gamma");
     Value a = x.c(alpha);
-    Value neg = e.sub(e.mul(a, e.unary("Exp", v)), a);
-    Value sel = e.where(e.compare("Greater", v, x.c(0.0)), v, neg);
+    Value neg = e.sub(e.mul(a, e.unary<ExpOp>(v)), a);
+    Value sel = e.where(e.compare<GreaterOp>(v, x.c(0.0)), v, neg);
     r = e.mul(x.c(gamma), sel);
-  } else if (name == "LeakyRelu") {
-    r = e.where(e.compare("Less", v, x.c(0.0)),
-                e.mul(x.c(x.f("alpha", 0.01)), v), v);
-  } else if (name == "ThresholdedRelu") {
-    r = e.where(e.compare("Greater", v, x.c(x.f("alpha", 1.0))), v, x.c(0.0));
-  } else if (name == "Shrink") {
-    double lambd = x.f("lambd", 0.5), bias = x.f("bias", 0.0);
+  } else if (x.is<LeakyReluOp>()) {
+    r = e.where(e.compare<LessOp>(v, x.c(0.0)), e.mul(x.c(x.f("alpha")), v), v);
+  } else if (x.is<ThresholdedReluOp>()) {
+    r = e.where(e.compare<GreaterOp>(v, x.c(x.f("alpha"))), v, x.c(0.0));
+  } else if (x.is<ShrinkOp>()) {
+    double lambd = x.f("lambd"), bias = x.f("bias");
     Type et = x.et();
     if (!isFloat(et) && !isa_and_nonnull<IntegerType>(et))
       return unsupported(x, "unknown element type");
-    Value lo = e.compare("Less", v, e.scalar(et, -lambd));
-    Value hi = e.compare("Greater", v, e.scalar(et, lambd));
+    Value lo = e.compare<LessOp>(v, e.scalar(et, -lambd));
+    Value hi = e.compare<GreaterOp>(v, e.scalar(et, lambd));
     Value inner = e.where(hi, e.sub(v, e.scalar(et, bias)), e.scalar(et, 0.0));
     r = e.where(lo, e.add(v, e.scalar(et, bias)), inner);
-  } else if (name == "Swish") {
-    r = e.mul(v, e.unary("Sigmoid", e.mul(x.c(x.f("alpha", 1.0)), v)));
-  } else if (name == "PRelu") {
+  } else if (x.is<SwishOp>()) {
+    r = e.mul(v, e.unary<SigmoidOp>(e.mul(x.c(x.f("alpha")), v)));
+  } else if (x.is<PReluOp>()) {
     Value slope = x.in(1);
-    r = e.where(e.compare("Less", v, x.c(0.0)), e.mul(slope, v), v);
-  } else if (name == "Gelu") {
-    StringRef approx = x.ctx.getStringAttr("approximate", "none");
+    r = e.where(e.compare<LessOp>(v, x.c(0.0)), e.mul(slope, v), v);
+  } else if (x.is<GeluOp>()) {
+    StringRef approx = x.s("approximate");
     Value half = x.c(0.5), one = x.c(1.0);
     Value phi;
     if (approx == "none") {
-      phi = e.add(one, e.unary("Erf", e.div(v, e.unary("Sqrt", x.c(2.0)))));
+      phi = e.add(one, e.unary<ErfOp>(e.div(v, e.unary<SqrtOp>(x.c(2.0)))));
     } else if (approx == "tanh") {
-      Value cubed = e.binary("Pow", v, x.c(3.0));
+      Value cubed = e.binary<PowOp>(v, x.c(3.0));
       Value inner = e.add(v, e.mul(x.c(0.044715), cubed));
-      Value k = e.unary("Sqrt", x.c(2.0 / M_PI));
-      phi = e.add(one, e.unary("Tanh", e.mul(k, inner)));
+      Value k = e.unary<SqrtOp>(x.c(2.0 / M_PI));
+      phi = e.add(one, e.unary<TanhOp>(e.mul(k, inner)));
     } else {
       return unsupported(x, "unknown approximation '" + approx + "'");
     }
@@ -650,16 +714,16 @@ static LogicalResult expandElementwise(Expansion &x, StringRef name) {
 /// The function body of Softmax-13 (LogSoftmax-13 with `log`) along `axis`.
 static Value emitSoftmax(Emitter &e, Value v, int64_t axis, bool log) {
   Emitter::Axes axes{SmallVector<int64_t>{axis}, {}};
-  Value shifted = e.sub(v, e.reduce("ReduceMax", v, axes, true));
-  Value ex = e.unary("Exp", shifted);
-  Value sum = e.reduce("ReduceSum", ex, axes, true);
-  return log ? e.sub(shifted, e.unary("Log", sum)) : e.div(ex, sum);
+  Value shifted = e.sub(v, e.reduce<ReduceMaxOp>(v, axes, true));
+  Value ex = e.unary<ExpOp>(shifted);
+  Value sum = e.reduce<ReduceSumOp>(ex, axes, true);
+  return log ? e.sub(shifted, e.unary<LogOp>(sum)) : e.div(ex, sum);
 }
 
 static LogicalResult expandSoftmax(Expansion &x, bool log) {
   if (x.ctx.getVersion() < 13)
     return unsupported(x, "Softmax before 13 coerces to 2-D: convert it first");
-  x.results = {emitSoftmax(x.e, x.in(0), x.i("axis", -1), log)};
+  x.results = {emitSoftmax(x.e, x.in(0), x.i("axis"), log)};
   return success(static_cast<bool>(x.results[0]));
 }
 
@@ -682,36 +746,38 @@ static Emitter::Axes getReduceAxes(Expansion &x) {
   return axes;
 }
 
-static LogicalResult expandReduce(Expansion &x, StringRef name) {
+static LogicalResult expandReduce(Expansion &x) {
   Emitter &e = x.e;
   Value v = x.in(0);
   Emitter::Axes axes = getReduceAxes(x);
-  bool keep = x.i("keepdims", 1) != 0;
-  bool noop = x.i("noop_with_empty_axes", 0) != 0;
+  bool keep = x.i("keepdims") != 0;
+  // Versions before 18 (13 for ReduceSum) have no noop_with_empty_axes.
+  bool noop =
+      x.ctx.getIntAttrOrDefault("noop_with_empty_axes").value_or(0) != 0;
   // Older versions have no noop_with_empty_axes: empty means all axes.
   auto sum = [&](Value in) {
-    return e.reduce("ReduceSum", in, axes, keep, noop);
+    return e.reduce<ReduceSumOp>(in, axes, keep, noop);
   };
   Value r;
-  if (name == "ReduceLogSum") {
-    r = e.unary("Log", sum(v));
-  } else if (name == "ReduceLogSumExp") {
+  if (x.is<ReduceLogSumOp>()) {
+    r = e.unary<LogOp>(sum(v));
+  } else if (x.is<ReduceLogSumExpOp>()) {
     // The function body computes in double and casts back.
     Type et = x.et();
     Value d = e.castTo(v, Float64Type::get(e.getContext()));
-    r = e.castTo(e.unary("Log", sum(e.unary("Exp", d))), et);
-  } else if (name == "ReduceL1") {
-    r = sum(e.unary("Abs", v));
-  } else if (name == "ReduceL2") {
+    r = e.castTo(e.unary<LogOp>(sum(e.unary<ExpOp>(d))), et);
+  } else if (x.is<ReduceL1Op>()) {
+    r = sum(e.unary<AbsOp>(v));
+  } else if (x.is<ReduceL2Op>()) {
     // Integers are summed in their type, the root taken in float.
     Type et = x.et();
     Value s = sum(e.mul(v, v));
     if (isFloat(et))
-      r = e.unary("Sqrt", s);
+      r = e.unary<SqrtOp>(s);
     else
       r = e.castTo(
-          e.unary("Sqrt", e.castTo(s, Float32Type::get(e.getContext()))), et);
-  } else if (name == "ReduceSumSquare") {
+          e.unary<SqrtOp>(e.castTo(s, Float32Type::get(e.getContext()))), et);
+  } else if (x.is<ReduceSumSquareOp>()) {
     r = sum(e.mul(v, v));
   } else {
     return unsupported(x, "no expansion");
@@ -738,11 +804,11 @@ static LogicalResult expandClip(Expansion &x) {
   }
   Value r = v;
   if (lo)
-    r = e.binary("Max", r, lo);
+    r = e.binary<MaxOp>(r, lo);
   if (hi)
-    r = e.binary("Min", r, hi);
+    r = e.binary<MinOp>(r, hi);
   if (r == v)
-    r = e.unary("Identity", v);
+    r = e.unary<IdentityOp>(v);
   x.results = {r};
   return success(static_cast<bool>(r));
 }
@@ -758,8 +824,8 @@ static LogicalResult expandCastLike(Expansion &x) {
   for (StringRef name : {"saturate", "round_mode"})
     if (Attribute a = x.ctx.getAttr(name))
       attrs.push_back(x.b().getNamedAttr(name, a));
-  x.results = {e.create1("Cast", {x.in(0)},
-                         withElementType(x.in(0).getType(), to), attrs)};
+  x.results = {e.create1<CastOp>(
+      {x.in(0)}, withElementType(x.in(0).getType(), to), attrs)};
   return success(static_cast<bool>(x.results[0]));
 }
 
@@ -771,21 +837,20 @@ static Value emitRange(Emitter &e, Value start, Value limit, Value delta) {
   if (!et)
     return e.fail("unknown element type"), Value();
   Type ct = isFloat(et) ? et : Float64Type::get(e.getContext());
-  Value count =
-      e.unary("Relu", e.unary("Ceil", e.div(e.castTo(e.sub(limit, start), ct),
-                                            e.castTo(delta, ct))));
+  Value count = e.unary<ReluOp>(e.unary<CeilOp>(
+      e.div(e.castTo(e.sub(limit, start), ct), e.castTo(delta, ct))));
   MLIRContext *ctx = e.getContext();
   Type i64 = IntegerType::get(ctx, 64);
-  Value n = e.create1("Reshape", {e.castTo(count, i64), e.i64s({1})},
-                      RankedTensorType::get({1}, i64));
+  Value n = e.create1<ReshapeOp>({e.castTo(count, i64), e.i64s({1})},
+                                 RankedTensorType::get({1}, i64));
   auto one =
       DenseElementsAttr::get(RankedTensorType::get({1}, et),
                              isFloat(et) ? Attribute(FloatAttr::get(et, 1.0))
                                          : Attribute(IntegerAttr::get(et, 1)));
   auto vec = RankedTensorType::get({ShapedType::kDynamic}, et);
-  Value ones = e.create1("ConstantOfShape", {n}, vec,
-                         {e.getBuilder().getNamedAttr("value", one)});
-  Value idx = e.sub(e.create1("CumSum", {ones, e.scalar(i64, 0)}, vec),
+  Value ones = e.create1<ConstantOfShapeOp>(
+      {n}, vec, {e.getBuilder().getNamedAttr("value", one)});
+  Value idx = e.sub(e.create1<CumSumOp>({ones, e.scalar(i64, 0)}, vec),
                     e.scalar(et, 1.0));
   return e.add(start, e.mul(idx, delta));
 }
@@ -811,7 +876,7 @@ static LogicalResult expandLayerNorm(Expansion &x, bool rms) {
   std::optional<int64_t> rank = rankOf(v);
   if (!rank)
     return unsupported(x, "the rank of the input is unknown");
-  std::optional<int64_t> axis = normalizeAxis(x.i("axis", -1), *rank);
+  std::optional<int64_t> axis = normalizeAxis(x.i("axis"), *rank);
   if (!axis)
     return unsupported(x, "axis out of range");
   Type u = stashType(x);
@@ -821,18 +886,18 @@ static LogicalResult expandLayerNorm(Expansion &x, bool rms) {
   for (int64_t a = *axis; a < *rank; ++a)
     axes.constant->push_back(a);
   Value xu = e.castTo(v, u);
-  Value eps = e.scalar(u, x.f("epsilon", 1e-5));
+  Value eps = e.scalar(u, x.f("epsilon"));
   if (rms) {
-    Value meanSq = e.reduce("ReduceMean", e.mul(xu, xu), axes, true);
-    Value rmsv = e.unary("Sqrt", e.add(meanSq, eps));
+    Value meanSq = e.reduce<ReduceMeanOp>(e.mul(xu, xu), axes, true);
+    Value rmsv = e.unary<SqrtOp>(e.add(meanSq, eps));
     Value norm = e.castTo(e.div(xu, rmsv), x.et());
     x.results = {e.mul(norm, x.in(1))};
     return success(!e.failed());
   }
-  Value mean = e.reduce("ReduceMean", xu, axes, true);
-  Value meanOfSq = e.reduce("ReduceMean", e.mul(xu, xu), axes, true);
+  Value mean = e.reduce<ReduceMeanOp>(xu, axes, true);
+  Value meanOfSq = e.reduce<ReduceMeanOp>(e.mul(xu, xu), axes, true);
   Value var = e.sub(meanOfSq, e.mul(mean, mean));
-  Value stdDev = e.unary("Sqrt", e.add(var, eps));
+  Value stdDev = e.unary<SqrtOp>(e.add(var, eps));
   Value norm = e.castTo(e.div(e.sub(xu, mean), stdDev), x.et());
   Value y = e.mul(norm, x.in(1));
   if (x.in(2))
@@ -843,7 +908,7 @@ static LogicalResult expandLayerNorm(Expansion &x, bool rms) {
   else if (x.ctx.getNumOutputs() > 1)
     x.results.push_back({});
   if (x.ctx.hasOutput(2))
-    x.results.push_back(e.unary("Reciprocal", stdDev));
+    x.results.push_back(e.unary<ReciprocalOp>(stdDev));
   return success(!e.failed());
 }
 
@@ -864,19 +929,19 @@ static LogicalResult expandGroupNorm(Expansion &x) {
   MLIRContext *ctx = e.getContext();
   Type i64 = IntegerType::get(ctx, 64);
   Value xu = e.castTo(v, u);
-  Value shape = e.create1("Shape", {xu}, RankedTensorType::get({*rank}, i64));
+  Value shape = e.create1<ShapeOp>({xu}, RankedTensorType::get({*rank}, i64));
   // [N, G, C/G * D1 * ...], normalized over its last axis.
   int64_t n = cast<RankedTensorType>(v.getType()).getDimSize(0);
   auto t3 = RankedTensorType::get({n, *groups, ShapedType::kDynamic}, u);
-  Value x3 = e.create1("Reshape", {xu, e.i64s({0, *groups, -1})}, t3);
+  Value x3 = e.create1<ReshapeOp>({xu, e.i64s({0, *groups, -1})}, t3);
   Emitter::Axes last{SmallVector<int64_t>{2}, {}};
-  Value mean = e.reduce("ReduceMean", x3, last, true);
-  Value meanOfSq = e.reduce("ReduceMean", e.mul(x3, x3), last, true);
+  Value mean = e.reduce<ReduceMeanOp>(x3, last, true);
+  Value meanOfSq = e.reduce<ReduceMeanOp>(e.mul(x3, x3), last, true);
   Value var = e.sub(meanOfSq, e.mul(mean, mean));
-  Value stdDev = e.unary("Sqrt", e.add(var, e.scalar(u, x.f("epsilon", 1e-5))));
+  Value stdDev = e.unary<SqrtOp>(e.add(var, e.scalar(u, x.f("epsilon"))));
   Value norm3 = e.div(e.sub(x3, mean), stdDev);
   Value norm = e.castTo(
-      e.create1("Reshape", {norm3, shape}, withElementType(v.getType(), u)),
+      e.create1<ReshapeOp>({norm3, shape}, withElementType(v.getType(), u)),
       x.et());
   // Scale and bias per channel: [C, 1, ..., 1].
   SmallVector<int64_t> cshape{-1};
@@ -884,8 +949,8 @@ static LogicalResult expandGroupNorm(Expansion &x) {
   auto perChannel = [&](Value p) {
     SmallVector<int64_t> dims{ShapedType::kDynamic};
     dims.append(*rank - 2, 1);
-    return e.create1("Reshape", {e.castTo(p, x.et()), e.i64s(cshape)},
-                     RankedTensorType::get(dims, x.et()));
+    return e.create1<ReshapeOp>({e.castTo(p, x.et()), e.i64s(cshape)},
+                                RankedTensorType::get(dims, x.et()));
   };
   x.results = {e.add(e.mul(norm, perChannel(x.in(1))), perChannel(x.in(2)))};
   return success(!e.failed());
@@ -897,10 +962,10 @@ static LogicalResult expandMVN(Expansion &x) {
   Emitter::Axes axes{
       x.ctx.getIntsAttr("axes").value_or(SmallVector<int64_t>{0, 2, 3}), {}};
   Value two = x.c(2.0);
-  Value mean = e.reduce("ReduceMean", v, axes, true);
-  Value sqOfMean = e.binary("Pow", mean, two);
-  Value meanOfSq = e.reduce("ReduceMean", e.binary("Pow", v, two), axes, true);
-  Value stdDev = e.unary("Sqrt", e.sub(meanOfSq, sqOfMean));
+  Value mean = e.reduce<ReduceMeanOp>(v, axes, true);
+  Value sqOfMean = e.binary<PowOp>(mean, two);
+  Value meanOfSq = e.reduce<ReduceMeanOp>(e.binary<PowOp>(v, two), axes, true);
+  Value stdDev = e.unary<SqrtOp>(e.sub(meanOfSq, sqOfMean));
   x.results = {e.div(e.sub(v, mean), e.add(stdDev, x.c(1e-9)))};
   return success(!e.failed());
 }
@@ -916,25 +981,25 @@ static LogicalResult expandDynamicQuantizeLinear(Expansion &x) {
   Type ui8 = IntegerType::get(e.getContext(), 8, IntegerType::Unsigned);
   Value qmin = e.scalar(f32, 0.0), qmax = e.scalar(f32, 255.0);
   Emitter::Axes all{SmallVector<int64_t>(), {}};
-  Value lo = e.binary("Min", e.reduce("ReduceMin", v, all, false), qmin);
-  Value hi = e.binary("Max", e.reduce("ReduceMax", v, all, false), qmin);
+  Value lo = e.binary<MinOp>(e.reduce<ReduceMinOp>(v, all, false), qmin);
+  Value hi = e.binary<MaxOp>(e.reduce<ReduceMaxOp>(v, all, false), qmin);
   Value scale = e.div(e.sub(hi, lo), qmax);
   Value zpf = e.sub(qmin, e.div(lo, scale));
   // Clip(zpf, qmin, qmax), itself expanded.
-  Value clipped = e.binary("Min", e.binary("Max", zpf, qmin), qmax);
-  Value zp = e.castTo(e.unary("Round", clipped), ui8);
-  Value y = e.create1("QuantizeLinear", {v, scale, zp},
-                      withElementType(v.getType(), ui8));
+  Value clipped = e.binary<MinOp>(e.binary<MaxOp>(zpf, qmin), qmax);
+  Value zp = e.castTo(e.unary<RoundOp>(clipped), ui8);
+  Value y = e.create1<QuantizeLinearOp>({v, scale, zp},
+                                        withElementType(v.getType(), ui8));
   x.results = {y, scale, zp};
   return success(!e.failed());
 }
 
-static LogicalResult expandWindow(Expansion &x, StringRef name) {
+static LogicalResult expandWindow(Expansion &x) {
   Emitter &e = x.e;
   double a0, a1, a2;
-  if (name == "HannWindow")
+  if (x.is<HannWindowOp>())
     a0 = 0.5, a1 = 0.5, a2 = 0.0;
-  else if (name == "HammingWindow")
+  else if (x.is<HammingWindowOp>())
     a0 = 25.0 / 46.0, a1 = 1.0 - 25.0 / 46.0, a2 = 0.0;
   else
     a0 = 0.42, a1 = 0.5, a2 = 0.08;
@@ -944,17 +1009,17 @@ static LogicalResult expandWindow(Expansion &x, StringRef name) {
   if (!isFloat(out))
     return unsupported(x, "output_datatype is not a float type");
   Type f32 = Float32Type::get(e.getContext());
-  bool periodic = x.i("periodic", 1) != 0;
+  bool periodic = x.i("periodic") != 0;
   Value size = e.castTo(x.in(0), f32);
   Value n = periodic ? size : e.sub(size, e.scalar(f32, 1.0));
   Value step = e.div(e.scalar(f32, 2.0 * M_PI), n);
   Value angle =
       e.mul(emitRange(e, e.scalar(f32, 0.0), size, e.scalar(f32, 1.0)), step);
   Value w =
-      e.sub(e.scalar(f32, a0), e.mul(e.scalar(f32, a1), e.unary("Cos", angle)));
+      e.sub(e.scalar(f32, a0), e.mul(e.scalar(f32, a1), e.unary<CosOp>(angle)));
   if (a2 != 0.0)
     w = e.add(w, e.mul(e.scalar(f32, a2),
-                       e.unary("Cos", e.mul(angle, e.scalar(f32, 2.0)))));
+                       e.unary<CosOp>(e.mul(angle, e.scalar(f32, 2.0)))));
   x.results = {e.castTo(w, out)};
   return success(!e.failed());
 }
@@ -972,8 +1037,8 @@ static LogicalResult expandBernoulli(Expansion &x) {
       "dtype", x.b().getI64IntegerAttr(getDataTypeForElementType(x.et())))};
   if (Attribute seed = x.ctx.getAttr("seed"))
     attrs.push_back(x.b().getNamedAttr("seed", seed));
-  Value rnd = e.create1("RandomUniformLike", {v}, v.getType(), attrs);
-  x.results = {e.castTo(e.compare("Less", rnd, v), out)};
+  Value rnd = e.create1<RandomUniformLikeOp>({v}, v.getType(), attrs);
+  x.results = {e.castTo(e.compare<LessOp>(rnd, v), out)};
   return success(!e.failed());
 }
 
@@ -986,28 +1051,28 @@ static LogicalResult expandCenterCropPad(Expansion &x) {
   std::optional<SmallVector<int64_t>> axesAttr = x.ctx.getIntsAttr("axes");
   Value axes = axesAttr ? e.i64s(*axesAttr) : Value();
   auto dims = [&](Value t) {
-    Value s = e.create1("Shape", {t}, vec);
+    Value s = e.create1<ShapeOp>({t}, vec);
     if (!axes)
       return s;
-    return e.create1("Gather", {s, axes}, vec);
+    return e.create1<GatherOp>({s, axes}, vec);
   };
   Value two = e.i64s({2});
   Value xs = dims(v);
-  Value padAmount = e.sub(e.binary("Max", xs, shape), xs);
+  Value padAmount = e.sub(e.binary<MaxOp>(xs, shape), xs);
   Value left = e.div(padAmount, two);
-  Value pads =
-      e.create1("Concat", {left, e.sub(padAmount, left)}, vec,
-                {x.b().getNamedAttr("axis", x.b().getI64IntegerAttr(0))});
+  Value pads = e.create1<ConcatOp>(
+      {left, e.sub(padAmount, left)}, vec,
+      {x.b().getNamedAttr("axis", x.b().getI64IntegerAttr(0))});
   Type et = x.et();
   Type anyShape = withElementType(UnrankedTensorType::get(et), et);
   if (auto r = dyn_cast_or_null<RankedTensorType>(v.getType()))
     anyShape = RankedTensorType::get(
         SmallVector<int64_t>(r.getRank(), ShapedType::kDynamic), et);
   Value padded =
-      e.create1("Pad", {v, pads, Value(), axes}, anyShape, {}, {2, 3});
+      e.create1<PadOp>({v, pads, Value(), axes}, anyShape, {}, {2, 3});
   Value start = e.div(e.sub(dims(padded), shape), two);
-  x.results = {e.create1("Slice", {padded, start, e.add(start, shape), axes},
-                         anyShape, {}, {3})};
+  x.results = {e.create1<SliceOp>({padded, start, e.add(start, shape), axes},
+                                  anyShape, {}, {3})};
   return success(!e.failed());
 }
 
@@ -1029,22 +1094,22 @@ static Value emitNLL(Emitter &e, Value input, Value target, Value weight,
   Value zero = e.scalar(et, 0.0);
   if (ignoreIndex) {
     Value zeroTarget = e.sub(expanded, expanded);
-    mask = e.compare("Equal", e.castTo(expanded, i64), e.i64s({*ignoreIndex}));
+    mask = e.compare<EqualOp>(e.castTo(expanded, i64), e.i64s({*ignoreIndex}));
     index = e.where(mask, zeroTarget, expanded);
   }
-  Value gathered = e.build1("GatherElements", {input, index}, et,
-                            {e.attr("axis", int64_t(1))});
+  Value gathered = e.build1<GatherElementsOp>({input, index}, et,
+                                              {e.attr("axis", int64_t(1))});
   if (mask)
     gathered = e.where(mask, zero, gathered);
-  Value lossNCdd = e.unary("Neg", gathered);
-  Value lossN1dd = e.build1("Slice", {lossNCdd, zero1, one1, one1}, et);
+  Value lossNCdd = e.unary<NegOp>(gathered);
+  Value lossN1dd = e.build1<SliceOp>({lossNCdd, zero1, one1, one1}, et);
   // The weight of each sample (none without weight and ignore_index).
   Value w;
   if (weight && mask)
-    w = e.squeeze(e.where(mask, zero, e.build1("Gather", {weight, index}, et)),
+    w = e.squeeze(e.where(mask, zero, e.build1<GatherOp>({weight, index}, et)),
                   {1});
   else if (weight)
-    w = e.build1("Gather", {weight, target}, et);
+    w = e.build1<GatherOp>({weight, target}, et);
   else if (mask)
     w = e.where(e.squeeze(mask, {1}), zero, e.scalar(et, 1.0));
   Value loss = e.squeeze(lossN1dd, {1});
@@ -1054,18 +1119,17 @@ static Value emitNLL(Emitter &e, Value input, Value target, Value weight,
     return loss;
   Emitter::Axes all{SmallVector<int64_t>(), {}};
   if (reduction == "sum")
-    return e.reduce("ReduceSum", loss, all, false);
+    return e.reduce<ReduceSumOp>(loss, all, false);
   if (reduction != "mean")
     return e.fail("unknown reduction '" + reduction + "'"), Value();
   if (!w)
-    return e.reduce("ReduceMean", loss, all, false);
-  Value lossSum = e.reduce("ReduceSum", loss, all, false);
-  return e.div(lossSum, e.reduce("ReduceSum", w, all, false));
+    return e.reduce<ReduceMeanOp>(loss, all, false);
+  Value lossSum = e.reduce<ReduceSumOp>(loss, all, false);
+  return e.div(lossSum, e.reduce<ReduceSumOp>(w, all, false));
 }
 
 static LogicalResult expandNLL(Expansion &x) {
-  x.results = {emitNLL(x.e, x.in(0), x.in(1), x.in(2),
-                       x.ctx.getStringAttr("reduction", "mean"),
+  x.results = {emitNLL(x.e, x.in(0), x.in(1), x.in(2), x.s("reduction"),
                        x.ctx.getIntAttr("ignore_index"))};
   return success(!x.e.failed());
 }
@@ -1080,8 +1144,7 @@ static LogicalResult expandSCE(Expansion &x) {
   Value ndc = e.transpose(ncd, {0, 2, 1});
   Value logSm = e.transpose(emitSoftmax(e, ndc, 2, /*log=*/true), {0, 2, 1});
   Value logProb = e.reshape(logSm, e.shapeOf(scores));
-  x.results = {emitNLL(e, logProb, x.in(1), x.in(2),
-                       x.ctx.getStringAttr("reduction", "mean"),
+  x.results = {emitNLL(e, logProb, x.in(1), x.in(2), x.s("reduction"),
                        x.ctx.getIntAttr("ignore_index"))};
   if (x.ctx.hasOutput(1))
     x.results.push_back(logProb);
@@ -1108,14 +1171,14 @@ static LogicalResult expandAffineGrid(Expansion &x) {
       (st.getDimSize(0) != 4 && st.getDimSize(0) != 5))
     return unsupported(x, "the length of size is unknown or not 4 or 5");
   int64_t k = st.getDimSize(0) - 2;
-  bool alignCorners = x.i("align_corners", 0) != 0;
+  bool alignCorners = x.i("align_corners") != 0;
   Type i64 = IntegerType::get(e.getContext(), 64);
   Value one = e.scalar(i64, 1), zero = e.scalar(i64, 0);
   Value oneF = e.scalar(et, 1.0), twoF = e.scalar(et, 2.0);
   Value minusOneF = e.scalar(et, -1.0), zeroF = e.scalar(et, 0.0);
   // Coordinates along spatial dim j (0: D or H, ..., k-1: W) of size n.
   auto coords = [&](int64_t j) {
-    Value n = e.build1("Gather", {size, e.scalar(i64, 2 + j)}, i64);
+    Value n = e.build1<GatherOp>({size, e.scalar(i64, 2 + j)}, i64);
     Value nf = e.castTo(n, et);
     Value start, step;
     if (!alignCorners) {
@@ -1125,18 +1188,18 @@ static LogicalResult expandAffineGrid(Expansion &x) {
       step = e.div(twoF, e.sub(nf, oneF));
       // Depth 1 of a 3-D grid has step 0 (the body's If on D == 1).
       if (k == 3 && j == 0)
-        step = e.where(e.compare("Equal", n, one), zeroF, step);
+        step = e.where(e.compare<EqualOp>(n, one), zeroF, step);
       start = minusOneF;
     }
     Value steps = e.castTo(emitRange(e, zero, n, one), et);
     return e.add(start, e.mul(steps, step));
   };
   Value spatialShape =
-      e.build1("Slice", {size, e.i64s({2}), e.i64s({2 + k})}, i64);
+      e.build1<SliceOp>({size, e.i64s({2}), e.i64s({2 + k})}, i64);
   auto zeroAttr = DenseElementsAttr::get(RankedTensorType::get({1}, et),
                                          FloatAttr::get(et, 0.0));
-  Value zeros = e.build1("ConstantOfShape", {spatialShape}, et,
-                         {x.b().getNamedAttr("value", zeroAttr)});
+  Value zeros = e.build1<ConstantOfShapeOp>(
+      {spatialShape}, et, {x.b().getNamedAttr("value", zeroAttr)});
   Value ones = e.add(zeros, oneF);
   // Each coordinate broadcast over the spatial shape, then (x, y[, z], 1)
   // along a new last axis.
@@ -1162,10 +1225,10 @@ static LogicalResult expandAffineGrid(Expansion &x) {
   parts.push_back(e.unsqueeze(ones, {-1}));
   Value grid = e.concat(parts, -1);
   Value flat = e.transpose(e.reshape(grid, e.i64s({-1, k + 1})), {1, 0});
-  Value prod = e.build1("MatMul", {theta, flat}, et);
+  Value prod = e.build1<MatMulOp>({theta, flat}, et);
   Value nsk = e.transpose(prod, {0, 2, 1});
   Value outShape =
-      e.concat({e.build1("Slice", {size, e.i64s({0}), e.i64s({1})}, i64),
+      e.concat({e.build1<SliceOp>({size, e.i64s({0}), e.i64s({1})}, i64),
                 spatialShape, e.i64s({k})},
                0);
   x.results = {e.reshape(nsk, outShape)};
@@ -1203,7 +1266,7 @@ static LogicalResult expandAttention(Expansion &x) {
     if (!isFloat(softmaxType))
       return unsupported(x, "softmax_precision is not a float type");
   }
-  int64_t mode = x.i("qk_matmul_output_mode", 0);
+  int64_t mode = x.i("qk_matmul_output_mode");
   if (x.ctx.hasOutput(3) && (mode < 0 || mode > 3))
     return unsupported(x, "unknown qk_matmul_output_mode");
 
@@ -1232,8 +1295,8 @@ static LogicalResult expandAttention(Expansion &x) {
     scale = e.scalar(f32, *s);
   else
     scale = e.div(e.scalar(f32, 1.0, {1}),
-                  e.unary("Sqrt", e.castTo(qkHeadSize, f32)));
-  Value scaleT = e.castTo(e.unary("Sqrt", scale), t);
+                  e.unary<SqrtOp>(e.castTo(qkHeadSize, f32)));
+  Value scaleT = e.castTo(e.unary<SqrtOp>(scale), t);
 
   // The key/value cache.
   Value presentK = kr, presentV = vr, pastSeqLen;
@@ -1258,24 +1321,24 @@ static LogicalResult expandAttention(Expansion &x) {
       Value padding = e.sub(newKVSeqLen, e.shapeOf(bias, -1));
       Value pads = e.concat({e.i64s({0}), padding}, 0);
       Value fill = e.castTo(e.scalar(f32, -INFINITY), elementTypeOf(bias));
-      bias = e.build1("Pad", {bias, pads, fill, e.i64s({-1})},
-                      elementTypeOf(bias));
+      bias = e.build1<PadOp>({bias, pads, fill, e.i64s({-1})},
+                             elementTypeOf(bias));
     }
   } else {
     auto zeroAttr =
         DenseElementsAttr::get(RankedTensorType::get({1}, f32), 0.0f);
-    bias = e.build1("ConstantOfShape", {biasShape}, f32,
-                    {x.b().getNamedAttr("value", zeroAttr)});
+    bias = e.build1<ConstantOfShapeOp>({biasShape}, f32,
+                                       {x.b().getNamedAttr("value", zeroAttr)});
   }
   Type biasType = elementTypeOf(bias);
-  if (x.i("is_causal", 0) != 0) {
+  if (x.i("is_causal") != 0) {
     // -inf where the key position is after the query's (past included).
-    Value seqLen = e.build1("Gather", {biasShape, e.scalar(i64, 0)}, i64);
-    Value total = e.build1("Gather", {biasShape, e.scalar(i64, 1)}, i64);
+    Value seqLen = e.build1<GatherOp>({biasShape, e.scalar(i64, 0)}, i64);
+    Value total = e.build1<GatherOp>({biasShape, e.scalar(i64, 1)}, i64);
     Value zero = e.scalar(i64, 0), one = e.scalar(i64, 1);
     Value rows = e.unsqueeze(emitRange(e, zero, seqLen, one), {1});
     Value cols = e.unsqueeze(emitRange(e, zero, total, one), {0});
-    Value above = e.compare("Less", e.add(rows, pastSeqLen), cols);
+    Value above = e.compare<LessOp>(e.add(rows, pastSeqLen), cols);
     bias = e.add(bias, e.castTo(e.where(above, negInf, zeroF), biasType));
   }
   if (nonpad) {
@@ -1283,7 +1346,7 @@ static LogicalResult expandAttention(Expansion &x) {
     Value lens = e.unsqueeze(nonpad, {1});
     Value len = e.squeeze(kvSeqLen, {0});
     Value range = emitRange(e, e.scalar(i64, 0), len, e.scalar(i64, 1));
-    Value pad = e.where(e.compare("Less", range, lens), zeroF, negInf);
+    Value pad = e.where(e.compare<LessOp>(range, lens), zeroF, negInf);
     pad = e.unsqueeze(e.unsqueeze(pad, {1}), {1});
     bias = e.add(bias, e.castTo(pad, biasType));
   }
@@ -1292,15 +1355,15 @@ static LogicalResult expandAttention(Expansion &x) {
   // Grouped queries: each K/V head serves q_num_heads / kv_num_heads query
   // heads (interleave 1 when they are equal or do not divide).
   Value one1 = e.i64s({1}), zero1 = e.i64s({0});
-  Value notEqual = e.unary("Not", e.compare("Equal", qHeads, kvHeads));
-  Value divides = e.compare("Equal", e.binary("Mod", qHeads, kvHeads), zero1);
-  Value gqa = e.compare("And", notEqual, divides);
+  Value notEqual = e.unary<NotOp>(e.compare<EqualOp>(qHeads, kvHeads));
+  Value divides = e.compare<EqualOp>(e.binary<ModOp>(qHeads, kvHeads), zero1);
+  Value gqa = e.compare<AndOp>(notEqual, divides);
   Value interleave = e.where(gqa, e.castTo(e.div(qHeads, kvHeads), i64), one1);
   auto repeatHeads = [&](Value kv, Value headSize) {
     Value shape5 =
         e.concat({batch, kvHeads, interleave, newKVSeqLen, headSize}, 0);
     Value expanded =
-        e.build1("Expand", {e.unsqueeze(kv, {2}), shape5}, elementTypeOf(kv));
+        e.build1<ExpandOp>({e.unsqueeze(kv, {2}), shape5}, elementTypeOf(kv));
     Value shape4 = e.concat({batch, qHeads, newKVSeqLen, headSize}, 0);
     return e.reshape(expanded, shape4);
   };
@@ -1309,17 +1372,17 @@ static LogicalResult expandAttention(Expansion &x) {
 
   Value qScaled = e.mul(qr, scaleT);
   Value kScaled = e.mul(e.transpose(kAttn, {0, 1, 3, 2}), scaleT);
-  Value qk = e.build1("MatMul", {qScaled, kScaled}, t);
+  Value qk = e.build1<MatMulOp>({qScaled, kScaled}, t);
   Value scores = e.castTo(qk, t);
-  if (double softcap = x.f("softcap", 0.0); softcap > 0.0) {
+  if (double softcap = x.f("softcap"); softcap > 0.0) {
     Value cap = e.castTo(e.scalar(f32, softcap, {1}), t);
-    scores = e.mul(e.unary("Tanh", e.div(scores, cap)), cap);
+    scores = e.mul(e.unary<TanhOp>(e.div(scores, cap)), cap);
   }
   Value softcapped = scores;
   Value biased = e.add(scores, biasT);
   Value probs = emitSoftmax(e, e.castTo(biased, softmaxType), -1, false);
   Value probsT = e.castTo(probs, t);
-  Value y = e.build1("MatMul", {probsT, vAttn}, t);
+  Value y = e.build1<MatMulOp>({probsT, vAttn}, t);
   if (*rank == 3)
     y = e.reshape(e.transpose(y, {0, 2, 1, 3}), e.i64s({0, 0, -1}));
   x.results = {y, presentK, presentV};
@@ -1346,38 +1409,38 @@ static LogicalResult expandRotaryEmbedding(Expansion &x) {
   std::optional<int64_t> rank = rankOf(in);
   if (!rank || (*rank != 3 && *rank != 4))
     return unsupported(x, "the input is not 3-D or 4-D");
-  int64_t numHeads = x.i("num_heads", 0);
+  int64_t numHeads = x.ctx.getIntAttr("num_heads").value_or(0);
   if (*rank == 3 && numHeads <= 0)
     return unsupported(x, "a 3-D input without num_heads");
   Value xin = *rank == 4 ? e.transpose(in, {0, 2, 1, 3})
                          : e.reshape(in, e.i64s({0, 0, numHeads, -1}));
   Value headSize = e.shapeOf(xin, 3, 4);
-  int64_t rotaryDim = x.i("rotary_embedding_dim", 0);
+  int64_t rotaryDim = x.i("rotary_embedding_dim");
   Value rd = rotaryDim > 0 ? e.i64s({rotaryDim}) : headSize;
   Value two1 = e.i64s({2}), zero1 = e.i64s({0});
   Value lengths = e.concat({rd, e.sub(headSize, rd)}, 0);
   SmallVector<Value> parts =
-      e.build("Split", {xin, lengths}, {et, et}, {e.attr("axis", int64_t(-1))});
+      e.build<SplitOp>({xin, lengths}, {et, et}, {e.attr("axis", int64_t(-1))});
   if (parts.size() != 2)
     return unsupported(x, e.getWhy());
   Value toRotate = parts[0], noRotate = parts[1];
   Value half = e.castTo(e.div(rd, two1), IntegerType::get(e.getContext(), 64));
   auto cache = [&](Value c) {
     if (positions)
-      c = e.build1("Gather", {c, positions}, elementTypeOf(c));
-    return e.unsqueeze(e.build1("Slice", {c, zero1, half, two1}, et), {2});
+      c = e.build1<GatherOp>({c, positions}, elementTypeOf(c));
+    return e.unsqueeze(e.build1<SliceOp>({c, zero1, half, two1}, et), {2});
   };
   Value cosv = cache(cosCache), sinv = cache(sinCache);
-  bool interleaved = x.i("interleaved", 0) != 0;
+  bool interleaved = x.i("interleaved") != 0;
   Value x1, x2;
   if (interleaved) {
     Value one1 = e.i64s({1}), axis = e.i64s({3});
-    x1 = e.build1("Slice", {toRotate, zero1, rd, axis, two1}, et);
-    x2 = e.build1("Slice", {toRotate, one1, e.add(rd, one1), axis, two1}, et);
+    x1 = e.build1<SliceOp>({toRotate, zero1, rd, axis, two1}, et);
+    x2 = e.build1<SliceOp>({toRotate, one1, e.add(rd, one1), axis, two1}, et);
   } else {
-    SmallVector<Value> halves =
-        e.build("Split", {toRotate}, {et, et},
-                {e.attr("axis", int64_t(-1)), e.attr("num_outputs", 2)}, {1});
+    SmallVector<Value> halves = e.build<SplitOp>(
+        {toRotate}, {et, et},
+        {e.attr("axis", int64_t(-1)), e.attr("num_outputs", 2)}, {1});
     if (halves.size() != 2)
       return unsupported(x, e.getWhy());
     x1 = halves[0];
@@ -1411,7 +1474,7 @@ static LogicalResult expandCausalConvWithState(Expansion &x) {
   Emitter &e = x.e;
   Value in = x.in(0), weight = x.in(1), bias = x.in(2), past = x.in(3);
   Type et = x.et();
-  StringRef activation = x.ctx.getStringAttr("activation", "none");
+  StringRef activation = x.s("activation");
   if (activation != "none" && activation != "silu" && activation != "swish")
     return unsupported(x, "unknown activation '" + activation + "'");
   // The group of the Conv is an attribute: the channels must be known.
@@ -1428,20 +1491,20 @@ static LogicalResult expandCausalConvWithState(Expansion &x) {
     Value shape = e.concat({e.shapeOf(in, 0, 1), e.shapeOf(in, 1, 2), km1}, 0);
     auto zeroAttr = DenseElementsAttr::get(RankedTensorType::get({1}, et),
                                            FloatAttr::get(et, 0.0));
-    past = e.build1("ConstantOfShape", {shape}, et,
-                    {x.b().getNamedAttr("value", zeroAttr)});
+    past = e.build1<ConstantOfShapeOp>({shape}, et,
+                                       {x.b().getNamedAttr("value", zeroAttr)});
   }
   Value padded = e.concat({past, in}, 2);
-  Value conv = e.build1("Conv", {padded, weight, bias}, et,
-                        {e.attr("group", channels)}, {2});
+  Value conv = e.build1<ConvOp>({padded, weight, bias}, et,
+                                {e.attr("group", channels)}, {2});
   Value out = conv;
   if (activation != "none") {
     Value f = e.castTo(conv, Float32Type::get(e.getContext()));
-    out = e.castTo(e.mul(f, e.unary("Sigmoid", f)), et);
+    out = e.castTo(e.mul(f, e.unary<SigmoidOp>(f)), et);
   }
   Value padLen = e.shapeOf(padded, 2, 3);
   Value state =
-      e.build1("Slice", {padded, e.sub(padLen, km1), padLen, e.i64s({2})}, et);
+      e.build1<SliceOp>({padded, e.sub(padLen, km1), padLen, e.i64s({2})}, et);
   x.results = {out, state};
   return success(!e.failed());
 }
@@ -1492,8 +1555,8 @@ static LogicalResult expandAdagrad(Expansion &x) {
   if (!in)
     return unsupported(x, "inputs are not X..., G..., H... with one output "
                           "per X and H");
-  double decay = x.f("decay_factor", 0.0), eps = x.f("epsilon", 0.0),
-         norm = x.f("norm_coefficient", 0.0);
+  double decay = x.f("decay_factor"), eps = x.f("epsilon"),
+         norm = x.f("norm_coefficient");
   SmallVector<Value> xs, hs;
   for (int64_t i = 0; i < in->n; ++i) {
     Value xv = in->get(0, i), g = in->get(1, i), h = in->get(2, i);
@@ -1503,7 +1566,7 @@ static LogicalResult expandAdagrad(Expansion &x) {
                     e.add(e.scalar(et, 1.0), e.mul(t, e.scalar(et, decay))));
     Value gr = emitRegularized(e, xv, g, norm);
     Value hNew = e.add(h, e.mul(gr, gr));
-    Value hAdaptive = e.add(e.unary("Sqrt", hNew), e.scalar(et, eps));
+    Value hAdaptive = e.add(e.unary<SqrtOp>(hNew), e.scalar(et, eps));
     xs.push_back(e.sub(xv, e.div(e.mul(r, gr), hAdaptive)));
     hs.push_back(hNew);
   }
@@ -1522,9 +1585,8 @@ static LogicalResult expandAdam(Expansion &x) {
   if (!in)
     return unsupported(x, "inputs are not X..., G..., V..., H... with one "
                           "output per X, V and H");
-  double alpha = x.f("alpha", 0.9), beta = x.f("beta", 0.999),
-         eps = x.f("epsilon", 0.0), norm = x.f("norm_coefficient", 0.0),
-         post = x.f("norm_coefficient_post", 0.0);
+  double alpha = x.f("alpha"), beta = x.f("beta"), eps = x.f("epsilon"),
+         norm = x.f("norm_coefficient"), post = x.f("norm_coefficient_post");
   SmallVector<Value> xs, vs, hs;
   for (int64_t i = 0; i < in->n; ++i) {
     Value xv = in->get(0, i), g = in->get(1, i), v = in->get(2, i),
@@ -1536,15 +1598,15 @@ static LogicalResult expandAdam(Expansion &x) {
                        e.mul(e.scalar(et, 1.0 - alpha), gr));
     Value hNew = e.add(e.mul(e.scalar(et, beta), h),
                        e.mul(e.scalar(et, 1.0 - beta), e.mul(gr, gr)));
-    Value hSqrt = e.add(e.unary("Sqrt", hNew), e.scalar(et, eps));
+    Value hSqrt = e.add(e.unary<SqrtOp>(hNew), e.scalar(et, eps));
     Value t = e.castTo(in->t, et);
     Value r = e.castTo(in->r, et);
-    Value adjusted = e.div(
-        e.mul(r, e.unary("Sqrt",
-                         e.sub(one, e.binary("Pow", e.scalar(et, beta), t)))),
-        e.sub(one, e.binary("Pow", e.scalar(et, alpha), t)));
+    Value adjusted =
+        e.div(e.mul(r, e.unary<SqrtOp>(
+                           e.sub(one, e.binary<PowOp>(e.scalar(et, beta), t)))),
+              e.sub(one, e.binary<PowOp>(e.scalar(et, alpha), t)));
     Value positive =
-        e.compare("Greater", in->t, e.scalar(elementTypeOf(in->t), 0.0));
+        e.compare<GreaterOp>(in->t, e.scalar(elementTypeOf(in->t), 0.0));
     Value rAdj = e.where(positive, adjusted, r);
     Value xNew = e.sub(xv, e.mul(rAdj, e.div(vNew, hSqrt)));
     xs.push_back(e.mul(e.scalar(et, 1.0 - post), xNew));
@@ -1582,7 +1644,7 @@ static LogicalResult expandMomentum(Expansion &x) {
     Type et = elementTypeOf(xv);
     Value gr = emitRegularized(e, xv, g, *norm);
     Value positive =
-        e.compare("Greater", in->t, e.scalar(elementTypeOf(in->t), 0.0));
+        e.compare<GreaterOp>(in->t, e.scalar(elementTypeOf(in->t), 0.0));
     Value betaAdj = e.where(positive, e.scalar(et, *beta), e.scalar(et, 1.0));
     Value vNew = e.add(e.mul(e.scalar(et, *alpha), v), e.mul(betaAdj, gr));
     Value r = e.castTo(in->r, et);
@@ -1645,7 +1707,7 @@ static LogicalResult expandFlexAttention(Expansion &x) {
   auto repeatHeads = [&](Value kv, Value size) {
     Value shape5 = e.concat({batch, kvHeads, group, kvLen, size}, 0);
     Value expanded =
-        e.build1("Expand", {e.unsqueeze(kv, {2}), shape5}, elementTypeOf(kv));
+        e.build1<ExpandOp>({e.unsqueeze(kv, {2}), shape5}, elementTypeOf(kv));
     return e.reshape(expanded, e.concat({batch, qHeads, kvLen, size}, 0));
   };
   Value kAttn = repeatHeads(kp, headSize), vAttn = repeatHeads(vp, vHeadSize);
@@ -1654,21 +1716,15 @@ static LogicalResult expandFlexAttention(Expansion &x) {
     scale = e.scalar(p, *s);
   else
     scale =
-        e.div(e.scalar(p, 1.0, {1}), e.unary("Sqrt", e.castTo(headSize, p)));
+        e.div(e.scalar(p, 1.0, {1}), e.unary<SqrtOp>(e.castTo(headSize, p)));
   Value scores = e.mul(
-      e.build1("MatMul", {qp, e.transpose(kAttn, {0, 1, 3, 2})}, p), scale);
+      e.build1<MatMulOp>({qp, e.transpose(kAttn, {0, 1, 3, 2})}, p), scale);
   scores = inlineModifier(x, op.getScoreMod(), scores);
   Value probs = emitSoftmax(e, scores, 3, /*log=*/false);
   probs = inlineModifier(x, op.getProbMod(), probs);
-  Value y = e.build1("MatMul", {probs, vAttn}, p);
+  Value y = e.build1<MatMulOp>({probs, vAttn}, p);
   x.results = {e.castTo(y, t)};
   return success(!e.failed());
-}
-
-static ExpandFn lookupPreviewExpansion(StringRef name) {
-  return llvm::StringSwitch<ExpandFn>(name)
-      .Case("FlexAttention", expandFlexAttention)
-      .Default(nullptr);
 }
 
 //===--- ai.onnx.ml -------------------------------------------------------===//
@@ -1679,8 +1735,7 @@ static LogicalResult expandBinarizer(Expansion &x) {
   Type et = x.et();
   if (!et)
     return unsupported(x, "unknown element type");
-  Value above =
-      e.compare("Greater", x.in(0), e.scalar(et, x.f("threshold", 0.0)));
+  Value above = e.compare<GreaterOp>(x.in(0), e.scalar(et, x.f("threshold")));
   x.results = {e.castTo(above, et)};
   return success(!e.failed());
 }
@@ -1694,66 +1749,74 @@ static LogicalResult expandArrayFeatureExtractor(Expansion &x) {
     return unsupported(x, "X needs a known rank of at least 1");
   Value flat = e.reshape(x.in(1), e.i64s({-1}));
   Value out =
-      e.build1("Gather", {x.in(0), flat}, x.et(), {e.attr("axis", *rank - 1)});
+      e.build1<GatherOp>({x.in(0), flat}, x.et(), {e.attr("axis", *rank - 1)});
   if (*rank == 1)
     out = e.unsqueeze(out, {0});
   x.results = {out};
   return success(!e.failed());
 }
 
-static ExpandFn lookupMlExpansion(StringRef name) {
-  return llvm::StringSwitch<ExpandFn>(name)
-      .Case("Binarizer", expandBinarizer)
-      .Case("ArrayFeatureExtractor", expandArrayFeatureExtractor)
-      .Default(nullptr);
-}
+namespace {
+/// The expansions by operator.
+class ExpansionRegistry {
+public:
+  /// Registers `fn` for every version of the operators of `Ops`.
+  template <typename... Ops> void add(const ExpandFn &fn) {
+    (add(Operator::of<Ops>(), fn), ...);
+  }
+  const ExpandFn *lookup(Operator op) const {
+    auto it = fns.find(key(op));
+    return it == fns.end() ? nullptr : &it->second;
+  }
+  static const ExpansionRegistry &get();
 
-static ExpandFn lookupTrainingExpansion(StringRef name) {
-  return llvm::StringSwitch<ExpandFn>(name)
-      .Case("Adagrad", expandAdagrad)
-      .Case("Adam", expandAdam)
-      .Case("Momentum", expandMomentum)
-      .Default(nullptr);
-}
+private:
+  static std::string key(Operator op) {
+    return (op.getDomain() + "::" + op.getName()).str();
+  }
+  void add(Operator op, const ExpandFn &fn) { fns[key(op)] = fn; }
+  llvm::StringMap<ExpandFn> fns;
+};
+} // namespace
 
-static ExpandFn lookupExpansion(StringRef name) {
-  static const StringRef elementwise[] = {
-      "Softsign", "Softplus", "HardSigmoid", "HardSwish", "Mish",
-      "Elu",      "Celu",     "Selu",        "LeakyRelu", "ThresholdedRelu",
-      "Shrink",   "Swish",    "PRelu",       "Gelu"};
-  static const StringRef reductions[] = {"ReduceLogSum", "ReduceLogSumExp",
-                                         "ReduceL1", "ReduceL2",
-                                         "ReduceSumSquare"};
-  std::string n = name.str();
-  if (llvm::is_contained(elementwise, name))
-    return [n](Expansion &x) { return expandElementwise(x, n); };
-  if (llvm::is_contained(reductions, name))
-    return [n](Expansion &x) { return expandReduce(x, n); };
-  if (name == "HannWindow" || name == "HammingWindow" ||
-      name == "BlackmanWindow")
-    return [n](Expansion &x) { return expandWindow(x, n); };
-  return llvm::StringSwitch<ExpandFn>(name)
-      .Case("Softmax", [](Expansion &x) { return expandSoftmax(x, false); })
-      .Case("LogSoftmax", [](Expansion &x) { return expandSoftmax(x, true); })
-      .Case("Clip", expandClip)
-      .Case("CastLike", expandCastLike)
-      .Case("Range", expandRange)
-      .Case("LayerNormalization",
-            [](Expansion &x) { return expandLayerNorm(x, false); })
-      .Case("RMSNormalization",
-            [](Expansion &x) { return expandLayerNorm(x, true); })
-      .Case("GroupNormalization", expandGroupNorm)
-      .Case("MeanVarianceNormalization", expandMVN)
-      .Case("DynamicQuantizeLinear", expandDynamicQuantizeLinear)
-      .Case("Bernoulli", expandBernoulli)
-      .Case("CenterCropPad", expandCenterCropPad)
-      .Case("NegativeLogLikelihoodLoss", expandNLL)
-      .Case("SoftmaxCrossEntropyLoss", expandSCE)
-      .Case("AffineGrid", expandAffineGrid)
-      .Case("Attention", expandAttention)
-      .Case("RotaryEmbedding", expandRotaryEmbedding)
-      .Case("CausalConvWithState", expandCausalConvWithState)
-      .Default(nullptr);
+const ExpansionRegistry &ExpansionRegistry::get() {
+  static const ExpansionRegistry registry = [] {
+    ExpansionRegistry r;
+    r.add<SoftsignOp, SoftplusOp, HardSigmoidOp, HardSwishOp, MishOp, EluOp,
+          CeluOp, SeluOp, LeakyReluOp, ThresholdedReluOp, ShrinkOp, SwishOp,
+          PReluOp, GeluOp>(expandElementwise);
+    r.add<ReduceLogSumOp, ReduceLogSumExpOp, ReduceL1Op, ReduceL2Op,
+          ReduceSumSquareOp>(expandReduce);
+    r.add<HannWindowOp, HammingWindowOp, BlackmanWindowOp>(expandWindow);
+    r.add<SoftmaxOp>([](Expansion &x) { return expandSoftmax(x, false); });
+    r.add<LogSoftmaxOp>([](Expansion &x) { return expandSoftmax(x, true); });
+    r.add<ClipOp>(expandClip);
+    r.add<CastLikeOp>(expandCastLike);
+    r.add<RangeOp>(expandRange);
+    r.add<LayerNormalizationOp>(
+        [](Expansion &x) { return expandLayerNorm(x, false); });
+    r.add<RMSNormalizationOp>(
+        [](Expansion &x) { return expandLayerNorm(x, true); });
+    r.add<GroupNormalizationOp>(expandGroupNorm);
+    r.add<MeanVarianceNormalizationOp>(expandMVN);
+    r.add<DynamicQuantizeLinearOp>(expandDynamicQuantizeLinear);
+    r.add<BernoulliOp>(expandBernoulli);
+    r.add<CenterCropPadOp>(expandCenterCropPad);
+    r.add<NegativeLogLikelihoodLossOp>(expandNLL);
+    r.add<SoftmaxCrossEntropyLossOp>(expandSCE);
+    r.add<AffineGridOp>(expandAffineGrid);
+    r.add<AttentionOp>(expandAttention);
+    r.add<RotaryEmbeddingOp>(expandRotaryEmbedding);
+    r.add<CausalConvWithStateOp>(expandCausalConvWithState);
+    r.add<MLBinarizerOp>(expandBinarizer);
+    r.add<MLArrayFeatureExtractorOp>(expandArrayFeatureExtractor);
+    r.add<PreviewTrainingAdagradOp>(expandAdagrad);
+    r.add<PreviewTrainingAdamOp>(expandAdam);
+    r.add<PreviewTrainingMomentumOp>(expandMomentum);
+    r.add<PreviewFlexAttentionOp>(expandFlexAttention);
+    return r;
+  }();
+  return registry;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1863,12 +1926,13 @@ LogicalResult DecomposePass::decompose(Operation *op, const ExpandFn &fn,
       Operation *def = nv.getDefiningOp();
       if (def && llvm::is_contained(created.ops, def) &&
           !def->hasTrait<OpTrait::ConstantLike>() &&
-          cast<ONNXSchemaOpInterface>(def).getSchema().name !=
-              StringRef("Constant")) {
+          !isOperator<ConstantOp>(
+              cast<ONNXSchemaOpInterface>(def).getSchema())) {
         nv.setType(old.getType());
       } else {
-        FailureOr<Operation *> id = createSchemaOp(
-            b, op->getLoc(), "", "Identity", opset, {nv}, {old.getType()}, {});
+        FailureOr<Operation *> id =
+            createSchemaOp(b, op->getLoc(), Operator::of<IdentityOp>(), opset,
+                           {nv}, {old.getType()}, {});
         if (succeeded(id))
           nv = (*id)->getResult(0);
       }
@@ -1892,21 +1956,11 @@ void DecomposePass::runOnOperation() {
     auto iface = dyn_cast<ONNXSchemaOpInterface>(op);
     if (!iface)
       return;
-    StringRef domain = iface.getSchema().domain;
-    StringRef name = iface.getSchema().name;
-    if (!only.empty() && !only.contains(name))
+    const OpSchema &schema = iface.getSchema();
+    if (!only.empty() && !only.contains(schema.name))
       return;
-    ExpandFn fn;
-    if (domain.empty())
-      fn = lookupExpansion(name);
-    else if (domain == "ai.onnx.preview.training")
-      fn = lookupTrainingExpansion(name);
-    else if (domain == "ai.onnx.ml")
-      fn = lookupMlExpansion(name);
-    else if (domain == "ai.onnx.preview")
-      fn = lookupPreviewExpansion(name);
-    if (fn)
-      work.push_back({op, std::move(fn)});
+    if (const ExpandFn *fn = ExpansionRegistry::get().lookup(Operator(schema)))
+      work.push_back({op, *fn});
   });
   bool addedOnnxOps = false;
   for (auto &[op, fn] : work) {

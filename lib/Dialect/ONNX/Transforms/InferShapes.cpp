@@ -70,8 +70,8 @@ static LogicalResult inlineKnownBranch(Operation *op,
                                        SmallVectorImpl<Operation *> &moved,
                                        SymbolTableCollection *symbolTables) {
   auto iface = dyn_cast<ONNXSchemaOpInterface>(op);
-  if (!iface || *iface.getSchema().domain ||
-      StringRef(iface.getSchema().name) != "If" || op->getNumRegions() != 2)
+  if (!iface || !isOperator<IfOp>(iface.getSchema()) ||
+      op->getNumRegions() != 2)
     return failure();
   InferenceContext ctx(op, /*symbols=*/nullptr, symbolTables);
   std::optional<SmallVector<int64_t>> cond = ctx.getConstantInts(0);
@@ -110,16 +110,15 @@ static SmallVector<BodySeed> bodySeeds(InferenceContext &ctx) {
   SmallVector<BodySeed> seeds;
   const OpSchema &schema = ctx.getSchema();
   Operation *op = ctx.getOp();
-  if (*schema.domain || op->getNumRegions() != 1 || op->getRegion(0).empty())
+  if (op->getNumRegions() != 1 || op->getRegion(0).empty())
     return seeds;
   Block &body = op->getRegion(0).front();
-  StringRef name = schema.name;
   MLIRContext *mctx = op->getContext();
   auto seed = [&](unsigned argIndex, Type type, int yieldIndex) {
     if (argIndex < body.getNumArguments() && isa_and_nonnull<TensorType>(type))
       seeds.push_back({body.getArgument(argIndex), type, yieldIndex});
   };
-  if (name == "Loop") {
+  if (isOperator<LoopOp>(schema)) {
     seed(0, RankedTensorType::get({}, IntegerType::get(mctx, 64)), -1);
     seed(1, RankedTensorType::get({}, IntegerType::get(mctx, 1)), -1);
     for (unsigned i = 2, e = ctx.getNumInputs(); i < e; ++i)
@@ -127,7 +126,7 @@ static SmallVector<BodySeed> bodySeeds(InferenceContext &ctx) {
         seed(i, ctx.getInput(i).getType(), i - 1);
     return seeds;
   }
-  if (name != "Scan" || ctx.getVersion() < 9)
+  if (!isOperator<ScanOp>(schema) || ctx.getVersion() < 9)
     return seeds;
   std::optional<int64_t> numScan = ctx.getIntAttr("num_scan_inputs");
   unsigned numInputs = ctx.getNumInputs();

@@ -1,0 +1,169 @@
+//===- Passes.td - The passes of the lowering pipeline -----*- tablegen -*-===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The passes that `onnx-lower-to-llvm` runs between the upstream ones: the
+// runtime's calling convention and failure path, copies and constants in
+// the shape LLVM handles well, elementwise fusion that does not recompute,
+// and the profiling probes. Sources live in lib/Pipelines/.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXDIALECT_PIPELINES_PASSES_TD
+#define ONNXDIALECT_PIPELINES_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FuseElementwisePass : Pass<"onnx-fuse-elementwise"> {
+  let summary = "linalg-fuse-elementwise-ops, except where fusing would "
+                "compute a producer's element more than once";
+  let description = [{
+    Upstream's `linalg-fuse-elementwise-ops` fuses every elementwise producer
+    with one use into its consumer. When the consumer has loops that do not
+    index the fused operand, the producer's body then runs once per iteration
+    of those loops instead of once per element (a softmax's division fused
+    into attention's second matmul ran 64 times per element, and the fused
+    generic no longer had the shape the code generator vectorizes).
+
+    This pass runs upstream's pattern sets (elementwise fusion, reshapes
+    folded by expansion, canonicalization, constant folding) with a control
+    function that fuses such a producer only when its body just moves data (a
+    broadcast, a transpose, a copy), which costs nothing to recompute.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def StridedCopiesToLinalgPass
+    : Pass<"onnx-strided-copies-to-linalg", "::mlir::ModuleOp"> {
+  let summary = "Turn memref.copy of non-contiguous memrefs into linalg.copy";
+  let description = [{
+    `finalize-memref-to-llvm` lowers a `memref.copy` whose operands are not
+    both contiguous (bufferization's copies into views: a padded buffer's
+    interior, a strided subview) to a call of `memrefCopy` from MLIR's runner
+    utils, which compiled models do not link. This pass turns those copies
+    into `linalg.copy`, which becomes loops with the other linalg ops;
+    contiguous copies stay `memref.copy` (an `llvm.memcpy`).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def FlattenConstantGlobalsPass
+    : Pass<"onnx-flatten-constant-globals", "::mlir::ModuleOp"> {
+  let summary = "Give constant memref.globals of rank > 1 a 1-D type (flat "
+                "LLVM arrays), reshaping each get_global back";
+  let description = [{
+    `finalize-memref-to-llvm` gives a `memref.global` of rank r an LLVM type
+    of r nested arrays, and the translation to LLVM IR builds its initializer
+    as nested constant aggregates: one uniqued `ConstantDataArray` per
+    innermost row. Packed weights end in a unit dim, so a large model's
+    weights became millions of one-element constants (most of ResNet-50's
+    108 s compile, and gigabytes of memory).
+
+    Every constant global of rank > 1 with an identity layout gets the flat
+    type `memref<N x T>` (the same bytes: a `dense_resource` keeps its blob,
+    dense elements are reshaped), and each `memref.get_global` of it a
+    `memref.expand_shape` back to the shape its users expect.
+  }];
+}
+
+def MarkEntryCInterfacePass
+    : Pass<"onnx-mark-entry-c-interface", "::mlir::ModuleOp"> {
+  let summary = "Put llvm.emit_c_interface on the module's entry function";
+  let description = [{
+    The entry function gets MLIR's C interface (`_mlir_ciface_<entry>`), the
+    runtime's calling convention (docs/runtime.md).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def LowerAssertsToRuntimePass
+    : Pass<"onnx-lower-asserts-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Turn cf.assert into a call of onnxd_rt_fail (the failing "
+                "run returns an error)";
+  let description = [{
+    The conversions check what only a run can tell (dynamic dims that must
+    broadcast, indices in range) with `cf.assert %ok, "message"`. Upstream
+    lowers it to `puts` + `abort`, which would end the caller's process. Here
+    each assert becomes
+
+    ```mlir
+    scf.if (not %ok) { func.call @onnxd_rt_fail(<message>) }
+    ```
+
+    and `onnxd_rt_fail` (lib/Runtime/OnnxRuntime.cpp) ends the current
+    `onnxd_run` with `ONNXD_RUNTIME_ERROR` and the message. It does not
+    return, so the code after the check never sees the bad values.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def SequentializeFailingLoopsPass
+    : Pass<"onnx-sequentialize-failing-loops", "::mlir::ModuleOp"> {
+  let summary = "Turn scf.parallel loops that may call onnxd_rt_fail (or "
+                "another runtime function) into scf.for nests";
+  let description = [{
+    A parallel loop that contains a run-time check is kept sequential when
+    loops become OpenMP: the failure unwinds to the thread that called
+    `onnxd_run`, which a worker thread cannot do.
+  }];
+}
+
+def InlineAllocaScopesPass
+    : Pass<"onnx-inline-alloca-scopes", "::mlir::ModuleOp"> {
+  let summary = "Inline memref.alloca_scope regions (with a stack "
+                "save/restore where they allocate), so that scf-to-cf may "
+                "split their bodies";
+  let description = [{
+    `convert-scf-to-openmp` wraps each parallel loop body in
+    `memref.alloca_scope`, whose region must stay one block;
+    `convert-scf-to-cf` then turns the `scf.for` nests inside it into several
+    blocks, which the op refuses. This pass removes the scopes before that: a
+    scope with no `memref.alloca` inside is inlined; one with allocas brackets
+    its inlined body with `llvm.stacksave` / `llvm.stackrestore`, as
+    `finalize-memref-to-llvm` would, so the stack of a worker does not grow
+    with each iteration.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def ProfileRecordNodesPass
+    : Pass<"onnx-profile-record-nodes", "::mlir::ModuleOp"> {
+  let summary = "Keep the op type of every named ONNX node in the module "
+                "attribute onnx.node_types (for onnx-profile-kernels)";
+  let description = [{
+    First in the pipeline when profiling (`onnx-run --profile FILE`): the
+    locations the importer gives ops name the node, and the op type is gone
+    once the ops are lowered, so it is kept as
+    `onnx.node_types = {"conv_3" = "Conv", ...}`. A node without a name gets
+    its first output's name as its location.
+  }];
+}
+
+def ProfileKernelsPass : Pass<"onnx-profile-kernels", "::mlir::ModuleOp"> {
+  let summary = "Bracket each kernel of the entry function with timing calls "
+                "(onnxd_prof_begin/end) and list the kernels' ONNX nodes in "
+                "onnx.profile_kernels";
+  let description = [{
+    On buffers after code generation, the top level of the entry function is
+    split into spans: a run of consecutive ops whose locations name the same
+    ONNX nodes (a matmul's pack, mmt4d and unpack loops), with the ops that
+    name none joining the span before them. Each span that does work (an op
+    with regions, or one that reads or writes memory beyond allocating it) is
+    bracketed by `onnxd_prof_begin` / `onnxd_prof_end(id, t)`, and the
+    module attribute `onnx.profile_kernels` lists each kernel's nodes and op
+    types (the names travel in the signature; docs/runtime.md).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+#endif // ONNXDIALECT_PIPELINES_PASSES_TD
