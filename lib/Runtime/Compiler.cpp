@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Compiler.h"
+#include "CrashGuard.h"
 
 #include "OnnxDialect/Codegen/CPU/CPUTarget.h"
 #include "OnnxDialect/Distribute/Passes.h"
@@ -41,6 +42,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -107,12 +109,14 @@ private:
   ScopedDiagnosticHandler handler;
 };
 
-/// One compilation: the context, the module and its signature.
+/// One compilation: the context, the module and its signature. Its steps run
+/// under `guard`; one that crashed leaves it to be leaked (newCompilation).
 struct Compilation {
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
   Signature signature;
   DiagnosticCollector diagnostics{&context};
+  CrashGuard guard{context};
 
   static DialectRegistry makeRegistry() {
     DialectRegistry registry;
@@ -120,7 +124,30 @@ struct Compilation {
     registerAllToLLVMIRTranslations(registry);
     return registry;
   }
+  // Single-threaded: the crash guard covers the thread that runs a step.
   Compilation() : context(makeRegistry()) { context.disableMultithreading(); }
+
+  /// Runs `pm` on the module under the crash guard.
+  LogicalResult run(PassManager &pm, std::string &crash) {
+    LogicalResult result = failure();
+    if (std::optional<std::string> what =
+            guard.run("the pass pipeline", [&] { result = pm.run(*module); })) {
+      crash = *what;
+      return failure();
+    }
+    return result;
+  }
+};
+
+/// A compilation that is destroyed when it goes out of scope, unless one of
+/// its steps crashed: its state may be corrupt, so it is leaked.
+struct CompilationScope {
+  std::unique_ptr<Compilation> owned = std::make_unique<Compilation>();
+  ~CompilationScope() {
+    if (owned->guard.crashed())
+      (void)owned.release();
+  }
+  Compilation &operator*() { return *owned; }
 };
 } // namespace
 
@@ -135,11 +162,14 @@ static Error load(llvm::StringRef path, const onnxd_options &options,
                   Compilation &c) {
   if (!llvm::sys::fs::exists(path))
     return makeError(ONNXD_IO_ERROR, path.str() + ": no such file");
-  if (isMLIRFile(path, options)) {
-    c.module = parseSourceFile<ModuleOp>(path, &c.context);
-  } else {
-    c.module = onnx::importONNXModelFromFile(path, &c.context);
-  }
+  std::optional<std::string> crash = c.guard.run("the import", [&] {
+    if (isMLIRFile(path, options))
+      c.module = parseSourceFile<ModuleOp>(path, &c.context);
+    else
+      c.module = onnx::importONNXModelFromFile(path, &c.context);
+  });
+  if (crash)
+    return makeError(ONNXD_COMPILE_ERROR, path.str() + ": " + *crash);
   if (!c.module)
     return makeError(ONNXD_COMPILE_ERROR,
                      path.str() + ": " + c.diagnostics.take("cannot import"));
@@ -387,9 +417,11 @@ static Error lower(Compilation &c, const onnxd_options &options) {
     c.signature.rank = rank;
   }
   onnx::buildLowerToLLVMPipeline(pm, pipeline);
-  if (failed(pm.run(*c.module)))
+  std::string crash;
+  if (failed(c.run(pm, crash)))
     return makeError(ONNXD_COMPILE_ERROR,
-                     c.diagnostics.take("the lowering failed"));
+                     crash.empty() ? c.diagnostics.take("the lowering failed")
+                                   : crash);
   c.signature.openmp = options.num_threads > 1;
   if (auto bytes = (*c.module)->getAttrOfType<IntegerAttr>("onnx.comm_bytes"))
     c.signature.commBytes = bytes.getInt();
@@ -416,10 +448,13 @@ static Error frontEnd(llvm::StringRef path, const onnxd_options &options,
     registerPassesOnce();
     PassManager pm(&c.context);
     pm.addPass(onnx::createONNXBindInputDefaults());
-    if (failed(pm.run(*c.module)))
+    std::string crash;
+    if (failed(c.run(pm, crash)))
       return makeError(ONNXD_COMPILE_ERROR,
                        path.str() + ": " +
-                           c.diagnostics.take("binding input defaults failed"));
+                           (crash.empty() ? c.diagnostics.take(
+                                                "binding input defaults failed")
+                                          : crash));
   }
   if (Error e = extractSignature(*c.module, c.signature))
     return makeError(e.status, path.str() + ": " + e.message);
@@ -614,7 +649,8 @@ Error mlir::onnx::runtime::compileJIT(llvm::StringRef path,
                                       const onnxd_options &rawOptions,
                                       JITModel &model) {
   onnxd_options options = normalize(rawOptions);
-  Compilation c;
+  CompilationScope scope;
+  Compilation &c = *scope;
   if (Error e = frontEnd(path, options, c))
     return e;
   if (c.signature.openmp) {
@@ -637,22 +673,31 @@ Error mlir::onnx::runtime::compileJIT(llvm::StringRef path,
   engineOptions.jitCodeGenOptLevel = codeGenLevel(options.opt_level);
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
-  auto engine =
-      ExecutionEngine::create(*c.module, engineOptions,
-                              std::unique_ptr<llvm::TargetMachine>(
-                                  createTargetMachine(options, error)));
-  if (!engine)
+  // The translation to LLVM IR, LLVM's optimizations and its code generation
+  // (at the lookup) run under the crash guard too.
+  std::optional<llvm::Expected<std::unique_ptr<ExecutionEngine>>> engine;
+  std::optional<llvm::Expected<void *>> entry;
+  if (std::optional<std::string> crash =
+          c.guard.run("LLVM's code generation", [&] {
+            engine.emplace(ExecutionEngine::create(
+                *c.module, engineOptions,
+                std::unique_ptr<llvm::TargetMachine>(
+                    createTargetMachine(options, error))));
+            if (*engine)
+              entry.emplace((**engine)->lookup(kEntrySymbol));
+          }))
+    return makeError(ONNXD_COMPILE_ERROR, path.str() + ": " + *crash);
+  if (!*engine)
     return makeError(ONNXD_COMPILE_ERROR,
                      path.str() +
-                         ": JIT: " + llvm::toString(engine.takeError()) +
+                         ": JIT: " + llvm::toString(engine->takeError()) +
                          (error.empty() ? "" : ": " + error));
-  auto entry = (*engine)->lookup(kEntrySymbol);
-  if (!entry)
+  if (!*entry)
     return makeError(ONNXD_COMPILE_ERROR,
                      path.str() +
-                         ": JIT: " + llvm::toString(entry.takeError()));
-  model.entry = reinterpret_cast<PackedEntry>(*entry);
-  model.engine = std::move(*engine);
+                         ": JIT: " + llvm::toString(entry->takeError()));
+  model.entry = reinterpret_cast<PackedEntry>(**entry);
+  model.engine = std::move(**engine);
   model.signature = std::move(sig);
   return {};
 }
@@ -835,7 +880,8 @@ Error mlir::onnx::runtime::emit(llvm::StringRef path,
                                 const onnxd_options &rawOptions,
                                 onnxd_emit_kind kind, llvm::StringRef outPath) {
   onnxd_options options = normalize(rawOptions);
-  Compilation c;
+  CompilationScope scope;
+  Compilation &c = *scope;
   if (Error e = frontEnd(path, options, c))
     return e;
   if (kind == ONNXD_EMIT_MLIR) {
@@ -851,10 +897,24 @@ Error mlir::onnx::runtime::emit(llvm::StringRef path,
   std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
   if (!tm)
     return makeError(ONNXD_COMPILE_ERROR, error);
-  llvm::LLVMContext ctx;
-  std::unique_ptr<llvm::Module> module = translate(
-      *c.module, ctx, c.signature, *tm, options.opt_level,
-      /*library=*/kind == ONNXD_EMIT_SHARED, /*optimize=*/true, error);
+  // LLVM's context and module are leaked with the compilation if a step
+  // that uses them crashes.
+  auto ctx = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> module;
+  auto leak = llvm::make_scope_exit([&] {
+    if (c.guard.crashed()) {
+      (void)module.release();
+      (void)ctx.release();
+    }
+  });
+  if (std::optional<std::string> crash =
+          c.guard.run("the translation to LLVM IR", [&] {
+            module =
+                translate(*c.module, *ctx, c.signature, *tm, options.opt_level,
+                          /*library=*/kind == ONNXD_EMIT_SHARED,
+                          /*optimize=*/true, error);
+          }))
+    return makeError(ONNXD_COMPILE_ERROR, path.str() + ": " + *crash);
   if (!module)
     return makeError(ONNXD_COMPILE_ERROR, path.str() + ": " + error);
   if (kind == ONNXD_EMIT_LLVM) {
@@ -866,8 +926,17 @@ Error mlir::onnx::runtime::emit(llvm::StringRef path,
     out.keep();
     return {};
   }
+  // LLVM's code generation, under the crash guard.
+  auto writeObjectGuarded = [&](llvm::StringRef file) -> Error {
+    Error result;
+    if (std::optional<std::string> crash =
+            c.guard.run("LLVM's code generation",
+                        [&] { result = writeObject(*module, *tm, file); }))
+      return makeError(ONNXD_COMPILE_ERROR, path.str() + ": " + *crash);
+    return result;
+  };
   if (kind == ONNXD_EMIT_OBJECT)
-    return writeObject(*module, *tm, outPath);
+    return writeObjectGuarded(outPath);
 
   // A shared library: an object in a temporary file, linked by cc.
   llvm::SmallString<128> object;
@@ -877,7 +946,7 @@ Error mlir::onnx::runtime::emit(llvm::StringRef path,
     return makeError(ONNXD_IO_ERROR, "temporary object: " + ec.message());
   ::close(fd);
   llvm::FileRemover removeObject(object);
-  if (Error e = writeObject(*module, *tm, object))
+  if (Error e = writeObjectGuarded(object))
     return e;
   if (Error e = linkShared(object, outPath, c.signature.openmp,
                            !c.signature.deviceConfig.empty()))
