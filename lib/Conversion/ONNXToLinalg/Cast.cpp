@@ -34,8 +34,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -48,10 +48,6 @@ using namespace mlir;
 using namespace mlir::onnx;
 
 namespace {
-
-Value cst(OpBuilder &b, Location loc, Type type, double value) {
-  return createScalarConstant(b, loc, type, value);
-}
 
 Value i32c(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantOp::create(b, loc, b.getI32Type(),

@@ -18,8 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DataMovementUtils.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -28,7 +28,6 @@
 
 using namespace mlir;
 using namespace mlir::onnx;
-using namespace mlir::onnx::dm;
 
 namespace {
 

@@ -18,29 +18,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DataMovementUtils.h"
 #include "OnnxDialect/IR/ONNXOps.h"
-#include "SignalPatterns.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::onnx;
-using namespace mlir::onnx::dm;
 
 namespace {
 
 using Pred = arith::CmpIPredicate;
 using FPred = arith::CmpFPredicate;
-
-/// True if `v` is absent or a tensor with no elements (an "empty" input).
-bool isAbsent(Value v) {
-  if (!v)
-    return true;
-  auto t = dyn_cast<RankedTensorType>(v.getType());
-  return t && t.hasStaticShape() && t.getNumElements() == 0;
-}
 
 struct NonMaxSuppressionLowering : OpConversionPattern<NonMaxSuppressionOp> {
   using OpConversionPattern::OpConversionPattern;

@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -53,10 +53,6 @@ struct ScalarContext {
 
 using ScalarFn = Value (*)(OpBuilder &, Location, ValueRange,
                            const ScalarContext &);
-
-Value cst(OpBuilder &b, Location loc, Type type, double value) {
-  return createScalarConstant(b, loc, type, value);
-}
 
 //===----------------------------------------------------------------------===//
 // Unary
@@ -249,28 +245,6 @@ Value modBody(OpBuilder &b, Location loc, ValueRange a,
   Value fix = arith::AndIOp::create(b, loc, rNonZero, signsDiffer);
   return arith::SelectOp::create(b, loc, fix,
                                  arith::AddIOp::create(b, loc, r, y), r);
-}
-
-/// Converts a scalar between element types (onnx signedness in `fromUnsigned`
-/// and `toUnsigned`), the way Cast does for the values Pow needs.
-Value convertScalar(OpBuilder &b, Location loc, Value v, Type to,
-                    bool fromUnsigned) {
-  Type from = v.getType();
-  if (from == to)
-    return v;
-  if (isa<FloatType>(from) && isa<FloatType>(to))
-    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
-               ? (Value)arith::ExtFOp::create(b, loc, to, v)
-               : (Value)arith::TruncFOp::create(b, loc, to, v);
-  if (isa<FloatType>(to))
-    return fromUnsigned ? (Value)arith::UIToFPOp::create(b, loc, to, v)
-                        : (Value)arith::SIToFPOp::create(b, loc, to, v);
-  if (isa<FloatType>(from))
-    return arith::FPToSIOp::create(b, loc, to, v);
-  if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
-    return arith::TruncIOp::create(b, loc, to, v);
-  return fromUnsigned ? (Value)arith::ExtUIOp::create(b, loc, to, v)
-                      : (Value)arith::ExtSIOp::create(b, loc, to, v);
 }
 
 Value powBody(OpBuilder &b, Location loc, ValueRange a,

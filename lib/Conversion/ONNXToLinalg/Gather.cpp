@@ -17,15 +17,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DataMovementUtils.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::onnx;
-using namespace mlir::onnx::dm;
 
 namespace {
 
@@ -332,6 +331,6 @@ void mlir::onnx::populateGatherScatterToLinalgPatterns(
   patterns.add<GatherLowering, GatherElementsLowering, GatherNDLowering,
                OneHotLowering, NonZeroLowering>(converter,
                                                 patterns.getContext());
-  dm::populateScatterPatterns(converter, patterns);
-  dm::populateUniquePatterns(converter, patterns);
+  populateScatterToLinalgPatterns(converter, patterns);
+  populateUniqueToLinalgPatterns(converter, patterns);
 }

@@ -24,9 +24,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "NNUtils.h"
-#include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -39,10 +38,6 @@ using namespace mlir;
 using namespace mlir::onnx;
 
 namespace {
-
-Value zeroOf(OpBuilder &b, Location loc, Type type) {
-  return createScalarConstant(b, loc, type, 0);
-}
 
 Value addScalars(OpBuilder &b, Location loc, Value x, Value y) {
   if (isa<FloatType>(x.getType()))

@@ -27,9 +27,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DataMovementUtils.h"
-#include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -41,10 +40,6 @@ using namespace mlir;
 using namespace mlir::onnx;
 
 namespace {
-
-static Value idx(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
 
 /// The bits an element takes in ONNX's storage (bool: 8).
 static unsigned storageBits(Type t) {
@@ -104,7 +99,7 @@ SmallVector<Value> forLoop(
     function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
         body) {
   auto loop = scf::ForOp::create(
-      b, loc, lb, ub, dm::idx(b, loc, 1), inits,
+      b, loc, lb, ub, idx(b, loc, 1), inits,
       [&](OpBuilder &nb, Location nloc, Value iv, ValueRange args) {
         scf::YieldOp::create(nb, nloc, body(nb, nloc, iv, args));
       });
@@ -117,13 +112,13 @@ Value determinant(OpBuilder &b, Location loc, Value a, Value m) {
   Type t = cast<RankedTensorType>(a.getType()).getElementType();
   Value zero = createScalarConstant(b, loc, t, 0);
   Value one = createScalarConstant(b, loc, t, 1);
-  Value c1 = dm::idx(b, loc, 1);
+  Value c1 = idx(b, loc, 1);
   auto at = [](OpBuilder &b, Location loc, Value a, Value i, Value j) {
     return tensor::ExtractOp::create(b, loc, a, ValueRange{i, j}).getResult();
   };
   SmallVector<Value> init{a, one};
   Value det = forLoop(
-      b, loc, dm::idx(b, loc, 0), m, init,
+      b, loc, idx(b, loc, 0), m, init,
       [&](OpBuilder &b, Location loc, Value k, ValueRange args) {
         Value a = args[0], det = args[1];
         Value next = arith::AddIOp::create(b, loc, k, c1);
@@ -213,16 +208,15 @@ struct DetLowering : OpConversionPattern<DetOp> {
         rows != cols)
       return emitLoweringError(op, "the matrices are not square (" +
                                        Twine(rows) + "x" + Twine(cols) + ")");
-    SmallVector<Value> dims = dm::dimValues(b, loc, x);
+    SmallVector<Value> dims = dimValues(b, loc, x);
     int64_t size = ShapedType::isDynamic(rows) ? cols : rows;
     OpFoldResult mSize = ShapedType::isDynamic(size)
                              ? OpFoldResult(dims[r - 1])
                              : OpFoldResult(b.getIndexAttr(size));
-    Value m = dm::toValue(b, loc, mSize);
-    dm::check(
-        b, loc,
-        dm::cmpI(b, loc, arith::CmpIPredicate::eq, dims[r - 2], dims[r - 1]),
-        op, "the matrices are not square");
+    Value m = toValue(b, loc, mSize);
+    check(b, loc,
+          cmpI(b, loc, arith::CmpIPredicate::eq, dims[r - 2], dims[r - 1]), op,
+          "the matrices are not square");
     Type computeType = elementType;
     if (elementType.getIntOrFloatBitWidth() < 32)
       computeType = b.getF32Type();
@@ -234,12 +228,12 @@ struct DetLowering : OpConversionPattern<DetOp> {
           });
 
     SmallVector<OpFoldResult> batchDims =
-        dm::preferStatic(b, loc, op, resultType, getDims(b, loc, x));
+        preferStatic(b, loc, op, resultType, getDims(b, loc, x));
     batchDims.resize(r - 2);
     Value init = tensor::EmptyOp::create(b, loc, batchDims, elementType);
     ArrayRef<Value> batchSizes = ArrayRef(dims).drop_back(2);
     auto matrixType = RankedTensorType::get({size, size}, computeType);
-    Value result = dm::buildLoopNest(
+    Value result = buildLoopNest(
         b, loc, batchSizes, {init},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs, ValueRange args) {
           SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
@@ -255,7 +249,7 @@ struct DetLowering : OpConversionPattern<DetOp> {
           return SmallVector<Value>{
               tensor::InsertOp::create(nb, nloc, det, args[0], ivs)};
         })[0];
-    rewriter.replaceOp(op, dm::castTo(b, loc, result, resultType));
+    rewriter.replaceOp(op, castTo(b, loc, result, resultType));
     return success();
   }
 };

@@ -15,10 +15,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "OnnxDialect/Conversion/Passes.h"
 #include "OnnxDialect/IR/ONNXOps.h"
-#include "SignalPatterns.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"

@@ -25,8 +25,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DataMovementUtils.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -35,7 +35,6 @@
 
 using namespace mlir;
 using namespace mlir::onnx;
-using namespace mlir::onnx::dm;
 
 namespace {
 

@@ -23,8 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -40,10 +40,6 @@ using namespace mlir::onnx;
 namespace {
 
 enum class ReduceKind { Sum, Mean, Max, Min, Prod };
-
-Value cst(OpBuilder &b, Location loc, Type type, double value) {
-  return createScalarConstant(b, loc, type, value);
-}
 
 Value cstIndex(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);

@@ -20,8 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DataMovementUtils.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 
@@ -29,20 +29,11 @@
 
 using namespace mlir;
 using namespace mlir::onnx;
-using namespace mlir::onnx::dm;
 
 namespace {
 
 using Pred = arith::CmpIPredicate;
 using FPred = arith::CmpFPredicate;
-
-/// True if `v` is absent or a tensor with no elements (an "empty" input).
-bool isAbsent(Value v) {
-  if (!v)
-    return true;
-  auto t = dyn_cast<RankedTensorType>(v.getType());
-  return t && t.hasStaticShape() && t.getNumElements() == 0;
-}
 
 /// What the body needs for one resized axis.
 struct Axis {

@@ -29,15 +29,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DataMovementUtils.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::onnx;
-using namespace mlir::onnx::dm;
 
 namespace {
 
@@ -516,8 +515,8 @@ struct MaxUnpoolLowering : OpConversionPattern<MaxUnpoolOp> {
 
 } // namespace
 
-void dm::populateScatterPatterns(const TypeConverter &converter,
-                                 RewritePatternSet &patterns) {
+void mlir::onnx::populateScatterToLinalgPatterns(const TypeConverter &converter,
+                                                 RewritePatternSet &patterns) {
   patterns.add<ScatterElementsLowering, ScatterNDLowering,
                TensorScatterLowering, MaxUnpoolLowering>(converter,
                                                          patterns.getContext());

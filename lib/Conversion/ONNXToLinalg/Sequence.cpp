@@ -36,9 +36,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "OnnxDialect/IR/ONNXDataTypes.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

@@ -18,9 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DataMovementUtils.h"
 #include "OnnxDialect/IR/ONNXOps.h"
-#include "SignalPatterns.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -29,19 +28,10 @@
 
 using namespace mlir;
 using namespace mlir::onnx;
-using namespace mlir::onnx::dm;
 
 namespace {
 
 using Pred = arith::CmpIPredicate;
-
-/// True if `v` is absent or a tensor with no elements (an "empty" input).
-bool isAbsent(Value v) {
-  if (!v)
-    return true;
-  auto t = dyn_cast<RankedTensorType>(v.getType());
-  return t && t.hasStaticShape() && t.getNumElements() == 0;
-}
 
 /// An index as f64.
 Value indexToF64(OpBuilder &b, Location loc, Value i) {

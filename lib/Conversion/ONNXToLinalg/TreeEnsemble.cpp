@@ -29,9 +29,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DataMovementUtils.h"
-#include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -275,10 +274,9 @@ struct TreeEnsembleLowering : OpConversionPattern<MLTreeEnsembleOp> {
     // A feature beyond X's columns (F dynamic) stops the model.
     if (xType.isDynamicDim(1)) {
       Value f = tensor::DimOp::create(b, loc, x, 1);
-      dm::check(b, loc,
-                dm::cmpI(b, loc, arith::CmpIPredicate::slt,
-                         dm::idx(b, loc, maxFeature), f),
-                op, "nodes_featureids beyond X's features");
+      check(b, loc,
+            cmpI(b, loc, arith::CmpIPredicate::slt, idx(b, loc, maxFeature), f),
+            op, "nodes_featureids beyond X's features");
     }
 
     const llvm::fltSemantics &sem = xElement.getFloatSemantics();
@@ -304,10 +302,10 @@ struct TreeEnsembleLowering : OpConversionPattern<MLTreeEnsembleOp> {
           Value row = linalg::IndexOp::create(nb, l, 0);
           Value target = arith::IndexCastOp::create(
               nb, l, i64, linalg::IndexOp::create(nb, l, 1));
-          Value zero = dm::idx(nb, l, 0), one = dm::idx(nb, l, 1);
+          Value zero = idx(nb, l, 0), one = idx(nb, l, 1);
           Value c0 = arith::ConstantIntOp::create(nb, l, i64, 0);
           auto tree = scf::ForOp::create(
-              nb, l, zero, dm::idx(nb, l, numTrees), one,
+              nb, l, zero, idx(nb, l, numTrees), one,
               ValueRange{cst(nb, l, initValue)},
               [&](OpBuilder &tb, Location tl, Value t, ValueRange acc) {
                 Value root = tensor::ExtractOp::create(tb, tl, rootT, t);
@@ -324,8 +322,7 @@ struct TreeEnsembleLowering : OpConversionPattern<MLTreeEnsembleOp> {
                           wb, wl, wb.getIndexType(), cur[0]);
                       auto field = [&](int64_t col) -> Value {
                         return tensor::ExtractOp::create(
-                            wb, wl, tableT,
-                            ValueRange{node, dm::idx(wb, wl, col)});
+                            wb, wl, tableT, ValueRange{node, idx(wb, wl, col)});
                       };
                       Value feature = arith::IndexCastOp::create(
                           wb, wl, wb.getIndexType(), field(FEATURE));
@@ -468,8 +465,8 @@ struct TreeEnsembleLowering : OpConversionPattern<MLTreeEnsembleOp> {
           [&](OpBuilder &nb, Location l, ValueRange) {
             Value row = linalg::IndexOp::create(nb, l, 0);
             Value col = linalg::IndexOp::create(nb, l, 1);
-            Value zero = dm::idx(nb, l, 0), one = dm::idx(nb, l, 1);
-            Value width = dm::idx(nb, l, nTargets);
+            Value zero = idx(nb, l, 0), one = idx(nb, l, 1);
+            Value width = idx(nb, l, nTargets);
             auto at = [&](OpBuilder &bb, Location bl, Value j) -> Value {
               return tensor::ExtractOp::create(bb, bl, scores,
                                                ValueRange{row, j});
@@ -520,7 +517,7 @@ struct TreeEnsembleLowering : OpConversionPattern<MLTreeEnsembleOp> {
           });
       result = softmax.getResult(0);
     }
-    rewriter.replaceOp(op, dm::castTo(b, loc, result, type));
+    rewriter.replaceOp(op, castTo(b, loc, result, type));
     return success();
   }
 };

@@ -16,15 +16,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DataMovementUtils.h"
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::onnx;
-using namespace mlir::onnx::dm;
 
 namespace {
 
@@ -281,7 +280,7 @@ struct UniqueLowering : OpConversionPattern<UniqueOp> {
 
 } // namespace
 
-void dm::populateUniquePatterns(const TypeConverter &converter,
-                                RewritePatternSet &patterns) {
+void mlir::onnx::populateUniqueToLinalgPatterns(const TypeConverter &converter,
+                                                RewritePatternSet &patterns) {
   patterns.add<UniqueLowering>(converter, patterns.getContext());
 }
