@@ -376,16 +376,15 @@ Value castScalar(OpBuilder &b, Location loc, Value v, const CastSpec &spec) {
 
 bool isNumeric(Type type) { return isa<IntegerType, FloatType>(type); }
 
-struct CastLowering : OpConversionPattern<CastOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct CastLowering : ONNXToLinalgPattern<CastOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(CastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value input = adaptor.getInput();
     auto inType = dyn_cast<RankedTensorType>(input.getType());
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto resultType = getConvertedType(op);
     if (!inType || !resultType)
       return emitLoweringError(op, "the input and the result must be ranked");
     CastSpec spec{getElementTypeOf(op.getInput().getType()),

@@ -62,15 +62,16 @@ static ElementsAttr constantValue(ConstantOp op, RankedTensorType type) {
 
 namespace {
 
-struct ConstantLowering : OpConversionPattern<ConstantOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConstantLowering : ONNXToLinalgPattern<ConstantOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(ConstantOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (isStringTensor(op.getType()))
+      return rewriter.notifyMatchFailure(op, "strings are StringConstant's");
     auto onnxType = dyn_cast<RankedTensorType>(op.getType());
-    auto type = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto type = getConvertedType(op);
     if (!onnxType || !type)
       return emitLoweringError(op, "expected a ranked tensor");
     ElementsAttr value = constantValue(op, onnxType);
@@ -92,6 +93,8 @@ struct GlobalLoadConstLowering
   LogicalResult
   matchAndRewrite(ml_program::GlobalLoadConstOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (isStringTensor(op.getType()))
+      return rewriter.notifyMatchFailure(op, "strings are StringGlobalLoad's");
     auto global = SymbolTable::lookupNearestSymbolFrom<ml_program::GlobalOp>(
         op, op.getGlobalAttr());
     if (!global || !global.getValue())
@@ -109,8 +112,8 @@ struct GlobalLoadConstLowering
   }
 };
 
-struct IdentityLowering : OpConversionPattern<IdentityOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct IdentityLowering : ONNXToLinalgPattern<IdentityOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(IdentityOp op, OpAdaptor adaptor,
@@ -136,8 +139,8 @@ struct IdentityLowering : OpConversionPattern<IdentityOp> {
 /// input and the mask is all true. Training mode with a nonzero ratio draws
 /// random numbers, which are not lowered: a compile error where both are
 /// constants, else a run-time check.
-struct DropoutLowering : OpConversionPattern<DropoutOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct DropoutLowering : ONNXToLinalgPattern<DropoutOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(DropoutOp op, OpAdaptor adaptor,
@@ -184,8 +187,7 @@ struct DropoutLowering : OpConversionPattern<DropoutOp> {
                        "training mode with a nonzero ratio (random masks) "
                        "is not supported");
     }
-    auto type = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto type = getConvertedType(op.getOutput());
     Value input = adaptor.getData();
     if (!type || !isa<RankedTensorType>(input.getType()))
       return emitLoweringError(op, "expected ranked tensors");
@@ -193,8 +195,7 @@ struct DropoutLowering : OpConversionPattern<DropoutOp> {
       input = tensor::CastOp::create(rewriter, loc, type, input);
     SmallVector<Value> results = {input};
     if (Value mask = op.getMask()) {
-      auto maskType = dyn_cast_or_null<RankedTensorType>(
-          getTypeConverter()->convertType(mask.getType()));
+      auto maskType = getConvertedType(mask);
       if (!maskType)
         return emitLoweringError(op, "expected a ranked mask");
       SmallVector<OpFoldResult> dims = getDims(rewriter, loc, input);

@@ -196,8 +196,8 @@ LogicalResult moveBody(ConversionPatternRewriter &rewriter,
 // If
 //===----------------------------------------------------------------------===//
 
-struct IfLowering : OpConversionPattern<IfOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct IfLowering : ONNXToLinalgPattern<IfOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(IfOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -231,8 +231,8 @@ struct IfLowering : OpConversionPattern<IfOp> {
 // Loop
 //===----------------------------------------------------------------------===//
 
-struct LoopLowering : OpConversionPattern<LoopOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LoopLowering : ONNXToLinalgPattern<LoopOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(LoopOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -375,8 +375,8 @@ struct LoopLowering : OpConversionPattern<LoopOp> {
 // Scan
 //===----------------------------------------------------------------------===//
 
-struct ScanLowering : OpConversionPattern<ScanOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ScanLowering : ONNXToLinalgPattern<ScanOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(ScanOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -515,8 +515,8 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
 // onnx.yield
 //===----------------------------------------------------------------------===//
 
-struct YieldLowering : OpConversionPattern<YieldOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct YieldLowering : ONNXToLinalgPattern<YieldOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(YieldOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {

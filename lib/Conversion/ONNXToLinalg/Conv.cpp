@@ -271,15 +271,14 @@ LogicalResult checkOperands(Operation *op, Value x, Value w, Value bias,
 // Conv
 //===----------------------------------------------------------------------===//
 
-struct ConvLowering : public OpConversionPattern<ConvOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConvLowering : public ONNXToLinalgPattern<ConvOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(ConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getY().getType()));
+    auto resultType = getConvertedType(op.getY());
     Value x = adaptor.getX(), w = adaptor.getW(), bias = adaptor.getB();
     SmallVector<int64_t> kernel;
     if (failed(checkOperands(op, x, w, bias, kernel)))
@@ -347,16 +346,15 @@ struct ConvLowering : public OpConversionPattern<ConvOp> {
 // ConvTranspose
 //===----------------------------------------------------------------------===//
 
-struct ConvTransposeLowering : public OpConversionPattern<ConvTransposeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConvTransposeLowering : public ONNXToLinalgPattern<ConvTransposeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(ConvTransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getY().getType()));
+    auto resultType = getConvertedType(op.getY());
     Value x = adaptor.getX(), w = adaptor.getW(), bias = adaptor.getB();
     SmallVector<int64_t> kernel;
     if (failed(checkOperands(op, x, w, bias, kernel)))

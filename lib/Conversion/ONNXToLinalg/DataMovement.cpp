@@ -40,12 +40,12 @@ OpFoldResult fold(Value v) { return getAsOpFoldResult(v); }
 // Transpose, Concat, Split
 //===----------------------------------------------------------------------===//
 
-struct TransposeLowering : OpConversionPattern<TransposeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct TransposeLowering : ONNXToLinalgPattern<TransposeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value data = adaptor.getData();
     auto inType = dyn_cast<RankedTensorType>(data.getType());
     if (!type || !inType)
@@ -72,12 +72,12 @@ struct TransposeLowering : OpConversionPattern<TransposeOp> {
   }
 };
 
-struct ConcatLowering : OpConversionPattern<ConcatOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConcatLowering : ONNXToLinalgPattern<ConcatOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     if (!type || !op.getAxis() || adaptor.getInputs().empty())
       return emitLoweringError(op, "expected ranked tensors and an axis");
     int64_t rank = type.getRank();
@@ -130,8 +130,8 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
   }
 };
 
-struct SplitLowering : OpConversionPattern<SplitOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SplitLowering : ONNXToLinalgPattern<SplitOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(SplitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -142,7 +142,7 @@ struct SplitLowering : OpConversionPattern<SplitOp> {
     int64_t n = op->getNumResults();
     SmallVector<RankedTensorType> types;
     for (int64_t i = 0; i < n; ++i) {
-      auto t = getResultType(*this, op, i);
+      auto t = getResultType(op, i);
       if (!t)
         return emitLoweringError(op, "expected ranked results");
       types.push_back(t);
@@ -264,12 +264,12 @@ std::optional<SmallVector<Value>> valuesPerDim(OpBuilder &b, Location loc,
   return out;
 }
 
-struct SliceLowering : OpConversionPattern<SliceOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SliceLowering : ONNXToLinalgPattern<SliceOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(SliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value data = adaptor.getData();
     auto inType = dyn_cast<RankedTensorType>(data.getType());
     if (!type || !inType)
@@ -359,12 +359,12 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
 // Pad
 //===----------------------------------------------------------------------===//
 
-struct PadLowering : OpConversionPattern<PadOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct PadLowering : ONNXToLinalgPattern<PadOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(PadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value data = adaptor.getData();
     auto inType = dyn_cast<RankedTensorType>(data.getType());
     if (!type || !inType)
@@ -497,12 +497,12 @@ struct PadLowering : OpConversionPattern<PadOp> {
 // Tile, DepthToSpace, SpaceToDepth
 //===----------------------------------------------------------------------===//
 
-struct TileLowering : OpConversionPattern<TileOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct TileLowering : ONNXToLinalgPattern<TileOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(TileOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value input = adaptor.getInput();
     auto inType = dyn_cast<RankedTensorType>(input.getType());
     if (!type || !inType)
@@ -575,12 +575,12 @@ Value expandTransposeCollapse(OpBuilder &b, Location loc, Value input,
   return tensor::CollapseShapeOp::create(b, loc, t, outGroups);
 }
 
-struct DepthToSpaceLowering : OpConversionPattern<DepthToSpaceOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct DepthToSpaceLowering : ONNXToLinalgPattern<DepthToSpaceOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(DepthToSpaceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value input = adaptor.getInput();
     auto inType = dyn_cast<RankedTensorType>(input.getType());
     if (!type || !inType || inType.getRank() != 4 || !op.getBlocksize())
@@ -609,12 +609,12 @@ struct DepthToSpaceLowering : OpConversionPattern<DepthToSpaceOp> {
   }
 };
 
-struct SpaceToDepthLowering : OpConversionPattern<SpaceToDepthOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SpaceToDepthLowering : ONNXToLinalgPattern<SpaceToDepthOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(SpaceToDepthOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value input = adaptor.getInput();
     auto inType = dyn_cast<RankedTensorType>(input.getType());
     if (!type || !inType || inType.getRank() != 4 || !op.getBlocksize())
@@ -645,12 +645,12 @@ struct SpaceToDepthLowering : OpConversionPattern<SpaceToDepthOp> {
 // EyeLike, Trilu
 //===----------------------------------------------------------------------===//
 
-struct EyeLikeLowering : OpConversionPattern<EyeLikeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct EyeLikeLowering : ONNXToLinalgPattern<EyeLikeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(EyeLikeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value input = adaptor.getInput();
     if (!type || type.getRank() != 2 || !isa<RankedTensorType>(input.getType()))
       return emitLoweringError(op, "expected 2-D tensors");
@@ -672,12 +672,12 @@ struct EyeLikeLowering : OpConversionPattern<EyeLikeOp> {
   }
 };
 
-struct TriluLowering : OpConversionPattern<TriluOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct TriluLowering : ONNXToLinalgPattern<TriluOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(TriluOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value input = adaptor.getInput();
     if (!type || type.getRank() < 2 || !isa<RankedTensorType>(input.getType()))
       return emitLoweringError(op, "expected tensors of rank 2 or more");
@@ -707,12 +707,12 @@ struct TriluLowering : OpConversionPattern<TriluOp> {
 // ReverseSequence, Compress
 //===----------------------------------------------------------------------===//
 
-struct ReverseSequenceLowering : OpConversionPattern<ReverseSequenceOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ReverseSequenceLowering : ONNXToLinalgPattern<ReverseSequenceOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(ReverseSequenceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value input = adaptor.getInput();
     auto inType = dyn_cast<RankedTensorType>(input.getType());
     if (!type || !inType || inType.getRank() < 2)
@@ -760,12 +760,12 @@ struct ReverseSequenceLowering : OpConversionPattern<ReverseSequenceOp> {
   }
 };
 
-struct CompressLowering : OpConversionPattern<CompressOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct CompressLowering : ONNXToLinalgPattern<CompressOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(CompressOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value input = adaptor.getInput();
     auto inType = dyn_cast<RankedTensorType>(input.getType());
     Value cond = adaptor.getCondition();
@@ -854,12 +854,12 @@ struct CompressLowering : OpConversionPattern<CompressOp> {
 /// lands on y (y + pad - k * dilation = b * stride, b in range). The kernel
 /// positions are reduction loops of one linalg.generic (their bounds come
 /// from an unused tensor of the block shape).
-struct Col2ImLowering : OpConversionPattern<Col2ImOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct Col2ImLowering : ONNXToLinalgPattern<Col2ImOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(Col2ImOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value input = adaptor.getInput();
     auto inType = dyn_cast<RankedTensorType>(input.getType());
     if (!type || !inType || inType.getRank() != 3)

@@ -32,13 +32,13 @@ namespace {
 using Pred = arith::CmpIPredicate;
 using FPred = arith::CmpFPredicate;
 
-struct NonMaxSuppressionLowering : OpConversionPattern<NonMaxSuppressionOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct NonMaxSuppressionLowering : ONNXToLinalgPattern<NonMaxSuppressionOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(NonMaxSuppressionOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value boxes = adaptor.getBoxes(), scores = adaptor.getScores();
     auto bType = dyn_cast<RankedTensorType>(boxes.getType());
     auto sType = dyn_cast<RankedTensorType>(scores.getType());

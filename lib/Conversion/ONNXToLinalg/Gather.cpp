@@ -30,12 +30,12 @@ namespace {
 
 using Pred = arith::CmpIPredicate;
 
-struct GatherLowering : OpConversionPattern<GatherOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct GatherLowering : ONNXToLinalgPattern<GatherOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(GatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value data = adaptor.getData(), indices = adaptor.getIndices();
     auto dataType = dyn_cast<RankedTensorType>(data.getType());
     auto indicesType = dyn_cast<RankedTensorType>(indices.getType());
@@ -76,12 +76,12 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
   }
 };
 
-struct GatherElementsLowering : OpConversionPattern<GatherElementsOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct GatherElementsLowering : ONNXToLinalgPattern<GatherElementsOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(GatherElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value data = adaptor.getData(), indices = adaptor.getIndices();
     auto dataType = dyn_cast<RankedTensorType>(data.getType());
     auto indicesType = dyn_cast<RankedTensorType>(indices.getType());
@@ -128,12 +128,12 @@ struct GatherElementsLowering : OpConversionPattern<GatherElementsOp> {
   }
 };
 
-struct GatherNDLowering : OpConversionPattern<GatherNDOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct GatherNDLowering : ONNXToLinalgPattern<GatherNDOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(GatherNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value data = adaptor.getData(), indices = adaptor.getIndices();
     auto dataType = dyn_cast<RankedTensorType>(data.getType());
     auto indicesType = dyn_cast<RankedTensorType>(indices.getType());
@@ -187,12 +187,12 @@ Value toI64(OpBuilder &b, Location loc, Value v, bool isUnsigned) {
   return convertScalar(b, loc, v, b.getI64Type(), isUnsigned);
 }
 
-struct OneHotLowering : OpConversionPattern<OneHotOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct OneHotLowering : ONNXToLinalgPattern<OneHotOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(OneHotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value indices = adaptor.getIndices();
     auto indicesType = dyn_cast<RankedTensorType>(indices.getType());
     auto valuesType = dyn_cast<RankedTensorType>(adaptor.getValues().getType());
@@ -263,12 +263,12 @@ Value isNonZero(OpBuilder &b, Location loc, Value v) {
   return arith::CmpIOp::create(b, loc, Pred::ne, v, zeroOf(b, loc, t));
 }
 
-struct NonZeroLowering : OpConversionPattern<NonZeroOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct NonZeroLowering : ONNXToLinalgPattern<NonZeroOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(NonZeroOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value x = adaptor.getX();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
     if (!type || !xType || type.getRank() != 2)

@@ -73,13 +73,13 @@ SmallVector<Value> cubicWeights(FloatMath &m, Value t) {
           far(m.sub(m.c(2), t))};
 }
 
-struct GridSampleLowering : OpConversionPattern<GridSampleOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct GridSampleLowering : ONNXToLinalgPattern<GridSampleOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(GridSampleOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value x = adaptor.getX(), grid = adaptor.getGrid();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
     auto gType = dyn_cast<RankedTensorType>(grid.getType());

@@ -38,8 +38,8 @@ namespace {
 
 using utils::IteratorType;
 
-struct LinearAttentionLowering : OpConversionPattern<LinearAttentionOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LinearAttentionLowering : ONNXToLinalgPattern<LinearAttentionOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(LinearAttentionOp op, OpAdaptor adaptor,
@@ -368,8 +368,7 @@ struct LinearAttentionLowering : OpConversionPattern<LinearAttentionOp> {
           castToType(b, loc, loop.getResult(1),
                      getTypeConverter()->convertType(r.getType())));
     if (Value r = op.getPresentState()) {
-      auto rt = dyn_cast_or_null<RankedTensorType>(
-          getTypeConverter()->convertType(r.getType()));
+      auto rt = getConvertedType(r);
       if (!rt)
         return emitLoweringError(op, "present_state must be a ranked tensor");
       Type se = rt.getElementType();

@@ -366,14 +366,13 @@ FailureOr<Value> buildMatMul(OpBuilder &b, Location loc, Value x, Value y,
   return castToType(b, loc, product, resultType);
 }
 
-struct MatMulLowering : public OpConversionPattern<MatMulOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct MatMulLowering : public ONNXToLinalgPattern<MatMulOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getY().getType()));
+    auto resultType = getConvertedType(op.getY());
     FailureOr<Value> y = buildMatMul(rewriter, op.getLoc(), adaptor.getA(),
                                      adaptor.getB(), resultType, op);
     if (failed(y))
@@ -397,15 +396,14 @@ Value transpose2D(OpBuilder &b, Location loc, Value x) {
       ->getResult(0);
 }
 
-struct GemmLowering : public OpConversionPattern<GemmOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct GemmLowering : public ONNXToLinalgPattern<GemmOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(GemmOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getY().getType()));
+    auto resultType = getConvertedType(op.getY());
     Value a = adaptor.getA(), b = adaptor.getB(), c = adaptor.getC();
     auto aType = dyn_cast<RankedTensorType>(a.getType());
     auto bType = dyn_cast<RankedTensorType>(b.getType());
@@ -492,16 +490,15 @@ FailureOr<EinsumTerm> parseTerm(StringRef text, Operation *op) {
   return term;
 }
 
-struct EinsumLowering : public OpConversionPattern<EinsumOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct EinsumLowering : public ONNXToLinalgPattern<EinsumOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(EinsumOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = getConvertedType(op.getOutput());
     ValueRange inputs = adaptor.getInputs();
     if (inputs.empty())
       return emitLoweringError(op, "no inputs");

@@ -48,8 +48,8 @@ static unsigned storageBits(Type t) {
   return t.getIntOrFloatBitWidth();
 }
 
-struct BitCastLowering : OpConversionPattern<BitCastOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct BitCastLowering : ONNXToLinalgPattern<BitCastOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(BitCastOp op, OpAdaptor adaptor,
@@ -57,8 +57,7 @@ struct BitCastLowering : OpConversionPattern<BitCastOp> {
     Location loc = op.getLoc();
     Value x = adaptor.getInput();
     auto type = dyn_cast<RankedTensorType>(x.getType());
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto resultType = getConvertedType(op);
     if (!type || !resultType)
       return emitLoweringError(op, "the input and result must be ranked");
     Type from = type.getElementType(), to = resultType.getElementType();
@@ -182,8 +181,8 @@ Value determinant(OpBuilder &b, Location loc, Value a, Value m) {
   return arith::SelectOp::create(b, loc, isZero, zero, det);
 }
 
-struct DetLowering : OpConversionPattern<DetOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct DetLowering : ONNXToLinalgPattern<DetOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(DetOp op, OpAdaptor adaptor,
@@ -192,8 +191,7 @@ struct DetLowering : OpConversionPattern<DetOp> {
     OpBuilder &b = rewriter;
     Value x = adaptor.getX();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto resultType = getConvertedType(op);
     if (!xType || !resultType || xType.getRank() < 2 ||
         resultType.getRank() != xType.getRank() - 2)
       return emitLoweringError(op, "X must be a ranked tensor [..., M, M] "
@@ -254,8 +252,8 @@ struct DetLowering : OpConversionPattern<DetOp> {
   }
 };
 
-struct TfIdfVectorizerLowering : OpConversionPattern<TfIdfVectorizerOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct TfIdfVectorizerLowering : ONNXToLinalgPattern<TfIdfVectorizerOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(TfIdfVectorizerOp op, OpAdaptor adaptor,
@@ -263,8 +261,7 @@ struct TfIdfVectorizerLowering : OpConversionPattern<TfIdfVectorizerOp> {
     Location loc = op.getLoc();
     Value x = adaptor.getX();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
-    auto type = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto type = getConvertedType(op);
     if (!xType || !type || (xType.getRank() != 1 && xType.getRank() != 2) ||
         type.getRank() != xType.getRank())
       return emitLoweringError(op, "X must be 1-D or 2-D and Y of its rank");

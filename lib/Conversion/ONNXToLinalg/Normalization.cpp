@@ -192,16 +192,15 @@ LogicalResult checkChannelParam(OpBuilder &b, Location loc, Operation *op,
 //===----------------------------------------------------------------------===//
 
 struct BatchNormalizationLowering
-    : public OpConversionPattern<BatchNormalizationOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<BatchNormalizationOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(BatchNormalizationOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getY().getType()));
+    auto resultType = getConvertedType(op.getY());
     Value x = adaptor.getX();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
     if (!xType || xType.getRank() < 2)
@@ -249,8 +248,7 @@ struct BatchNormalizationLowering
             op, "running_mean / running_var outputs need training_mode=1");
       double momentum = op.getMomentum().convertToDouble();
       auto update = [&](Value running, Value current, Value result) {
-        auto type = cast<RankedTensorType>(
-            getTypeConverter()->convertType(result.getType()));
+        auto type = getConvertedType(result);
         Type outElem = type.getElementType();
         Value out = tensor::EmptyOp::create(
             rewriter, loc, getDims(rewriter, loc, current), outElem);
@@ -287,16 +285,15 @@ struct BatchNormalizationLowering
 //===----------------------------------------------------------------------===//
 
 struct InstanceNormalizationLowering
-    : public OpConversionPattern<InstanceNormalizationOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<InstanceNormalizationOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(InstanceNormalizationOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = getConvertedType(op.getOutput());
     Value x = adaptor.getInput();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
     if (!xType || xType.getRank() < 3)
@@ -335,16 +332,15 @@ struct InstanceNormalizationLowering
 // LpNormalization
 //===----------------------------------------------------------------------===//
 
-struct LpNormalizationLowering : public OpConversionPattern<LpNormalizationOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LpNormalizationLowering : public ONNXToLinalgPattern<LpNormalizationOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(LpNormalizationOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = getConvertedType(op.getOutput());
     Value x = adaptor.getInput();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
     if (!xType || xType.getRank() == 0)
@@ -399,16 +395,15 @@ struct LpNormalizationLowering : public OpConversionPattern<LpNormalizationOp> {
 // LRN
 //===----------------------------------------------------------------------===//
 
-struct LRNLowering : public OpConversionPattern<LRNOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LRNLowering : public ONNXToLinalgPattern<LRNOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(LRNOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getY().getType()));
+    auto resultType = getConvertedType(op.getY());
     Value x = adaptor.getX();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
     if (!xType || xType.getRank() < 2)

@@ -219,15 +219,14 @@ Value maxScalars(OpBuilder &b, Location loc, Value x, Value y,
   return arith::MaxSIOp::create(b, loc, x, y);
 }
 
-struct MaxPoolLowering : public OpConversionPattern<MaxPoolOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct MaxPoolLowering : public ONNXToLinalgPattern<MaxPoolOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(MaxPoolOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getY().getType()));
+    auto resultType = getConvertedType(op.getY());
     Value x = adaptor.getX();
     PoolGeometry g;
     if (failed(computeGeometry(op, rewriter, loc, x, resultType, g)))
@@ -256,8 +255,7 @@ struct MaxPoolLowering : public OpConversionPattern<MaxPoolOp> {
     }
 
     // With Indices: the value and the flat index of the first maximum.
-    auto indicesType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getIndices().getType()));
+    auto indicesType = getConvertedType(op.getIndices());
     IndexMath m{rewriter, loc};
     Value indexInit = createFilled(
         rewriter, loc, g.outDims, rewriter.getI64Type(),
@@ -383,15 +381,14 @@ Value countInRange(OpBuilder &b, Location loc, Value start, Value lo, Value hi,
   return arith::MaxSIOp::create(b, loc, zero, n);
 }
 
-struct AveragePoolLowering : public OpConversionPattern<AveragePoolOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct AveragePoolLowering : public ONNXToLinalgPattern<AveragePoolOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(AveragePoolOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getY().getType()));
+    auto resultType = getConvertedType(op.getY());
     Value x = adaptor.getX();
     PoolGeometry g;
     if (failed(computeGeometry(op, rewriter, loc, x, resultType, g)))
@@ -527,15 +524,14 @@ Value mapTensor(OpBuilder &b, Location loc, Value t, Type elem,
       .getResult(0);
 }
 
-struct LpPoolLowering : public OpConversionPattern<LpPoolOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LpPoolLowering : public ONNXToLinalgPattern<LpPoolOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(LpPoolOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto resultType = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getY().getType()));
+    auto resultType = getConvertedType(op.getY());
     Value x = adaptor.getX();
     PoolGeometry g;
     if (failed(computeGeometry(op, rewriter, loc, x, resultType, g)))
@@ -620,16 +616,15 @@ Value buildGlobalPool(
 }
 
 template <typename OpTy, GlobalKind kind>
-struct GlobalPoolLowering : public OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
+struct GlobalPoolLowering : public ONNXToLinalgPattern<OpTy> {
+  using ONNXToLinalgPattern<OpTy>::ONNXToLinalgPattern;
   using OpAdaptor = typename OpTy::Adaptor;
 
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto resultType = cast<RankedTensorType>(
-        this->getTypeConverter()->convertType(op.getY().getType()));
+    auto resultType = this->getConvertedType(op.getY());
     Value x = adaptor.getX();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
     if (!xType || xType.getRank() < 2)

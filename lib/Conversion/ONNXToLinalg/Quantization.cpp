@@ -219,8 +219,8 @@ mapWithParams(OpBuilder &b, Location loc, Value x, Type xOnnx,
   return inputs;
 }
 
-struct QuantizeLinearLowering : OpConversionPattern<QuantizeLinearOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct QuantizeLinearLowering : ONNXToLinalgPattern<QuantizeLinearOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(QuantizeLinearOp op, OpAdaptor adaptor,
@@ -228,8 +228,7 @@ struct QuantizeLinearLowering : OpConversionPattern<QuantizeLinearOp> {
     Location loc = op.getLoc();
     Value x = adaptor.getX();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto resultType = getConvertedType(op);
     if (!xType || !resultType)
       return emitLoweringError(op, "x and y must be ranked");
     Type outElement = getElementTypeOf(op.getType());
@@ -261,8 +260,8 @@ struct QuantizeLinearLowering : OpConversionPattern<QuantizeLinearOp> {
   }
 };
 
-struct DequantizeLinearLowering : OpConversionPattern<DequantizeLinearOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct DequantizeLinearLowering : ONNXToLinalgPattern<DequantizeLinearOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(DequantizeLinearOp op, OpAdaptor adaptor,
@@ -270,8 +269,7 @@ struct DequantizeLinearLowering : OpConversionPattern<DequantizeLinearOp> {
     Location loc = op.getLoc();
     Value x = adaptor.getX();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto resultType = getConvertedType(op);
     if (!xType || !resultType)
       return emitLoweringError(op, "x and y must be ranked");
     Type outElement = getElementTypeOf(op.getType());
@@ -348,8 +346,8 @@ FailureOr<Value> subtractZeroPoint(OpBuilder &b, Location loc, Value x,
 
 Type onnxElement(Value v) { return v ? getElementTypeOf(v.getType()) : Type(); }
 
-struct MatMulIntegerLowering : OpConversionPattern<MatMulIntegerOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct MatMulIntegerLowering : ONNXToLinalgPattern<MatMulIntegerOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(MatMulIntegerOp op, OpAdaptor adaptor,
@@ -424,8 +422,8 @@ LogicalResult convOperands(OpBuilder &b, OpTy op, AdaptorTy adaptor, Value &x,
   return success();
 }
 
-struct ConvIntegerLowering : OpConversionPattern<ConvIntegerOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConvIntegerLowering : ONNXToLinalgPattern<ConvIntegerOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(ConvIntegerOp op, OpAdaptor adaptor,
@@ -493,8 +491,8 @@ FailureOr<Value> requantize(OpBuilder &b, Location loc, Value acc,
       });
 }
 
-struct QLinearMatMulLowering : OpConversionPattern<QLinearMatMulOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct QLinearMatMulLowering : ONNXToLinalgPattern<QLinearMatMulOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(QLinearMatMulOp op, OpAdaptor adaptor,
@@ -502,8 +500,7 @@ struct QLinearMatMulLowering : OpConversionPattern<QLinearMatMulOp> {
     Location loc = op.getLoc();
     auto aType = dyn_cast<RankedTensorType>(adaptor.getA().getType());
     auto bType = dyn_cast<RankedTensorType>(adaptor.getB().getType());
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto resultType = getConvertedType(op);
     if (!aType || !bType || !resultType)
       return emitLoweringError(op, "a, b and y must be ranked");
     bool isInt = isa<IntegerType>(onnxElement(op.getA())) &&
@@ -541,8 +538,8 @@ struct QLinearMatMulLowering : OpConversionPattern<QLinearMatMulOp> {
   }
 };
 
-struct QLinearConvLowering : OpConversionPattern<QLinearConvOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct QLinearConvLowering : ONNXToLinalgPattern<QLinearConvOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(QLinearConvOp op, OpAdaptor adaptor,
@@ -550,8 +547,7 @@ struct QLinearConvLowering : OpConversionPattern<QLinearConvOp> {
     Location loc = op.getLoc();
     auto xType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
     auto wType = dyn_cast<RankedTensorType>(adaptor.getW().getType());
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto resultType = getConvertedType(op);
     if (!xType || !wType || !resultType)
       return emitLoweringError(op, "x, w and y must be ranked");
     Type i32 = rewriter.getI32Type();

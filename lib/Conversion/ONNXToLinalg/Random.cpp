@@ -158,16 +158,15 @@ Value buildRandom(OpBuilder &b, Location loc, RankedTensorType resultType,
 }
 
 template <typename OpTy, Distribution Dist, bool IsLike>
-struct RandomLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
+struct RandomLowering : ONNXToLinalgPattern<OpTy> {
+  using ONNXToLinalgPattern<OpTy>::ONNXToLinalgPattern;
   using OpAdaptor = typename OpTy::Adaptor;
 
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(op.getType()));
+    auto resultType = this->getConvertedType(op);
     if (!resultType || !isa<FloatType>(resultType.getElementType()))
       return emitLoweringError(op, "the output must be a ranked float tensor");
     SmallVector<OpFoldResult> dims;

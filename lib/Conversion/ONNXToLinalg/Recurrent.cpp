@@ -781,8 +781,8 @@ RecurrentArgs commonArgs(OpTy op, AdaptorTy adaptor, Kind kind) {
   return a;
 }
 
-struct RNNLowering : OpConversionPattern<RNNOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct RNNLowering : ONNXToLinalgPattern<RNNOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(RNNOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -791,8 +791,8 @@ struct RNNLowering : OpConversionPattern<RNNOp> {
   }
 };
 
-struct GRULowering : OpConversionPattern<GRUOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct GRULowering : ONNXToLinalgPattern<GRUOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(GRUOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -802,8 +802,8 @@ struct GRULowering : OpConversionPattern<GRUOp> {
   }
 };
 
-struct LSTMLowering : OpConversionPattern<LSTMOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LSTMLowering : ONNXToLinalgPattern<LSTMOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(LSTMOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {

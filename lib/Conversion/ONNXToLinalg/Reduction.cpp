@@ -212,8 +212,8 @@ std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
 //===----------------------------------------------------------------------===//
 
 template <typename OpTy, ReduceKind Kind>
-struct ReduceLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
+struct ReduceLowering : ONNXToLinalgPattern<OpTy> {
+  using ONNXToLinalgPattern<OpTy>::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -221,8 +221,7 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     Value data = adaptor.getData();
     auto inType = dyn_cast<RankedTensorType>(data.getType());
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(op.getType()));
+    auto resultType = this->getConvertedType(op);
     if (!inType || !resultType)
       return emitLoweringError(op, "the data and the result must be ranked");
     int64_t rank = inType.getRank();
@@ -513,8 +512,8 @@ Value buildArgReduce(OpBuilder &b, Location loc, Value input, int64_t axis,
 }
 
 template <typename OpTy, bool IsMax>
-struct ArgReduceLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
+struct ArgReduceLowering : ONNXToLinalgPattern<OpTy> {
+  using ONNXToLinalgPattern<OpTy>::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -522,8 +521,7 @@ struct ArgReduceLowering : OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     Value data = adaptor.getData();
     auto inType = dyn_cast<RankedTensorType>(data.getType());
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(op.getType()));
+    auto resultType = this->getConvertedType(op);
     if (!inType || !resultType)
       return emitLoweringError(op, "the data and the result must be ranked");
     int64_t rank = inType.getRank();
@@ -544,8 +542,8 @@ struct ArgReduceLowering : OpConversionPattern<OpTy> {
 };
 
 /// Hardmax: 1 at the first largest element along the axis, 0 elsewhere.
-struct HardmaxLowering : OpConversionPattern<HardmaxOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct HardmaxLowering : ONNXToLinalgPattern<HardmaxOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(HardmaxOp op, OpAdaptor adaptor,
@@ -553,8 +551,7 @@ struct HardmaxLowering : OpConversionPattern<HardmaxOp> {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto type = dyn_cast<RankedTensorType>(input.getType());
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto resultType = getConvertedType(op);
     if (!type || !resultType)
       return emitLoweringError(op, "the input and the result must be ranked");
     int64_t rank = type.getRank();
@@ -660,8 +657,8 @@ Value buildCumSum(OpBuilder &b, Location loc, Value input, int64_t axis,
 }
 
 template <typename CumOp, bool product>
-struct CumulativeLowering : OpConversionPattern<CumOp> {
-  using OpConversionPattern<CumOp>::OpConversionPattern;
+struct CumulativeLowering : ONNXToLinalgPattern<CumOp> {
+  using ONNXToLinalgPattern<CumOp>::ONNXToLinalgPattern;
   using OpAdaptor = typename CumOp::Adaptor;
 
   LogicalResult
@@ -670,8 +667,7 @@ struct CumulativeLowering : OpConversionPattern<CumOp> {
     Location loc = op.getLoc();
     Value x = adaptor.getX();
     auto type = dyn_cast<RankedTensorType>(x.getType());
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(op.getType()));
+    auto resultType = this->getConvertedType(op);
     if (!type || !resultType || type.getRank() == 0)
       return emitLoweringError(op, "the input must be ranked, rank >= 1");
     int64_t rank = type.getRank();
@@ -743,8 +739,8 @@ struct CumulativeLowering : OpConversionPattern<CumOp> {
 /// (how many elements come before it: better values, then equal values at
 /// lower indices) is counted by one generic; a second one gathers the
 /// elements of rank 0..k-1. O(n^2 + n k) per slice.
-struct TopKLowering : OpConversionPattern<TopKOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct TopKLowering : ONNXToLinalgPattern<TopKOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(TopKOp op, OpAdaptor adaptor,
@@ -752,10 +748,8 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
     Location loc = op.getLoc();
     Value x = adaptor.getX();
     auto type = dyn_cast<RankedTensorType>(x.getType());
-    auto valuesType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getValues().getType()));
-    auto indicesType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getIndices().getType()));
+    auto valuesType = getConvertedType(op.getValues());
+    auto indicesType = getConvertedType(op.getIndices());
     if (!type || !valuesType || !indicesType || type.getRank() == 0)
       return emitLoweringError(op, "the input must be ranked, rank >= 1");
     int64_t rank = type.getRank();

@@ -47,13 +47,13 @@ struct Axis {
   std::optional<double> staticScale;
 };
 
-struct ResizeLowering : OpConversionPattern<ResizeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ResizeLowering : ONNXToLinalgPattern<ResizeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(ResizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value x = adaptor.getX();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
     if (!type || !xType || type.getRank() != xType.getRank())

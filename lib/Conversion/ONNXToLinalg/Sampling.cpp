@@ -75,13 +75,13 @@ Bilinear bilinear(FloatMath &m, Value y, Value x, Value height, Value width,
   return r;
 }
 
-struct RoiAlignLowering : OpConversionPattern<RoiAlignOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct RoiAlignLowering : ONNXToLinalgPattern<RoiAlignOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(RoiAlignOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value x = adaptor.getX(), rois = adaptor.getRois(),
           batchIndices = adaptor.getBatchIndices();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
@@ -214,13 +214,13 @@ struct RoiAlignLowering : OpConversionPattern<RoiAlignOp> {
   }
 };
 
-struct DeformConvLowering : OpConversionPattern<DeformConvOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct DeformConvLowering : ONNXToLinalgPattern<DeformConvOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(DeformConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value x = adaptor.getX(), w = adaptor.getW(), offset = adaptor.getOffset();
     Value bias = adaptor.getB(), mask = adaptor.getMask();
     auto xType = dyn_cast<RankedTensorType>(x.getType());

@@ -89,12 +89,12 @@ LogicalResult checkReduction(Operation *op, StringRef reduction, Type type) {
   return success();
 }
 
-struct ScatterElementsLowering : OpConversionPattern<ScatterElementsOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ScatterElementsLowering : ONNXToLinalgPattern<ScatterElementsOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value data = adaptor.getData(), indices = adaptor.getIndices(),
           updates = adaptor.getUpdates();
     auto dataType = dyn_cast<RankedTensorType>(data.getType());
@@ -157,12 +157,12 @@ struct ScatterElementsLowering : OpConversionPattern<ScatterElementsOp> {
   }
 };
 
-struct ScatterNDLowering : OpConversionPattern<ScatterNDOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ScatterNDLowering : ONNXToLinalgPattern<ScatterNDOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value data = adaptor.getData(), indices = adaptor.getIndices(),
           updates = adaptor.getUpdates();
     auto dataType = dyn_cast<RankedTensorType>(data.getType());
@@ -232,12 +232,12 @@ struct ScatterNDLowering : OpConversionPattern<ScatterNDOp> {
   }
 };
 
-struct TensorScatterLowering : OpConversionPattern<TensorScatterOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct TensorScatterLowering : ONNXToLinalgPattern<TensorScatterOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(TensorScatterOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value past = adaptor.getPastCache(), update = adaptor.getUpdate(),
           writes = adaptor.getWriteIndices();
     auto pastType = dyn_cast<RankedTensorType>(past.getType());
@@ -347,12 +347,12 @@ struct TensorScatterLowering : OpConversionPattern<TensorScatterOp> {
   }
 };
 
-struct MaxUnpoolLowering : OpConversionPattern<MaxUnpoolOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct MaxUnpoolLowering : ONNXToLinalgPattern<MaxUnpoolOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(MaxUnpoolOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value x = adaptor.getX(), indices = adaptor.getI(),
           shape = adaptor.getOutputShape();
     auto xType = dyn_cast<RankedTensorType>(x.getType());

@@ -57,6 +57,10 @@ bool mlir::onnx::isRuntimeHandleType(Type type) {
   return isa<SeqType, OptType, MapType>(type);
 }
 
+bool mlir::onnx::isStringTensor(Type type) {
+  return isa<StringType>(getElementTypeOf(type));
+}
+
 static Type ptrType(MLIRContext *ctx) {
   return LLVM::LLVMPointerType::get(ctx);
 }
@@ -274,8 +278,8 @@ static Value scalarTensor(OpBuilder &b, Location loc, Value scalar) {
 
 namespace {
 
-struct SequenceEmptyLowering : OpConversionPattern<SequenceEmptyOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SequenceEmptyLowering : ONNXToLinalgPattern<SequenceEmptyOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(SequenceEmptyOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -286,8 +290,8 @@ struct SequenceEmptyLowering : OpConversionPattern<SequenceEmptyOp> {
   }
 };
 
-struct SequenceConstructLowering : OpConversionPattern<SequenceConstructOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SequenceConstructLowering : ONNXToLinalgPattern<SequenceConstructOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(SequenceConstructOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -307,8 +311,8 @@ struct SequenceConstructLowering : OpConversionPattern<SequenceConstructOp> {
   }
 };
 
-struct SequenceInsertLowering : OpConversionPattern<SequenceInsertOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SequenceInsertLowering : ONNXToLinalgPattern<SequenceInsertOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(SequenceInsertOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -333,8 +337,8 @@ struct SequenceInsertLowering : OpConversionPattern<SequenceInsertOp> {
   }
 };
 
-struct SequenceEraseLowering : OpConversionPattern<SequenceEraseOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SequenceEraseLowering : ONNXToLinalgPattern<SequenceEraseOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(SequenceEraseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -352,8 +356,8 @@ struct SequenceEraseLowering : OpConversionPattern<SequenceEraseOp> {
   }
 };
 
-struct SequenceAtLowering : OpConversionPattern<SequenceAtOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SequenceAtLowering : ONNXToLinalgPattern<SequenceAtOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(SequenceAtOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -376,8 +380,8 @@ struct SequenceAtLowering : OpConversionPattern<SequenceAtOp> {
   }
 };
 
-struct SequenceLengthLowering : OpConversionPattern<SequenceLengthOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SequenceLengthLowering : ONNXToLinalgPattern<SequenceLengthOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(SequenceLengthOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -389,8 +393,8 @@ struct SequenceLengthLowering : OpConversionPattern<SequenceLengthOp> {
   }
 };
 
-struct ConcatFromSequenceLowering : OpConversionPattern<ConcatFromSequenceOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConcatFromSequenceLowering : ONNXToLinalgPattern<ConcatFromSequenceOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(ConcatFromSequenceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -414,8 +418,8 @@ struct ConcatFromSequenceLowering : OpConversionPattern<ConcatFromSequenceOp> {
   }
 };
 
-struct SplitToSequenceLowering : OpConversionPattern<SplitToSequenceOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SplitToSequenceLowering : ONNXToLinalgPattern<SplitToSequenceOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(SplitToSequenceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -445,8 +449,8 @@ struct SplitToSequenceLowering : OpConversionPattern<SplitToSequenceOp> {
   }
 };
 
-struct OptionalLowering : OpConversionPattern<OptionalOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct OptionalLowering : ONNXToLinalgPattern<OptionalOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(OptionalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -469,8 +473,8 @@ struct OptionalLowering : OpConversionPattern<OptionalOp> {
   }
 };
 
-struct OptionalHasElementLowering : OpConversionPattern<OptionalHasElementOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct OptionalHasElementLowering : ONNXToLinalgPattern<OptionalHasElementOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(OptionalHasElementOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -491,8 +495,8 @@ struct OptionalHasElementLowering : OpConversionPattern<OptionalHasElementOp> {
   }
 };
 
-struct OptionalGetElementLowering : OpConversionPattern<OptionalGetElementOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct OptionalGetElementLowering : ONNXToLinalgPattern<OptionalGetElementOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(OptionalGetElementOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -526,8 +530,8 @@ struct OptionalGetElementLowering : OpConversionPattern<OptionalGetElementOp> {
 /// body is the op's region (converted with the rest), its block arguments
 /// the elements at the position (or the tensors given as they are), its
 /// results appended to the output sequences.
-struct SequenceMapLowering : OpConversionPattern<SequenceMapOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SequenceMapLowering : ONNXToLinalgPattern<SequenceMapOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(SequenceMapOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -634,10 +638,6 @@ static Value stringConstant(OpBuilder &b, Location loc, Operation *node,
       b, loc, RankedTensorType::get(shape, b.getI64Type()), elements);
 }
 
-static bool isStringTensor(Type type) {
-  return isa<StringType>(getElementTypeOf(type));
-}
-
 /// A boxed constant: the elements of `attr` (numbers or strings).
 static FailureOr<Value> boxConstant(OpBuilder &b, Location loc, Operation *node,
                                     ElementsAttr attr) {
@@ -665,16 +665,15 @@ static FailureOr<Value> boxConstant(OpBuilder &b, Location loc, Operation *node,
 namespace {
 
 /// Equal on strings: byte-wise equality (numbers are Elementwise.cpp's).
-struct StringEqualLowering : OpConversionPattern<EqualOp> {
+struct StringEqualLowering : ONNXToLinalgPattern<EqualOp> {
   StringEqualLowering(const TypeConverter &converter, MLIRContext *ctx)
-      : OpConversionPattern(converter, ctx, /*benefit=*/10) {}
+      : ONNXToLinalgPattern(converter, ctx, /*benefit=*/10) {}
   LogicalResult
   matchAndRewrite(EqualOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (!isStringTensor(op.getA().getType()))
       return rewriter.notifyMatchFailure(op, "not strings");
-    auto resultType =
-        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto resultType = getConvertedType(op);
     Operation *node = op;
     Value result = buildElementwise(
         rewriter, op.getLoc(), {adaptor.getA(), adaptor.getB()}, resultType, op,
@@ -691,9 +690,9 @@ struct StringEqualLowering : OpConversionPattern<EqualOp> {
 /// runtime parses (strtod/strtoll: "NaN", "INF", "-INF" too) or formats
 /// (the shortest text that reads back as the same float32/float64; integers
 /// in decimal; bools as "1"/"0").
-struct StringCastLowering : OpConversionPattern<CastOp> {
+struct StringCastLowering : ONNXToLinalgPattern<CastOp> {
   StringCastLowering(const TypeConverter &converter, MLIRContext *ctx)
-      : OpConversionPattern(converter, ctx, /*benefit=*/10) {}
+      : ONNXToLinalgPattern(converter, ctx, /*benefit=*/10) {}
   LogicalResult
   matchAndRewrite(CastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -702,8 +701,7 @@ struct StringCastLowering : OpConversionPattern<CastOp> {
     bool fromString = isa<StringType>(from), toString = isa<StringType>(to);
     if (!fromString && !toString)
       return rewriter.notifyMatchFailure(op, "no strings");
-    auto resultType =
-        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto resultType = getConvertedType(op);
     Type loweredFrom = convertElementType(from);
     Type loweredTo = resultType.getElementType();
     auto isPlain = [](Type t) {
@@ -786,9 +784,9 @@ static std::optional<SmallVector<StringRef>> stringValues(Attribute attr,
   return values;
 }
 
-struct StringConstantLowering : OpConversionPattern<ConstantOp> {
+struct StringConstantLowering : ONNXToLinalgPattern<ConstantOp> {
   StringConstantLowering(const TypeConverter &converter, MLIRContext *ctx)
-      : OpConversionPattern(converter, ctx, /*benefit=*/10) {}
+      : ONNXToLinalgPattern(converter, ctx, /*benefit=*/10) {}
   LogicalResult
   matchAndRewrite(ConstantOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -836,13 +834,12 @@ struct StringGlobalLoadLowering
   }
 };
 
-struct StringConcatLowering : OpConversionPattern<StringConcatOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct StringConcatLowering : ONNXToLinalgPattern<StringConcatOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(StringConcatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType =
-        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto resultType = getConvertedType(op);
     Operation *node = op;
     Value result = buildElementwise(
         rewriter, op.getLoc(), {adaptor.getX(), adaptor.getY()}, resultType, op,
@@ -855,16 +852,15 @@ struct StringConcatLowering : OpConversionPattern<StringConcatOp> {
   }
 };
 
-struct RegexFullMatchLowering : OpConversionPattern<RegexFullMatchOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct RegexFullMatchLowering : ONNXToLinalgPattern<RegexFullMatchOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(RegexFullMatchOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (!op.getPattern())
       return emitLoweringError(op, "the pattern attribute is required");
     Location loc = op.getLoc();
-    auto resultType =
-        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto resultType = getConvertedType(op);
     Value pattern = globalString(rewriter, loc, op, *op.getPattern());
     Value name = globalString(rewriter, loc, op, describeNode(op));
     Operation *node = op;
@@ -879,8 +875,8 @@ struct RegexFullMatchLowering : OpConversionPattern<RegexFullMatchOp> {
   }
 };
 
-struct StringNormalizerLowering : OpConversionPattern<StringNormalizerOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct StringNormalizerLowering : ONNXToLinalgPattern<StringNormalizerOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(StringNormalizerOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -918,8 +914,7 @@ struct StringNormalizerLowering : OpConversionPattern<StringNormalizerOp> {
                      globalString(rewriter, loc, op, describeNode(op))},
                     {ptrType(op.getContext())});
     // The static result shape inference gives may not hold (stopwords).
-    auto type =
-        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto type = getConvertedType(op);
     SmallVector<int64_t> shape(type.getShape());
     shape.back() = ShapedType::kDynamic;
     FailureOr<Value> tensor =
@@ -932,8 +927,8 @@ struct StringNormalizerLowering : OpConversionPattern<StringNormalizerOp> {
   }
 };
 
-struct StringSplitLowering : OpConversionPattern<StringSplitOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct StringSplitLowering : ONNXToLinalgPattern<StringSplitOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(StringSplitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -967,8 +962,8 @@ struct StringSplitLowering : OpConversionPattern<StringSplitOp> {
   }
 };
 
-struct LabelEncoderLowering : OpConversionPattern<MLLabelEncoderOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LabelEncoderLowering : ONNXToLinalgPattern<MLLabelEncoderOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(MLLabelEncoderOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {

@@ -32,12 +32,12 @@ using Pred = arith::CmpIPredicate;
 // Shape, Size
 //===----------------------------------------------------------------------===//
 
-struct ShapeLowering : OpConversionPattern<ShapeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ShapeLowering : ONNXToLinalgPattern<ShapeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(ShapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     auto inType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
     if (!type || !inType)
       return emitLoweringError(op, "expected ranked tensors");
@@ -69,12 +69,12 @@ struct ShapeLowering : OpConversionPattern<ShapeOp> {
   }
 };
 
-struct SizeLowering : OpConversionPattern<SizeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SizeLowering : ONNXToLinalgPattern<SizeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(SizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     if (!type || !isa<RankedTensorType>(adaptor.getData().getType()))
       return emitLoweringError(op, "expected ranked tensors");
     Location loc = op.getLoc();
@@ -109,12 +109,12 @@ void checkSameCount(OpBuilder &b, Location loc, Value input,
         "the new shape does not have as many elements as the input");
 }
 
-struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ReshapeLowering : ONNXToLinalgPattern<ReshapeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value data = adaptor.getData();
     auto inType = dyn_cast<RankedTensorType>(data.getType());
     if (!type || !inType)
@@ -191,12 +191,12 @@ struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
   }
 };
 
-struct FlattenLowering : OpConversionPattern<FlattenOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct FlattenLowering : ONNXToLinalgPattern<FlattenOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(FlattenOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value input = adaptor.getInput();
     auto inType = dyn_cast<RankedTensorType>(input.getType());
     if (!type || !inType || type.getRank() != 2)
@@ -334,12 +334,12 @@ LogicalResult unsqueezeAtRunTime(Operation *op, Value data, Value axes,
   return success();
 }
 
-struct SqueezeLowering : OpConversionPattern<SqueezeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SqueezeLowering : ONNXToLinalgPattern<SqueezeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(SqueezeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value data = adaptor.getData();
     auto inType = dyn_cast<RankedTensorType>(data.getType());
     if (!type || !inType)
@@ -395,12 +395,12 @@ struct SqueezeLowering : OpConversionPattern<SqueezeOp> {
   }
 };
 
-struct UnsqueezeLowering : OpConversionPattern<UnsqueezeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct UnsqueezeLowering : ONNXToLinalgPattern<UnsqueezeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(UnsqueezeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value data = adaptor.getData();
     auto inType = dyn_cast<RankedTensorType>(data.getType());
     if (!type || !inType)
@@ -447,12 +447,12 @@ struct UnsqueezeLowering : OpConversionPattern<UnsqueezeOp> {
 // Expand, ConstantOfShape, Range
 //===----------------------------------------------------------------------===//
 
-struct ExpandLowering : OpConversionPattern<ExpandOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ExpandLowering : ONNXToLinalgPattern<ExpandOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(ExpandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value input = adaptor.getInput();
     if (!type || !isa<RankedTensorType>(input.getType()))
       return emitLoweringError(op, "expected ranked tensors");
@@ -484,12 +484,12 @@ struct ExpandLowering : OpConversionPattern<ExpandOp> {
   }
 };
 
-struct ConstantOfShapeLowering : OpConversionPattern<ConstantOfShapeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConstantOfShapeLowering : ONNXToLinalgPattern<ConstantOfShapeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(ConstantOfShapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     if (!type)
       return emitLoweringError(op, "expected a ranked result");
     Location loc = op.getLoc();
@@ -537,12 +537,12 @@ struct ConstantOfShapeLowering : OpConversionPattern<ConstantOfShapeOp> {
   }
 };
 
-struct RangeLowering : OpConversionPattern<RangeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct RangeLowering : ONNXToLinalgPattern<RangeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
   matchAndRewrite(RangeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     if (!type || type.getRank() != 1)
       return emitLoweringError(op, "expected a 1-D result");
     Location loc = op.getLoc();

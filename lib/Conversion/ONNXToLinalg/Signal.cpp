@@ -107,13 +107,13 @@ Value scalarIndex(OpBuilder &b, Location loc, Value t) {
   return castToIndex(b, loc, extractScalar(b, loc, t));
 }
 
-struct DFTLowering : OpConversionPattern<DFTOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct DFTLowering : ONNXToLinalgPattern<DFTOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(DFTOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value x = adaptor.getInput();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
     if (!type || !xType || xType.getRank() < 2 ||
@@ -288,13 +288,13 @@ struct DFTLowering : OpConversionPattern<DFTOp> {
   }
 };
 
-struct STFTLowering : OpConversionPattern<STFTOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct STFTLowering : ONNXToLinalgPattern<STFTOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(STFTOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     Value x = adaptor.getSignal();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
     if (!type || !xType || xType.getRank() != 3 || type.getRank() != 4)
@@ -392,13 +392,13 @@ struct STFTLowering : OpConversionPattern<STFTOp> {
   }
 };
 
-struct MelWeightMatrixLowering : OpConversionPattern<MelWeightMatrixOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct MelWeightMatrixLowering : ONNXToLinalgPattern<MelWeightMatrixOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(MelWeightMatrixOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(*this, op);
+    auto type = getResultType(op);
     if (!type || type.getRank() != 2)
       return emitLoweringError(op, "expected a result of rank 2");
     Type elementType = type.getElementType();

@@ -51,8 +51,8 @@ enum Mode : int64_t { LEQ, LT, GTE, GT, EQ, NEQ, MEMBER };
 enum Aggregate : int64_t { AVERAGE, SUM, MIN, MAX };
 enum PostTransform : int64_t { NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO, PROBIT };
 
-struct TreeEnsembleLowering : OpConversionPattern<MLTreeEnsembleOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct TreeEnsembleLowering : ONNXToLinalgPattern<MLTreeEnsembleOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(MLTreeEnsembleOp op, OpAdaptor adaptor,
@@ -60,8 +60,7 @@ struct TreeEnsembleLowering : OpConversionPattern<MLTreeEnsembleOp> {
     Location loc = op.getLoc();
     Value x = adaptor.getX();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
-    auto type = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
+    auto type = getConvertedType(op);
     if (!xType || !type || xType.getRank() != 2 || type.getRank() != 2)
       return emitLoweringError(op, "X must be [N, F] and Y [N, n_targets]");
     auto xElement = dyn_cast<FloatType>(xType.getElementType());

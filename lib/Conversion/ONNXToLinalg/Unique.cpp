@@ -29,13 +29,13 @@ namespace {
 
 using Pred = arith::CmpIPredicate;
 
-struct UniqueLowering : OpConversionPattern<UniqueOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct UniqueLowering : ONNXToLinalgPattern<UniqueOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
   LogicalResult
   matchAndRewrite(UniqueOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto yType = getResultType(*this, op);
+    auto yType = getResultType(op);
     Value x = adaptor.getX();
     auto xType = dyn_cast<RankedTensorType>(x.getType());
     if (!yType || !xType)
@@ -44,7 +44,7 @@ struct UniqueLowering : OpConversionPattern<UniqueOp> {
     if (!isa<FloatType, IntegerType>(et))
       return emitLoweringError(op, "unsupported element type");
     for (unsigned i = 1; i < op->getNumResults(); ++i)
-      if (!getResultType(*this, op, i))
+      if (!getResultType(op, i))
         return emitLoweringError(op, "expected ranked results");
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
@@ -234,9 +234,9 @@ struct UniqueLowering : OpConversionPattern<UniqueOp> {
     };
     unsigned next = 1;
     if (op.getIndices())
-      results.push_back(i64Vector(order, getResultType(*this, op, next++)));
+      results.push_back(i64Vector(order, getResultType(op, next++)));
     if (op.getInverseIndices()) {
-      auto type = getResultType(*this, op, next++);
+      auto type = getResultType(op, next++);
       results.push_back(buildIndexGeneric(
           b, loc, type, preferStatic(b, loc, op, type, {n}), {first},
           {b.getMultiDimIdentityMap(1)},
@@ -247,7 +247,7 @@ struct UniqueLowering : OpConversionPattern<UniqueOp> {
           }));
     }
     if (op.getCounts()) {
-      auto type = getResultType(*this, op, next++);
+      auto type = getResultType(op, next++);
       Value init = tensor::EmptyOp::create(
           b, loc, ArrayRef<OpFoldResult>{count}, type.getElementType());
       init = linalg::FillOp::create(

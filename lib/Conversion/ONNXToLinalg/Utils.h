@@ -54,6 +54,10 @@ namespace onnx {
 /// conversion: !onnx.seq, !onnx.opt, !onnx.map.
 bool isRuntimeHandleType(Type type);
 
+/// True for a tensor of !onnx.string (its elements are runtime strings:
+/// Sequence.cpp lowers the ops on them).
+bool isStringTensor(Type type);
+
 /// The element type of a (tensor) type, or the type itself.
 Type getElementTypeOf(Type type);
 
@@ -245,14 +249,6 @@ SmallVector<OpFoldResult> preferStatic(OpBuilder &b, Location loc,
 /// The sizes of a ranked tensor as index values.
 SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value tensor);
 
-/// Result `i` of `op` converted by the pattern's type converter, if ranked.
-template <typename Op>
-RankedTensorType getResultType(const OpConversionPattern<Op> &p, Operation *op,
-                               unsigned i = 0) {
-  return dyn_cast_or_null<RankedTensorType>(
-      p.getTypeConverter()->convertType(op->getResult(i).getType()));
-}
-
 /// Float arithmetic on one builder, location and float type (the sampling
 /// lowerings: GridSample, RoiAlign, DeformConv).
 struct FloatMath {
@@ -352,6 +348,34 @@ Value castToType(OpBuilder &b, Location loc, Value value, Type type);
 /// smallest integer for ints, 0 for unsigned ones).
 Value createLowest(OpBuilder &b, Location loc, Type elementType,
                    bool isUnsigned);
+
+//===----------------------------------------------------------------------===//
+// The base of the patterns
+//===----------------------------------------------------------------------===//
+
+/// An OpConversionPattern on the onnx op `OpT` with the steps the patterns
+/// of convert-onnx-to-linalg open with. Derive from it
+/// (`struct XLowering : ONNXToLinalgPattern<XOp>`); report what a pattern
+/// cannot lower with emitLoweringError when it is the last pattern for the
+/// op, else with notifyMatchFailure.
+template <typename OpT>
+class ONNXToLinalgPattern : public OpConversionPattern<OpT> {
+public:
+  using OpConversionPattern<OpT>::OpConversionPattern;
+
+  /// The converted type of `value` (of the onnx level: a result of the op)
+  /// as a ranked tensor type; null when it is not one.
+  RankedTensorType getConvertedType(Value value) const {
+    return dyn_cast_or_null<RankedTensorType>(
+        this->getTypeConverter()->convertType(value.getType()));
+  }
+
+  /// The converted type of result `i` of `op` (the pass has checked that
+  /// the results of onnx ops are ranked before it applies the patterns).
+  RankedTensorType getResultType(Operation *op, unsigned i = 0) const {
+    return getConvertedType(op->getResult(i));
+  }
+};
 
 //===----------------------------------------------------------------------===//
 // Optional operands
