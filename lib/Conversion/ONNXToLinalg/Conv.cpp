@@ -325,13 +325,10 @@ struct ConvLowering : public ONNXToLinalgPattern<ConvOp> {
     // The output dims are computed (a static result type is checked against
     // them when the result is cast to it).
     SmallVector<OpFoldResult> outDims = {xDims[0], wDims[0]};
-    for (int64_t i = 0; i < r; ++i) {
-      int64_t effective = (kernel[i] - 1) * attrs.dilations[i] + 1;
-      OpFoldResult span =
-          m.sub(m.add(m.add(inDims[i], begin[i]), end[i]), m.cst(effective));
-      outDims.push_back(
-          m.add(m.floorDiv(span, m.cst(attrs.strides[i])), m.cst(1)));
-    }
+    for (int64_t i = 0; i < r; ++i)
+      outDims.push_back(window::outputSize(
+          m, attrs.autoPad, inDims[i], begin[i], end[i], kernel[i],
+          attrs.strides[i], attrs.dilations[i], /*ceilMode=*/false));
     Value init = buildOutputInit(rewriter, loc, outDims, acc, bias);
     Value y = buildConvolution(rewriter, loc, padded, w, init, group,
                                attrs.strides, attrs.dilations);
@@ -400,10 +397,10 @@ struct ConvTransposeLowering : public ONNXToLinalgPattern<ConvTransposeOp> {
     SmallVector<int64_t> lowPad(r), highPad(r);
     for (int64_t i = 0; i < r; ++i) {
       int64_t s = attrs.strides[i];
-      int64_t effective = (kernel[i] - 1) * attrs.dilations[i] + 1;
+      int64_t effective =
+          window::effectiveKernel(kernel[i], attrs.dilations[i]);
       int64_t padBegin, padEnd;
-      bool same =
-          attrs.autoPad == "SAME_UPPER" || attrs.autoPad == "SAME_LOWER";
+      bool same = window::isSame(attrs.autoPad);
       if (outputShape || same) {
         // total = s * (in - 1) + output_padding + extent - out, where
         // out = in * s for SAME: then total does not depend on in.
@@ -419,14 +416,14 @@ struct ConvTransposeLowering : public ONNXToLinalgPattern<ConvTransposeOp> {
           total = outputPadding[i] + effective - s;
         }
         int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
-        if (attrs.autoPad == "SAME_UPPER") {
+        if (attrs.autoPad == window::AutoPad::SameUpper) {
           padBegin = half;
           padEnd = total - half;
         } else {
           padBegin = total - half;
           padEnd = half;
         }
-      } else if (attrs.autoPad == "VALID") {
+      } else if (attrs.autoPad == window::AutoPad::Valid) {
         padBegin = padEnd = 0;
       } else {
         padBegin = attrs.pads[i];

@@ -74,27 +74,11 @@ LogicalResult computeGeometry(Operation *op, OpBuilder &b, Location loc,
   g.outDims = {g.xDims[0], g.xDims[1]};
   for (int64_t i = 0; i < g.rank; ++i) {
     int64_t s = g.attrs.strides[i];
-    int64_t effective = (g.attrs.kernel[i] - 1) * g.attrs.dilations[i] + 1;
-    OpFoldResult out;
-    if (g.attrs.autoPad == "SAME_UPPER" || g.attrs.autoPad == "SAME_LOWER") {
-      out = m.ceilDiv(inDims[i], m.cst(s));
-    } else {
-      OpFoldResult span =
-          m.sub(m.add(m.add(inDims[i], g.padBegin[i]), g.padEnd[i]),
-                m.cst(effective));
-      if (ceilMode && g.attrs.autoPad == "NOTSET") {
-        out = m.add(m.ceilDiv(span, m.cst(s)), m.cst(1));
-        // A last window that starts in the end padding is dropped.
-        OpFoldResult lastStart = m.mul(m.sub(out, m.cst(1)), m.cst(s));
-        Value starts = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::sge, m.value(lastStart),
-            m.value(m.add(inDims[i], g.padBegin[i])));
-        out = m.fold(arith::SelectOp::create(
-            b, loc, starts, m.value(m.sub(out, m.cst(1))), m.value(out)));
-      } else {
-        out = m.add(m.floorDiv(span, m.cst(s)), m.cst(1));
-      }
-    }
+    int64_t effective =
+        window::effectiveKernel(g.attrs.kernel[i], g.attrs.dilations[i]);
+    OpFoldResult out = window::outputSize(
+        m, g.attrs.autoPad, inDims[i], g.padBegin[i], g.padEnd[i],
+        g.attrs.kernel[i], s, g.attrs.dilations[i], ceilMode);
     // A static result dim is the output size; one computed at run time must
     // agree with it (a declared type may say otherwise).
     if (!resultType.isDynamicDim(2 + i)) {

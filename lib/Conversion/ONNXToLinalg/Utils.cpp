@@ -1,4 +1,4 @@
-//===- Utils.cpp - The toolkit of the onnx to linalg patterns ------------===//
+//===- Utils.cpp - The toolkit of the onnx to linalg patterns -------------===//
 //
 // Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -430,18 +430,11 @@ OpFoldResult IndexMath::mul(OpFoldResult x, OpFoldResult y) const {
   return fold(b.createOrFold<arith::MulIOp>(loc, value(x), value(y)));
 }
 
-static int64_t floorDivInt(int64_t x, int64_t y) {
-  int64_t q = x / y;
-  if ((x % y != 0) && ((x < 0) != (y < 0)))
-    --q;
-  return q;
-}
-
 OpFoldResult IndexMath::floorDiv(OpFoldResult x, OpFoldResult y) const {
   std::optional<int64_t> cx = getConstantIntValue(x),
                          cy = getConstantIntValue(y);
   if (cx && cy)
-    return cst(floorDivInt(*cx, *cy));
+    return cst(llvm::divideFloorSigned(*cx, *cy));
   if (cy && *cy == 1)
     return x;
   return fold(b.createOrFold<arith::FloorDivSIOp>(loc, value(x), value(y)));
@@ -451,10 +444,21 @@ OpFoldResult IndexMath::ceilDiv(OpFoldResult x, OpFoldResult y) const {
   std::optional<int64_t> cx = getConstantIntValue(x),
                          cy = getConstantIntValue(y);
   if (cx && cy)
-    return cst(-floorDivInt(-*cx, *cy));
+    return cst(llvm::divideCeilSigned(*cx, *cy));
   if (cy && *cy == 1)
     return x;
   return fold(b.createOrFold<arith::CeilDivSIOp>(loc, value(x), value(y)));
+}
+
+OpFoldResult IndexMath::selectGE(OpFoldResult a, OpFoldResult c, OpFoldResult x,
+                                 OpFoldResult y) const {
+  std::optional<int64_t> ca = getConstantIntValue(a),
+                         cc = getConstantIntValue(c);
+  if (ca && cc)
+    return *ca >= *cc ? x : y;
+  Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, value(a),
+                                   value(c));
+  return fold(arith::SelectOp::create(b, loc, ge, value(x), value(y)));
 }
 
 OpFoldResult IndexMath::max(OpFoldResult x, OpFoldResult y) const {
@@ -507,12 +511,13 @@ LogicalResult mlir::onnx::readWindowAttrs(Operation *op,
   for (int64_t p : attrs.pads)
     if (p < 0)
       return emitLoweringError(op, "negative pads");
-  attrs.autoPad = "NOTSET";
-  if (auto autoPad = op->getAttrOfType<StringAttr>("auto_pad"))
-    attrs.autoPad = autoPad.getValue().str();
-  if (attrs.autoPad != "NOTSET" && attrs.autoPad != "VALID" &&
-      attrs.autoPad != "SAME_UPPER" && attrs.autoPad != "SAME_LOWER")
-    return emitLoweringError(op, "unknown auto_pad '" + attrs.autoPad + "'");
+  StringRef autoPad = "NOTSET";
+  if (auto attr = op->getAttrOfType<StringAttr>("auto_pad"))
+    autoPad = attr.getValue();
+  std::optional<window::AutoPad> parsed = window::parseAutoPad(autoPad);
+  if (!parsed)
+    return emitLoweringError(op, "unknown auto_pad '" + autoPad + "'");
+  attrs.autoPad = *parsed;
   return success();
 }
 
@@ -524,32 +529,21 @@ void mlir::onnx::computeSpatialPads(IndexMath &m, const WindowAttrs &attrs,
   begin.clear();
   end.clear();
   for (size_t i = 0; i < n; ++i) {
-    if (attrs.autoPad == "NOTSET") {
+    if (attrs.autoPad == window::AutoPad::NotSet) {
       begin.push_back(m.cst(attrs.pads[i]));
       end.push_back(m.cst(attrs.pads[n + i]));
       continue;
     }
-    if (attrs.autoPad == "VALID") {
+    if (attrs.autoPad == window::AutoPad::Valid) {
       begin.push_back(m.cst(0));
       end.push_back(m.cst(0));
       continue;
     }
-    int64_t effective = (attrs.kernel[i] - 1) * attrs.dilations[i] + 1;
-    OpFoldResult out = m.ceilDiv(inDims[i], m.cst(attrs.strides[i]));
-    OpFoldResult total =
-        m.max(m.cst(0),
-              m.sub(m.add(m.mul(m.sub(out, m.cst(1)), m.cst(attrs.strides[i])),
-                          m.cst(effective)),
-                    inDims[i]));
-    OpFoldResult half = m.floorDiv(total, m.cst(2));
-    OpFoldResult rest = m.sub(total, half);
-    if (attrs.autoPad == "SAME_UPPER") {
-      begin.push_back(half);
-      end.push_back(rest);
-    } else {
-      begin.push_back(rest);
-      end.push_back(half);
-    }
+    auto [padBegin, padEnd] = window::samePads(
+        m, inDims[i], attrs.kernel[i], attrs.strides[i], attrs.dilations[i],
+        attrs.autoPad == window::AutoPad::SameUpper);
+    begin.push_back(padBegin);
+    end.push_back(padEnd);
   }
 }
 

@@ -33,6 +33,7 @@
 #define ONNXDIALECT_LIB_CONVERSION_ONNXTOLINALG_UTILS_H
 
 #include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "OnnxDialect/IR/ONNXWindow.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -293,13 +294,16 @@ struct IndexMath {
   OpFoldResult max(OpFoldResult x, OpFoldResult y) const;
   OpFoldResult min(OpFoldResult x, OpFoldResult y) const;
   OpFoldResult cst(int64_t v) const;
+  /// `a >= b ? x : y` (ONNXWindow.h's formulas use it).
+  OpFoldResult selectGE(OpFoldResult a, OpFoldResult b, OpFoldResult x,
+                        OpFoldResult y) const;
 };
 
 /// The window attributes of a convolution or pool over `spatialRank` dims,
 /// with the spec's defaults (strides and dilations 1).
 struct WindowAttrs {
   SmallVector<int64_t> kernel, strides, dilations;
-  std::string autoPad;
+  window::AutoPad autoPad = window::AutoPad::NotSet;
   /// Explicit pads (begin..., end...), zeros by default.
   SmallVector<int64_t> pads;
 };

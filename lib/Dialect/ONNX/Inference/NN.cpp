@@ -14,6 +14,7 @@
 
 #include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
+#include "OnnxDialect/IR/ONNXWindow.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -48,12 +49,9 @@ Dim pick(const Dim &a, const Dim &b) {
   return succeeded(merged) ? *merged : a;
 }
 
-int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
+int64_t floorDiv(int64_t a, int64_t b) { return llvm::divideFloorSigned(a, b); }
 
-int64_t ceilDiv(int64_t a, int64_t b) { return -floorDiv(-a, b); }
+int64_t ceilDiv(int64_t a, int64_t b) { return llvm::divideCeilSigned(a, b); }
 
 /// A Dim computed from static dims, unknown when one of them is not.
 template <typename F> Dim mapStatic(std::initializer_list<Dim> dims, F fn) {
@@ -151,7 +149,7 @@ void copyShape(InferenceContext &ctx, unsigned out, unsigned slot,
 struct Window {
   SmallVector<Dim> kernel;
   SmallVector<int64_t> strides, dilations, pads;
-  StringRef autoPad = "NOTSET";
+  window::AutoPad autoPad = window::AutoPad::NotSet;
   bool ceilMode = false;
 };
 
@@ -178,15 +176,16 @@ LogicalResult readWindow(const InferenceContext &ctx, int64_t n, Window &w,
       failed(readList("dilations", n, 1, 1, w.dilations)))
     return failure();
   if (hasAutoPad) {
-    w.autoPad = ctx.getStringAttr("auto_pad", "NOTSET");
-    if (w.autoPad != "NOTSET" && w.autoPad != "SAME_UPPER" &&
-        w.autoPad != "SAME_LOWER" && w.autoPad != "VALID")
+    StringRef autoPad = ctx.getStringAttr("auto_pad", "NOTSET");
+    std::optional<window::AutoPad> parsed = window::parseAutoPad(autoPad);
+    if (!parsed)
       return ctx.fail() << "attribute 'auto_pad' must be NOTSET, SAME_UPPER, "
                            "SAME_LOWER or VALID, got '"
-                        << w.autoPad << "'";
+                        << autoPad << "'";
+    w.autoPad = *parsed;
   }
   // Pads that come with an auto_pad other than NOTSET are ignored.
-  if (w.autoPad == "NOTSET") {
+  if (w.autoPad == window::AutoPad::NotSet) {
     if (failed(readList("pads", 2 * n, 0, 0, w.pads)))
       return failure();
   } else {
@@ -201,12 +200,12 @@ FailureOr<Dim> windowOutput(const InferenceContext &ctx, const Window &w,
                             int64_t i, const Dim &in) {
   int64_t n = w.strides.size();
   int64_t stride = w.strides[i];
-  if (w.autoPad == "SAME_UPPER" || w.autoPad == "SAME_LOWER")
+  if (window::isSame(w.autoPad))
     return mapStatic({in}, [&] { return ceilDiv(in.size, stride); });
   if (!in.isStatic() || !w.kernel[i].isStatic())
     return Dim::unknown();
   // Attribute values are below 2^31: only the input dim can overflow.
-  int64_t effective = (w.kernel[i].size - 1) * w.dilations[i] + 1;
+  int64_t effective = window::effectiveKernel(w.kernel[i].size, w.dilations[i]);
   std::optional<int64_t> paddedOr =
       llvm::checkedAdd(in.size, w.pads[i] + w.pads[i + n]);
   if (!paddedOr)
@@ -216,14 +215,9 @@ FailureOr<Dim> windowOutput(const InferenceContext &ctx, const Window &w,
     return ctx.fail() << "the window (" << effective
                       << ") is larger than the padded input (" << padded
                       << ") along spatial axis " << i;
-  int64_t span = padded - effective;
-  if (!w.ceilMode)
-    return Dim(span / stride + 1);
-  int64_t out = ceilDiv(span, stride) + 1;
-  // The last window must start inside the input or its left padding.
-  if (w.autoPad == "NOTSET" && (out - 1) * stride >= in.size + w.pads[i])
-    --out;
-  return Dim(out);
+  return Dim(window::outputSize(window::StaticWindowMath(), w.autoPad, in.size,
+                                w.pads[i], w.pads[i + n], w.kernel[i].size,
+                                stride, w.dilations[i], w.ceilMode));
 }
 
 /// The spatial output dims of a window over the spatial dims of `x` (from
@@ -401,7 +395,7 @@ LogicalResult inferConvTranspose(InferenceContext &ctx) {
       return ctx.fail() << "the output size along spatial axis " << i
                         << " overflows";
     };
-    if (w.autoPad == "SAME_UPPER" || w.autoPad == "SAME_LOWER") {
+    if (window::isSame(w.autoPad)) {
       if (!in.isStatic()) {
         out.push_back(Dim::unknown());
         continue;
