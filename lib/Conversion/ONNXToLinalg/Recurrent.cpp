@@ -309,424 +309,516 @@ SmallVector<Value> stepGeneric(
   return generic.getResults();
 }
 
-LogicalResult lowerRecurrent(Operation *op, const RecurrentArgs &a,
-                             const TypeConverter *converter,
-                             ConversionPatternRewriter &rewriter) {
-  Location loc = op->getLoc();
-  OpBuilder &b = rewriter;
+/// What the directions and steps of one recurrent op share: its kind,
+/// activations and sizes (X, initial_h and initial_c in layout 0).
+struct Recurrence {
+  Kind kind;
+  Type et;
+  int64_t numDirections = 1, gates = 1, perDir = 1;
+  SmallVector<Activation> acts;
+  Value x, initH, initC;
+  OpFoldResult seq, batch, input, hidden, gh;
+  Value hiddenV;
+};
+
+/// The weights of one direction: W and R transposed, the halves of B,
+/// P's gates, and for GRU without linear_before_reset R's z/r and h parts.
+struct DirectionWeights {
+  Value wT, rT, wb, rb, pi, po, pf, rTzr, rTh;
+};
+
+/// Checks the operand types and attributes of the recurrent op and reads
+/// its sizes (X transposed to layout 0).
+LogicalResult readRecurrence(Operation *op, const RecurrentArgs &a,
+                             OpBuilder &b, Location loc, Recurrence &r) {
   auto xType = dyn_cast<RankedTensorType>(a.x.getType());
   auto wType = dyn_cast<RankedTensorType>(a.w.getType());
   auto rType = dyn_cast<RankedTensorType>(a.r.getType());
   if (!xType || !wType || !rType || xType.getRank() != 3 ||
       wType.getRank() != 3 || rType.getRank() != 3)
     return emitLoweringError(op, "X, W and R must be ranked tensors of rank 3");
-  Type et = xType.getElementType();
-  if (!isa<FloatType>(et))
+  r.et = xType.getElementType();
+  if (!isa<FloatType>(r.et))
     return emitLoweringError(op, "the element type is not a float");
-  int64_t numDirections;
   if (a.direction == "forward" || a.direction == "reverse")
-    numDirections = 1;
+    r.numDirections = 1;
   else if (a.direction == "bidirectional")
-    numDirections = 2;
+    r.numDirections = 2;
   else
     return emitLoweringError(op, "unknown direction '" + a.direction + "'");
   if (a.layout != 0 && a.layout != 1)
     return emitLoweringError(op, "layout must be 0 or 1");
   std::string error;
   FailureOr<SmallVector<Activation>> acts =
-      getActivations(a, numDirections, error);
+      getActivations(a, r.numDirections, error);
   if (failed(acts))
     return emitLoweringError(op, error);
-  Kind kind = a.kind;
-  int64_t gates = numGates(kind);
-  int64_t perDir = numActivations(kind);
+  r.acts = std::move(*acts);
+  r.kind = a.kind;
+  r.gates = numGates(r.kind);
+  r.perDir = numActivations(r.kind);
 
-  Value x = a.x, initH = a.initH, initC = a.initC;
+  r.x = a.x;
+  r.initH = a.initH;
+  r.initC = a.initC;
   if (a.layout == 1) {
-    x = transpose(b, loc, x, {1, 0, 2});
-    if (initH)
-      initH = transpose(b, loc, initH, {1, 0, 2});
-    if (initC)
-      initC = transpose(b, loc, initC, {1, 0, 2});
+    r.x = transpose(b, loc, r.x, {1, 0, 2});
+    if (r.initH)
+      r.initH = transpose(b, loc, r.initH, {1, 0, 2});
+    if (r.initC)
+      r.initC = transpose(b, loc, r.initC, {1, 0, 2});
   }
-  SmallVector<OpFoldResult> xDims = getDims(b, loc, x);
-  OpFoldResult seq = xDims[0], batch = xDims[1], input = xDims[2];
-  OpFoldResult hidden;
+  SmallVector<OpFoldResult> xDims = getDims(b, loc, r.x);
+  r.seq = xDims[0];
+  r.batch = xDims[1];
+  r.input = xDims[2];
   if (a.hiddenSize)
-    hidden = b.getIndexAttr(*a.hiddenSize);
+    r.hidden = b.getIndexAttr(*a.hiddenSize);
   else
-    hidden = getDims(b, loc, a.r)[2];
-  Value hiddenV = toValue(b, loc, hidden);
-  OpFoldResult gh = mulI(b, loc, hiddenV, idx(b, loc, gates));
-  if (std::optional<int64_t> h = staticValue(hidden))
-    gh = b.getIndexAttr(*h * gates);
-  // The weights' sizes (checked at run time where not static).
+    r.hidden = getDims(b, loc, a.r)[2];
+  r.hiddenV = toValue(b, loc, r.hidden);
+  r.gh = mulI(b, loc, r.hiddenV, idx(b, loc, r.gates));
+  if (std::optional<int64_t> h = staticValue(r.hidden))
+    r.gh = b.getIndexAttr(*h * r.gates);
+  return success();
+}
+
+/// The weights' sizes, checked at run time where not static.
+void checkWeightShapes(Operation *op, const RecurrentArgs &a,
+                       const Recurrence &r, OpBuilder &b, Location loc) {
   auto checkDim = [&](Value v, int64_t d, OpFoldResult expected,
                       const Twine &what) {
     Value actual = toValue(b, loc, getDims(b, loc, v)[d]);
     check(b, loc, cmpI(b, loc, Pred::eq, actual, toValue(b, loc, expected)), op,
           what);
   };
-  checkDim(a.w, 0, b.getIndexAttr(numDirections), "W has a wrong shape");
-  checkDim(a.w, 1, gh, "W has a wrong shape");
-  checkDim(a.w, 2, input, "W has a wrong shape");
-  checkDim(a.r, 0, b.getIndexAttr(numDirections), "R has a wrong shape");
-  checkDim(a.r, 1, gh, "R has a wrong shape");
-  checkDim(a.r, 2, hidden, "R has a wrong shape");
-  OpFoldResult dirs = b.getIndexAttr(numDirections);
+  checkDim(a.w, 0, b.getIndexAttr(r.numDirections), "W has a wrong shape");
+  checkDim(a.w, 1, r.gh, "W has a wrong shape");
+  checkDim(a.w, 2, r.input, "W has a wrong shape");
+  checkDim(a.r, 0, b.getIndexAttr(r.numDirections), "R has a wrong shape");
+  checkDim(a.r, 1, r.gh, "R has a wrong shape");
+  checkDim(a.r, 2, r.hidden, "R has a wrong shape");
+  OpFoldResult dirs = b.getIndexAttr(r.numDirections);
   if (a.b) {
     checkDim(a.b, 0, dirs, "B has a wrong shape");
-    checkDim(a.b, 1, mulI(b, loc, toValue(b, loc, gh), idx(b, loc, 2)),
+    checkDim(a.b, 1, mulI(b, loc, toValue(b, loc, r.gh), idx(b, loc, 2)),
              "B has a wrong shape");
   }
   if (a.seqLens)
-    checkDim(a.seqLens, 0, batch, "sequence_lens has a wrong shape");
-  for (auto [v, what] : {std::pair<Value, StringRef>{initH, "initial_h"},
-                         {initC, "initial_c"}}) {
+    checkDim(a.seqLens, 0, r.batch, "sequence_lens has a wrong shape");
+  for (auto [v, what] : {std::pair<Value, StringRef>{r.initH, "initial_h"},
+                         {r.initC, "initial_c"}}) {
     if (!v)
       continue;
     checkDim(v, 0, dirs, what + " has a wrong shape");
-    checkDim(v, 1, batch, what + " has a wrong shape");
-    checkDim(v, 2, hidden, what + " has a wrong shape");
+    checkDim(v, 1, r.batch, what + " has a wrong shape");
+    checkDim(v, 2, r.hidden, what + " has a wrong shape");
   }
   if (a.p) {
     checkDim(a.p, 0, dirs, "P has a wrong shape");
-    checkDim(a.p, 1, mulI(b, loc, hiddenV, idx(b, loc, 3)),
+    checkDim(a.p, 1, mulI(b, loc, r.hiddenV, idx(b, loc, 3)),
              "P has a wrong shape");
   }
+}
 
-  Value seqV = toValue(b, loc, seq);
-  Value zero = idx(b, loc, 0), one = idx(b, loc, 1);
+/// Gate `g` of a [gates * hidden] vector or a [batch, gates * hidden]
+/// tensor (null stays null).
+Value gateOf(OpBuilder &b, Location loc, const Recurrence &r, Value v,
+             int64_t g) {
+  if (!v)
+    return v;
+  OpFoldResult i0 = b.getIndexAttr(0);
+  OpFoldResult off = mulI(b, loc, r.hiddenV, idx(b, loc, g));
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getRank() == 1)
+    return slice(b, loc, v, {off}, {r.hidden}, {});
+  return slice(b, loc, v, {i0, off}, {r.batch, r.hidden}, {});
+}
+
+/// The weights of direction `d`.
+DirectionWeights sliceDirection(const RecurrentArgs &a, const Recurrence &r,
+                                OpBuilder &b, Location loc, int64_t d) {
   OpFoldResult i0 = b.getIndexAttr(0), i1 = b.getIndexAttr(1);
-  SmallVector<OpFoldResult> bh{batch, hidden};
+  OpFoldResult dd = b.getIndexAttr(d);
+  DirectionWeights w;
+  w.wT = transpose(b, loc,
+                   slice(b, loc, a.w, {dd, i0, i0}, {i1, r.gh, r.input}, {0}),
+                   {1, 0});
+  w.rT = transpose(b, loc,
+                   slice(b, loc, a.r, {dd, i0, i0}, {i1, r.gh, r.hidden}, {0}),
+                   {1, 0});
+  if (a.b) {
+    w.wb = slice(b, loc, a.b, {dd, i0}, {i1, r.gh}, {0});
+    w.rb = slice(b, loc, a.b, {dd, r.gh}, {i1, r.gh}, {0});
+  }
+  if (a.p) {
+    Value pd = slice(b, loc, a.p, {dd, i0},
+                     {i1, mulI(b, loc, r.hiddenV, idx(b, loc, 3))}, {0});
+    w.pi = gateOf(b, loc, r, pd, 0);
+    w.po = gateOf(b, loc, r, pd, 1);
+    w.pf = gateOf(b, loc, r, pd, 2);
+  }
+  return w;
+}
+
+/// One time step of one direction: the generics that compute the next
+/// hidden (and cell) state and the step's row of Y from the input
+/// projection of the step `xwT` and the previous state.
+class StepBuilder {
+public:
+  StepBuilder(OpBuilder &fb, Location fl, const RecurrentArgs &a,
+              const Recurrence &r, const DirectionWeights &w,
+              ArrayRef<Activation> act, Value t, Value xwT)
+      : fb(fb), fl(fl), a(a), r(r), w(w), act(act), t(t),
+        xwT(xwT), bh{r.batch, r.hidden} {}
+
+  /// RNN: H = f(X W^T + H R^T + Wb + Rb). Returns {H, Y row}.
+  SmallVector<Value> rnn(Value hPrev, Value hr) {
+    StepInputs in(fb.getContext());
+    int ix = in.add2d(xg(0)), ih = in.add2d(vg(hr, 0));
+    int iwb = in.addHidden(vg(w.wb, 0)), irb = in.addHidden(vg(w.rb, 0));
+    int ip = in.add2d(hPrev), il = in.addBatch(a.seqLens);
+    return stepGeneric(
+        fb, fl, in, 2, bh, r.et, [&](OpBuilder &nb, Location nl, ValueRange s) {
+          Value pre = addAll(nb, nl, {s[ix], s[ih], arg(s, iwb), arg(s, irb)});
+          Value h = applyActivation(nb, nl, act[0], clip(nb, nl, pre));
+          Value yv;
+          h = masked(nb, nl, s, il, h, s[ip], yv);
+          return SmallVector<Value>{h, yv};
+        });
+  }
+
+  /// GRU, linear_before_reset = 0: the gates z and r with r * H first, then
+  /// the candidate from (r * H) Rh^T. Returns {H, Y row}.
+  SmallVector<Value> gruResetFirst(Value hPrev, Value hr) {
+    StepInputs zr(fb.getContext());
+    int xz = zr.add2d(xg(0)), xr = zr.add2d(xg(1));
+    int hz = zr.add2d(vg(hr, 0)), hrr = zr.add2d(vg(hr, 1));
+    int wz = zr.addHidden(vg(w.wb, 0)), wr = zr.addHidden(vg(w.wb, 1));
+    int rz = zr.addHidden(vg(w.rb, 0)), rr = zr.addHidden(vg(w.rb, 1));
+    int ip = zr.add2d(hPrev);
+    SmallVector<Value> gates = stepGeneric(
+        fb, fl, zr, 2, bh, r.et, [&](OpBuilder &nb, Location nl, ValueRange s) {
+          Value z = applyActivation(
+              nb, nl, act[0],
+              clip(nb, nl,
+                   addAll(nb, nl, {s[xz], s[hz], arg(s, wz), arg(s, rz)})));
+          Value rg = applyActivation(
+              nb, nl, act[0],
+              clip(nb, nl,
+                   addAll(nb, nl, {s[xr], s[hrr], arg(s, wr), arg(s, rr)})));
+          return SmallVector<Value>{z,
+                                    arith::MulFOp::create(nb, nl, rg, s[ip])};
+        });
+    Value gateZ = gates[0];
+    Value hh = matmul(fb, fl, gates[1], w.rTh);
+    StepInputs in(fb.getContext());
+    int ix = in.add2d(xg(2)), ihh = in.add2d(hh);
+    int iwb = in.addHidden(vg(w.wb, 2)), irb = in.addHidden(vg(w.rb, 2));
+    int iz = in.add2d(gateZ), ip2 = in.add2d(hPrev);
+    int il = in.addBatch(a.seqLens);
+    return stepGeneric(
+        fb, fl, in, 2, bh, r.et, [&](OpBuilder &nb, Location nl, ValueRange s) {
+          Value cand = applyActivation(
+              nb, nl, act[1],
+              clip(nb, nl,
+                   addAll(nb, nl, {s[ix], s[ihh], arg(s, irb), arg(s, iwb)})));
+          Value h = interpolate(nb, nl, s[iz], cand, s[ip2]);
+          Value yv;
+          h = masked(nb, nl, s, il, h, s[ip2], yv);
+          return SmallVector<Value>{h, yv};
+        });
+  }
+
+  /// GRU, linear_before_reset = 1: one generic, r applied to H Rh^T + Rbh.
+  /// Returns {H, Y row}.
+  SmallVector<Value> gruLinearBeforeReset(Value hPrev, Value hr) {
+    StepInputs in(fb.getContext());
+    int xz = in.add2d(xg(0)), xr = in.add2d(xg(1)), xh = in.add2d(xg(2));
+    int hz = in.add2d(vg(hr, 0)), hrr = in.add2d(vg(hr, 1)),
+        hhh = in.add2d(vg(hr, 2));
+    int wz = in.addHidden(vg(w.wb, 0)), wr = in.addHidden(vg(w.wb, 1)),
+        wh = in.addHidden(vg(w.wb, 2));
+    int rz = in.addHidden(vg(w.rb, 0)), rr = in.addHidden(vg(w.rb, 1)),
+        rh = in.addHidden(vg(w.rb, 2));
+    int ip = in.add2d(hPrev), il = in.addBatch(a.seqLens);
+    return stepGeneric(
+        fb, fl, in, 2, bh, r.et, [&](OpBuilder &nb, Location nl, ValueRange s) {
+          Value z = applyActivation(
+              nb, nl, act[0],
+              clip(nb, nl,
+                   addAll(nb, nl, {s[xz], s[hz], arg(s, wz), arg(s, rz)})));
+          Value rg = applyActivation(
+              nb, nl, act[0],
+              clip(nb, nl,
+                   addAll(nb, nl, {s[xr], s[hrr], arg(s, wr), arg(s, rr)})));
+          Value rec = arith::MulFOp::create(
+              nb, nl, rg, addAll(nb, nl, {s[hhh], arg(s, rh)}));
+          Value cand = applyActivation(
+              nb, nl, act[1],
+              clip(nb, nl, addAll(nb, nl, {s[xh], rec, arg(s, wh)})));
+          Value h = interpolate(nb, nl, z, cand, s[ip]);
+          Value yv;
+          h = masked(nb, nl, s, il, h, s[ip], yv);
+          return SmallVector<Value>{h, yv};
+        });
+  }
+
+  /// LSTM: the gates i, o, f, c (peepholes from P). Returns {H, C, Y row}.
+  SmallVector<Value> lstm(Value hPrev, Value cPrev, Value hr) {
+    StepInputs in(fb.getContext());
+    int x_[4], h_[4], w_[4], r_[4];
+    for (int g = 0; g < 4; ++g) {
+      x_[g] = in.add2d(xg(g));
+      h_[g] = in.add2d(vg(hr, g));
+      w_[g] = in.addHidden(vg(w.wb, g));
+      r_[g] = in.addHidden(vg(w.rb, g));
+    }
+    int ipi = in.addHidden(w.pi), ipo = in.addHidden(w.po),
+        ipf = in.addHidden(w.pf);
+    int ic = in.add2d(cPrev), ih = in.add2d(hPrev);
+    int il = in.addBatch(a.seqLens);
+    Type et = r.et;
+    return stepGeneric(
+        fb, fl, in, 3, bh, et, [&](OpBuilder &nb, Location nl, ValueRange s) {
+          auto mul = [&](Value p, Value q) -> Value {
+            if (!p || !q)
+              return Value();
+            return arith::MulFOp::create(nb, nl, p, q);
+          };
+          auto pre = [&](int g, Value extra) {
+            return clip(nb, nl,
+                        addAll(nb, nl,
+                               {s[x_[g]], s[h_[g]], arg(s, w_[g]),
+                                arg(s, r_[g]), extra}));
+          };
+          Value c = s[ic];
+          Value ig =
+              applyActivation(nb, nl, act[0], pre(0, mul(arg(s, ipi), c)));
+          Value fg;
+          Value oneV = createScalarConstant(nb, nl, et, 1);
+          if (a.inputForget)
+            fg = arith::SubFOp::create(nb, nl, oneV, ig);
+          else
+            fg = applyActivation(nb, nl, act[0], pre(2, mul(arg(s, ipf), c)));
+          Value cg = applyActivation(nb, nl, act[1], pre(3, Value()));
+          Value cNew = arith::AddFOp::create(
+              nb, nl, arith::MulFOp::create(nb, nl, fg, c),
+              arith::MulFOp::create(nb, nl, ig, cg));
+          Value og =
+              applyActivation(nb, nl, act[0], pre(1, mul(arg(s, ipo), cNew)));
+          Value hNew = arith::MulFOp::create(
+              nb, nl, og, applyActivation(nb, nl, act[2], cNew));
+          Value yv, unused;
+          hNew = masked(nb, nl, s, il, hNew, s[ih], yv);
+          cNew = masked(nb, nl, s, il, cNew, c, unused);
+          return SmallVector<Value>{hNew, cNew, yv};
+        });
+  }
+
+private:
+  /// Gate `g` of the step's input projection.
+  Value xg(int64_t g) {
+    OpFoldResult off = mulI(fb, fl, r.hiddenV, idx(fb, fl, g));
+    return slice(fb, fl, xwT, {fb.getIndexAttr(0), off}, {r.batch, r.hidden},
+                 {});
+  }
+  Value vg(Value v, int64_t g) { return gateOf(fb, fl, r, v, g); }
+  /// `v` clipped into [-clip, clip] when the op has a clip.
+  Value clip(OpBuilder &nb, Location nl, Value v) const {
+    if (!a.clip)
+      return v;
+    Type st = v.getType();
+    Value lo = createScalarConstant(nb, nl, st, -*a.clip);
+    Value hi = createScalarConstant(nb, nl, st, *a.clip);
+    return arith::MinimumFOp::create(
+               nb, nl, arith::MaximumFOp::create(nb, nl, v, lo), hi)
+        .getResult();
+  }
+  /// The sum of the terms that are present.
+  static Value addAll(OpBuilder &nb, Location nl, ArrayRef<Value> terms) {
+    Value s;
+    for (Value v : terms)
+      if (v)
+        s = s ? arith::AddFOp::create(nb, nl, s, v).getResult() : v;
+    return s;
+  }
+  static Value arg(ValueRange args, int i) { return i < 0 ? Value() : args[i]; }
+  /// (1 - z) * cand + z * prev.
+  Value interpolate(OpBuilder &nb, Location nl, Value z, Value cand,
+                    Value prev) const {
+    Value oneV = createScalarConstant(nb, nl, r.et, 1);
+    return arith::AddFOp::create(
+        nb, nl,
+        arith::MulFOp::create(nb, nl, arith::SubFOp::create(nb, nl, oneV, z),
+                              cand),
+        arith::MulFOp::create(nb, nl, z, prev));
+  }
+  /// With sequence_lens (`lenIdx` >= 0), a step past the entry's length
+  /// keeps `prev` and writes zeros to Y (`yv`); else `v` and `yv` = `v`.
+  Value masked(OpBuilder &nb, Location nl, ValueRange args, int lenIdx, Value v,
+               Value prev, Value &yv) const {
+    yv = v;
+    if (lenIdx < 0)
+      return v;
+    Value len = castToIndex(nb, nl, args[lenIdx]);
+    Value valid = cmpI(nb, nl, Pred::slt, t, len);
+    yv = arith::SelectOp::create(nb, nl, valid, v, zeroOf(nb, nl, v.getType()));
+    return arith::SelectOp::create(nb, nl, valid, v, prev).getResult();
+  }
+
+  OpBuilder &fb;
+  Location fl;
+  const RecurrentArgs &a;
+  const Recurrence &r;
+  const DirectionWeights &w;
+  ArrayRef<Activation> act;
+  Value t, xwT;
+  SmallVector<OpFoldResult> bh;
+};
+
+/// The outputs of one direction: Y (when wanted), Y_h, Y_c (LSTM).
+struct DirectionResults {
+  Value y, h, c;
+};
+
+/// Runs direction `d` over the sequence: an scf.for over time whose body is
+/// one StepBuilder step, carrying H (C) and Y.
+DirectionResults runDirection(const RecurrentArgs &a, const Recurrence &r,
+                              OpBuilder &b, Location loc, int64_t d,
+                              Value x2d) {
+  Kind kind = r.kind;
+  bool reverse = a.direction == "reverse" || d == 1;
+  ArrayRef<Activation> act =
+      ArrayRef<Activation>(r.acts).slice(d * r.perDir, r.perDir);
+  OpFoldResult dd = b.getIndexAttr(d);
+  OpFoldResult i0 = b.getIndexAttr(0), i1 = b.getIndexAttr(1);
+  SmallVector<OpFoldResult> bh{r.batch, r.hidden};
+  DirectionWeights w = sliceDirection(a, r, b, loc, d);
+
+  // The input projection of every step: [seq, batch, gates * hidden].
+  auto xType = cast<RankedTensorType>(a.x.getType());
+  Value xw2d = matmul(b, loc, x2d, w.wT);
+  auto xwType = RankedTensorType::get(
+      {xType.getDimSize(a.layout == 1 ? 1 : 0),
+       xType.getDimSize(a.layout == 1 ? 0 : 1),
+       staticValue(r.gh) ? *staticValue(r.gh) : ShapedType::kDynamic},
+      r.et);
+  Value xw = tensor::ExpandShapeOp::create(
+      b, loc, xwType, xw2d, SmallVector<ReassociationIndices>{{0, 1}, {2}},
+      SmallVector<OpFoldResult>{r.seq, r.batch, r.gh});
+  bool reverseByLength = reverse && a.seqLens;
+  if (reverseByLength)
+    xw = reverseWithinLengths(b, loc, xw, a.seqLens);
+
+  Value h0 = r.initH ? slice(b, loc, r.initH, {dd, i0, i0},
+                             {i1, r.batch, r.hidden}, {0})
+                     : zeros(b, loc, bh, r.et);
+  Value c0;
+  if (kind == Kind::LSTM)
+    c0 = r.initC ? slice(b, loc, r.initC, {dd, i0, i0}, {i1, r.batch, r.hidden},
+                         {0})
+                 : zeros(b, loc, bh, r.et);
+  // Y is carried only when it is an output.
+  bool wantY = a.yResult != nullptr;
+  SmallVector<Value> inits{h0};
+  if (c0)
+    inits.push_back(c0);
+  if (wantY)
+    inits.push_back(emptyLike(b, loc, {r.seq, r.batch, r.hidden}, r.et));
+
+  if (kind == Kind::GRU && !a.linearBeforeReset) {
+    w.rTzr = slice(b, loc, w.rT, {i0, i0},
+                   {r.hidden, mulI(b, loc, r.hiddenV, idx(b, loc, 2))}, {});
+    w.rTh = slice(b, loc, w.rT, {i0, mulI(b, loc, r.hiddenV, idx(b, loc, 2))},
+                  {r.hidden, r.hidden}, {});
+  }
+
+  Value seqV = toValue(b, loc, r.seq);
+  Value zero = idx(b, loc, 0), one = idx(b, loc, 1);
+  auto forOp = scf::ForOp::create(
+      b, loc, zero, seqV, one, inits,
+      [&](OpBuilder &fb, Location fl, Value t, ValueRange iter) {
+        Value hPrev = iter[0];
+        Value cPrev = kind == Kind::LSTM ? iter[1] : Value();
+        Value y = wantY ? iter.back() : Value();
+        Value tt = reverse && !reverseByLength
+                       ? subI(fb, fl, subI(fb, fl, seqV, one), t)
+                       : t;
+        Value xwT = slice(fb, fl, xw, {tt, i0, i0}, {i1, r.batch, r.gh}, {0});
+        Value hr = matmul(fb, fl, hPrev, w.rTzr ? w.rTzr : w.rT);
+        StepBuilder step(fb, fl, a, r, w, act, t, xwT);
+        SmallVector<Value> next;
+        Value yRow;
+        if (kind == Kind::RNN) {
+          SmallVector<Value> out = step.rnn(hPrev, hr);
+          next.push_back(out[0]);
+          yRow = out[1];
+        } else if (kind == Kind::GRU) {
+          SmallVector<Value> out = a.linearBeforeReset
+                                       ? step.gruLinearBeforeReset(hPrev, hr)
+                                       : step.gruResetFirst(hPrev, hr);
+          next.push_back(out[0]);
+          yRow = out[1];
+        } else {
+          SmallVector<Value> out = step.lstm(hPrev, cPrev, hr);
+          next.push_back(out[0]);
+          next.push_back(out[1]);
+          yRow = out[2];
+        }
+        if (wantY) {
+          SmallVector<OpFoldResult> offs{tt, i0, i0},
+              sizes{i1, r.batch, r.hidden}, strides{i1, i1, i1};
+          next.push_back(tensor::InsertSliceOp::create(fb, fl, yRow, y, offs,
+                                                       sizes, strides));
+        }
+        scf::YieldOp::create(fb, fl, next);
+      });
+  DirectionResults out;
+  if (wantY) {
+    out.y = forOp.getResults().back();
+    if (reverseByLength)
+      out.y = reverseWithinLengths(b, loc, out.y, a.seqLens);
+  }
+  out.h = forOp.getResult(0);
+  if (kind == Kind::LSTM)
+    out.c = forOp.getResult(1);
+  return out;
+}
+
+LogicalResult lowerRecurrent(Operation *op, const RecurrentArgs &a,
+                             const TypeConverter *converter,
+                             ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  OpBuilder &b = rewriter;
+  Recurrence r;
+  if (failed(readRecurrence(op, a, b, loc, r)))
+    return failure();
+  checkWeightShapes(op, a, r, b, loc);
+
   // X as [seq * batch, input].
   Value x2d = tensor::CollapseShapeOp::create(
-      b, loc, x, SmallVector<ReassociationIndices>{{0, 1}, {2}});
-
+      b, loc, r.x, SmallVector<ReassociationIndices>{{0, 1}, {2}});
   SmallVector<Value> yDirs, hDirs, cDirs;
-  for (int64_t d = 0; d < numDirections; ++d) {
-    bool reverse = a.direction == "reverse" || d == 1;
-    ArrayRef<Activation> act =
-        ArrayRef<Activation>(*acts).slice(d * perDir, perDir);
-    OpFoldResult dd = b.getIndexAttr(d);
-    Value wT = transpose(
-        b, loc, slice(b, loc, a.w, {dd, i0, i0}, {i1, gh, input}, {0}), {1, 0});
-    Value rT = transpose(
-        b, loc, slice(b, loc, a.r, {dd, i0, i0}, {i1, gh, hidden}, {0}),
-        {1, 0});
-    Value wb, rb;
-    if (a.b) {
-      wb = slice(b, loc, a.b, {dd, i0}, {i1, gh}, {0});
-      rb = slice(b, loc, a.b, {dd, gh}, {i1, gh}, {0});
-    }
-    auto gateOf = [&](Value v, int64_t g) -> Value {
-      if (!v)
-        return v;
-      OpFoldResult off = mulI(b, loc, hiddenV, idx(b, loc, g));
-      auto type = cast<RankedTensorType>(v.getType());
-      if (type.getRank() == 1)
-        return slice(b, loc, v, {off}, {hidden}, {});
-      return slice(b, loc, v, {i0, off}, {batch, hidden}, {});
-    };
-    Value pi, po, pf;
-    if (a.p) {
-      Value pd = slice(b, loc, a.p, {dd, i0},
-                       {i1, mulI(b, loc, hiddenV, idx(b, loc, 3))}, {0});
-      pi = gateOf(pd, 0);
-      po = gateOf(pd, 1);
-      pf = gateOf(pd, 2);
-    }
-
-    // The input projection of every step: [seq, batch, gates * hidden].
-    Value xw2d = matmul(b, loc, x2d, wT);
-    auto xwType = RankedTensorType::get(
-        {xType.getDimSize(a.layout == 1 ? 1 : 0),
-         xType.getDimSize(a.layout == 1 ? 0 : 1),
-         staticValue(gh) ? *staticValue(gh) : ShapedType::kDynamic},
-        et);
-    Value xw = tensor::ExpandShapeOp::create(
-        b, loc, xwType, xw2d, SmallVector<ReassociationIndices>{{0, 1}, {2}},
-        SmallVector<OpFoldResult>{seq, batch, gh});
-    bool reverseByLength = reverse && a.seqLens;
-    if (reverseByLength)
-      xw = reverseWithinLengths(b, loc, xw, a.seqLens);
-
-    Value h0 =
-        initH ? slice(b, loc, initH, {dd, i0, i0}, {i1, batch, hidden}, {0})
-              : zeros(b, loc, bh, et);
-    Value c0;
-    if (kind == Kind::LSTM)
-      c0 = initC ? slice(b, loc, initC, {dd, i0, i0}, {i1, batch, hidden}, {0})
-                 : zeros(b, loc, bh, et);
-    // Y is carried only when it is an output.
-    bool wantY = a.yResult != nullptr;
-    SmallVector<Value> inits{h0};
-    if (c0)
-      inits.push_back(c0);
-    if (wantY)
-      inits.push_back(emptyLike(b, loc, {seq, batch, hidden}, et));
-
-    Value rTzr, rTh;
-    if (kind == Kind::GRU && !a.linearBeforeReset) {
-      rTzr = slice(b, loc, rT, {i0, i0},
-                   {hidden, mulI(b, loc, hiddenV, idx(b, loc, 2))}, {});
-      rTh = slice(b, loc, rT, {i0, mulI(b, loc, hiddenV, idx(b, loc, 2))},
-                  {hidden, hidden}, {});
-    }
-
-    auto forOp = scf::ForOp::create(
-        b, loc, zero, seqV, one, inits,
-        [&](OpBuilder &fb, Location fl, Value t, ValueRange iter) {
-          Value hPrev = iter[0];
-          Value cPrev = kind == Kind::LSTM ? iter[1] : Value();
-          Value y = wantY ? iter.back() : Value();
-          Value tt = reverse && !reverseByLength
-                         ? subI(fb, fl, subI(fb, fl, seqV, one), t)
-                         : t;
-          Value xwT = slice(fb, fl, xw, {tt, i0, i0}, {i1, batch, gh}, {0});
-          auto xg = [&](int64_t g) {
-            OpFoldResult off = mulI(fb, fl, hiddenV, idx(fb, fl, g));
-            return slice(fb, fl, xwT, {i0, off}, {batch, hidden}, {});
-          };
-          auto vg = [&](Value v, int64_t g) -> Value {
-            if (!v)
-              return v;
-            OpFoldResult off = mulI(fb, fl, hiddenV, idx(fb, fl, g));
-            auto type = cast<RankedTensorType>(v.getType());
-            if (type.getRank() == 1)
-              return slice(fb, fl, v, {off}, {hidden}, {});
-            return slice(fb, fl, v, {i0, off}, {batch, hidden}, {});
-          };
-          Value hr = matmul(fb, fl, hPrev, rTzr ? rTzr : rT);
-          auto clip = [&](OpBuilder &nb, Location nl, Value v) {
-            if (!a.clip)
-              return v;
-            Type st = v.getType();
-            Value lo = createScalarConstant(nb, nl, st, -*a.clip);
-            Value hi = createScalarConstant(nb, nl, st, *a.clip);
-            return arith::MinimumFOp::create(
-                       nb, nl, arith::MaximumFOp::create(nb, nl, v, lo), hi)
-                .getResult();
-          };
-          auto addAll = [&](OpBuilder &nb, Location nl, ArrayRef<Value> terms) {
-            Value s;
-            for (Value v : terms)
-              if (v)
-                s = s ? arith::AddFOp::create(nb, nl, s, v).getResult() : v;
-            return s;
-          };
-          auto arg = [&](ValueRange args, int i) {
-            return i < 0 ? Value() : args[i];
-          };
-          // valid: the step is within the batch entry's sequence length.
-          auto masked = [&](OpBuilder &nb, Location nl, ValueRange args,
-                            int lenIdx, Value v, Value prev, Value &yv) {
-            yv = v;
-            if (lenIdx < 0)
-              return v;
-            Value len = castToIndex(nb, nl, args[lenIdx]);
-            Value valid = cmpI(nb, nl, Pred::slt, t, len);
-            yv = arith::SelectOp::create(nb, nl, valid, v,
-                                         zeroOf(nb, nl, v.getType()));
-            return arith::SelectOp::create(nb, nl, valid, v, prev).getResult();
-          };
-
-          SmallVector<Value> next;
-          Value yRow;
-          StepInputs in(fb.getContext());
-          if (kind == Kind::RNN) {
-            int ix = in.add2d(xg(0)), ih = in.add2d(vg(hr, 0));
-            int iwb = in.addHidden(vg(wb, 0)), irb = in.addHidden(vg(rb, 0));
-            int ip = in.add2d(hPrev), il = in.addBatch(a.seqLens);
-            SmallVector<Value> r = stepGeneric(
-                fb, fl, in, 2, bh, et,
-                [&](OpBuilder &nb, Location nl, ValueRange s) {
-                  Value pre =
-                      addAll(nb, nl, {s[ix], s[ih], arg(s, iwb), arg(s, irb)});
-                  Value h = applyActivation(nb, nl, act[0], clip(nb, nl, pre));
-                  Value yv;
-                  h = masked(nb, nl, s, il, h, s[ip], yv);
-                  return SmallVector<Value>{h, yv};
-                });
-            next.push_back(r[0]);
-            yRow = r[1];
-          } else if (kind == Kind::GRU) {
-            // Gates z, r, h.
-            Value hh;
-            Value gateZ, gateR; // for the second generic
-            if (!a.linearBeforeReset) {
-              StepInputs zr(fb.getContext());
-              int xz = zr.add2d(xg(0)), xr = zr.add2d(xg(1));
-              int hz = zr.add2d(vg(hr, 0)), hrr = zr.add2d(vg(hr, 1));
-              int wz = zr.addHidden(vg(wb, 0)), wr = zr.addHidden(vg(wb, 1));
-              int rz = zr.addHidden(vg(rb, 0)), rr = zr.addHidden(vg(rb, 1));
-              int ip = zr.add2d(hPrev);
-              SmallVector<Value> r = stepGeneric(
-                  fb, fl, zr, 2, bh, et,
-                  [&](OpBuilder &nb, Location nl, ValueRange s) {
-                    Value z = applyActivation(
-                        nb, nl, act[0],
-                        clip(nb, nl,
-                             addAll(nb, nl,
-                                    {s[xz], s[hz], arg(s, wz), arg(s, rz)})));
-                    Value rg = applyActivation(
-                        nb, nl, act[0],
-                        clip(nb, nl,
-                             addAll(nb, nl,
-                                    {s[xr], s[hrr], arg(s, wr), arg(s, rr)})));
-                    return SmallVector<Value>{
-                        z, arith::MulFOp::create(nb, nl, rg, s[ip])};
-                  });
-              gateZ = r[0];
-              hh = matmul(fb, fl, r[1], rTh);
-              int ix = in.add2d(xg(2)), ihh = in.add2d(hh);
-              int iwb = in.addHidden(vg(wb, 2)), irb = in.addHidden(vg(rb, 2));
-              int iz = in.add2d(gateZ), ip2 = in.add2d(hPrev);
-              int il = in.addBatch(a.seqLens);
-              SmallVector<Value> r2 = stepGeneric(
-                  fb, fl, in, 2, bh, et,
-                  [&](OpBuilder &nb, Location nl, ValueRange s) {
-                    Value cand =
-                        applyActivation(nb, nl, act[1],
-                                        clip(nb, nl,
-                                             addAll(nb, nl,
-                                                    {s[ix], s[ihh], arg(s, irb),
-                                                     arg(s, iwb)})));
-                    Value oneV = createScalarConstant(nb, nl, et, 1);
-                    Value h = arith::AddFOp::create(
-                        nb, nl,
-                        arith::MulFOp::create(
-                            nb, nl, arith::SubFOp::create(nb, nl, oneV, s[iz]),
-                            cand),
-                        arith::MulFOp::create(nb, nl, s[iz], s[ip2]));
-                    Value yv;
-                    h = masked(nb, nl, s, il, h, s[ip2], yv);
-                    return SmallVector<Value>{h, yv};
-                  });
-              next.push_back(r2[0]);
-              yRow = r2[1];
-            } else {
-              int xz = in.add2d(xg(0)), xr = in.add2d(xg(1)),
-                  xh = in.add2d(xg(2));
-              int hz = in.add2d(vg(hr, 0)), hrr = in.add2d(vg(hr, 1)),
-                  hhh = in.add2d(vg(hr, 2));
-              int wz = in.addHidden(vg(wb, 0)), wr = in.addHidden(vg(wb, 1)),
-                  wh = in.addHidden(vg(wb, 2));
-              int rz = in.addHidden(vg(rb, 0)), rr = in.addHidden(vg(rb, 1)),
-                  rh = in.addHidden(vg(rb, 2));
-              int ip = in.add2d(hPrev), il = in.addBatch(a.seqLens);
-              SmallVector<Value> r = stepGeneric(
-                  fb, fl, in, 2, bh, et,
-                  [&](OpBuilder &nb, Location nl, ValueRange s) {
-                    Value z = applyActivation(
-                        nb, nl, act[0],
-                        clip(nb, nl,
-                             addAll(nb, nl,
-                                    {s[xz], s[hz], arg(s, wz), arg(s, rz)})));
-                    Value rg = applyActivation(
-                        nb, nl, act[0],
-                        clip(nb, nl,
-                             addAll(nb, nl,
-                                    {s[xr], s[hrr], arg(s, wr), arg(s, rr)})));
-                    Value rec = arith::MulFOp::create(
-                        nb, nl, rg, addAll(nb, nl, {s[hhh], arg(s, rh)}));
-                    Value cand = applyActivation(
-                        nb, nl, act[1],
-                        clip(nb, nl, addAll(nb, nl, {s[xh], rec, arg(s, wh)})));
-                    Value oneV = createScalarConstant(nb, nl, et, 1);
-                    Value h = arith::AddFOp::create(
-                        nb, nl,
-                        arith::MulFOp::create(
-                            nb, nl, arith::SubFOp::create(nb, nl, oneV, z),
-                            cand),
-                        arith::MulFOp::create(nb, nl, z, s[ip]));
-                    Value yv;
-                    h = masked(nb, nl, s, il, h, s[ip], yv);
-                    return SmallVector<Value>{h, yv};
-                  });
-              next.push_back(r[0]);
-              yRow = r[1];
-            }
-          } else {
-            // LSTM gates i, o, f, c.
-            int x_[4], h_[4], w_[4], r_[4];
-            for (int g = 0; g < 4; ++g) {
-              x_[g] = in.add2d(xg(g));
-              h_[g] = in.add2d(vg(hr, g));
-              w_[g] = in.addHidden(vg(wb, g));
-              r_[g] = in.addHidden(vg(rb, g));
-            }
-            int ipi = in.addHidden(pi), ipo = in.addHidden(po),
-                ipf = in.addHidden(pf);
-            int ic = in.add2d(cPrev), ih = in.add2d(hPrev);
-            int il = in.addBatch(a.seqLens);
-            SmallVector<Value> r = stepGeneric(
-                fb, fl, in, 3, bh, et,
-                [&](OpBuilder &nb, Location nl, ValueRange s) {
-                  auto mul = [&](Value p, Value q) -> Value {
-                    if (!p || !q)
-                      return Value();
-                    return arith::MulFOp::create(nb, nl, p, q);
-                  };
-                  auto pre = [&](int g, Value extra) {
-                    return clip(nb, nl,
-                                addAll(nb, nl,
-                                       {s[x_[g]], s[h_[g]], arg(s, w_[g]),
-                                        arg(s, r_[g]), extra}));
-                  };
-                  Value c = s[ic];
-                  Value ig = applyActivation(nb, nl, act[0],
-                                             pre(0, mul(arg(s, ipi), c)));
-                  Value fg;
-                  Value oneV = createScalarConstant(nb, nl, et, 1);
-                  if (a.inputForget)
-                    fg = arith::SubFOp::create(nb, nl, oneV, ig);
-                  else
-                    fg = applyActivation(nb, nl, act[0],
-                                         pre(2, mul(arg(s, ipf), c)));
-                  Value cg = applyActivation(nb, nl, act[1], pre(3, Value()));
-                  Value cNew = arith::AddFOp::create(
-                      nb, nl, arith::MulFOp::create(nb, nl, fg, c),
-                      arith::MulFOp::create(nb, nl, ig, cg));
-                  Value og = applyActivation(nb, nl, act[0],
-                                             pre(1, mul(arg(s, ipo), cNew)));
-                  Value hNew = arith::MulFOp::create(
-                      nb, nl, og, applyActivation(nb, nl, act[2], cNew));
-                  Value yv, unused;
-                  hNew = masked(nb, nl, s, il, hNew, s[ih], yv);
-                  cNew = masked(nb, nl, s, il, cNew, c, unused);
-                  return SmallVector<Value>{hNew, cNew, yv};
-                });
-            next.push_back(r[0]);
-            next.push_back(r[1]);
-            yRow = r[2];
-          }
-          if (wantY) {
-            SmallVector<OpFoldResult> offs{tt, i0, i0},
-                sizes{i1, batch, hidden}, strides{i1, i1, i1};
-            next.push_back(tensor::InsertSliceOp::create(fb, fl, yRow, y, offs,
-                                                         sizes, strides));
-          }
-          scf::YieldOp::create(fb, fl, next);
-        });
-    if (wantY) {
-      Value yd = forOp.getResults().back();
-      if (reverseByLength)
-        yd = reverseWithinLengths(b, loc, yd, a.seqLens);
-      yDirs.push_back(yd);
-    }
-    hDirs.push_back(forOp.getResult(0));
-    if (kind == Kind::LSTM)
-      cDirs.push_back(forOp.getResult(1));
+  for (int64_t d = 0; d < r.numDirections; ++d) {
+    DirectionResults out = runDirection(a, r, b, loc, d, x2d);
+    if (out.y)
+      yDirs.push_back(out.y);
+    hDirs.push_back(out.h);
+    if (out.c)
+      cDirs.push_back(out.c);
   }
 
   // Stack the directions: Y [seq, dirs, batch, hidden], Y_h/Y_c [dirs,
   // batch, hidden]; layout 1 transposes them.
+  OpFoldResult dirs = b.getIndexAttr(r.numDirections);
+  OpFoldResult i0 = b.getIndexAttr(0), i1 = b.getIndexAttr(1);
+  SmallVector<OpFoldResult> bh{r.batch, r.hidden};
   auto stack = [&](ArrayRef<Value> parts, int64_t axis,
                    ArrayRef<OpFoldResult> partSizes) {
     SmallVector<OpFoldResult> sizes(partSizes);
     sizes.insert(sizes.begin() + axis, dirs);
-    Value out = emptyLike(b, loc, sizes, et);
+    Value out = emptyLike(b, loc, sizes, r.et);
     for (int64_t d = 0; d < (int64_t)parts.size(); ++d) {
       SmallVector<OpFoldResult> offs(sizes.size(), i0), ss(partSizes),
           strides(sizes.size(), i1);
@@ -747,7 +839,8 @@ LogicalResult lowerRecurrent(Operation *op, const RecurrentArgs &a,
         castTo(b, loc, v, converter->convertType(onnxResult.getType())));
   };
   if (a.yResult)
-    finish(a.yResult, stack(yDirs, 1, {seq, batch, hidden}), {2, 0, 1, 3});
+    finish(a.yResult, stack(yDirs, 1, {r.seq, r.batch, r.hidden}),
+           {2, 0, 1, 3});
   if (a.yhResult)
     finish(a.yhResult, stack(hDirs, 0, bh), {1, 0, 2});
   if (a.ycResult)
