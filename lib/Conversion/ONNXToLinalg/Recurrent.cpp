@@ -499,14 +499,8 @@ public:
     int ip = zr.add2d(hPrev);
     SmallVector<Value> gates = stepGeneric(
         fb, fl, zr, 2, bh, r.et, [&](OpBuilder &nb, Location nl, ValueRange s) {
-          Value z = applyActivation(
-              nb, nl, act[0],
-              clip(nb, nl,
-                   addAll(nb, nl, {s[xz], s[hz], arg(s, wz), arg(s, rz)})));
-          Value rg = applyActivation(
-              nb, nl, act[0],
-              clip(nb, nl,
-                   addAll(nb, nl, {s[xr], s[hrr], arg(s, wr), arg(s, rr)})));
+          Value z = gate(nb, nl, s, xz, hz, wz, rz);
+          Value rg = gate(nb, nl, s, xr, hrr, wr, rr);
           return SmallVector<Value>{z,
                                     arith::MulFOp::create(nb, nl, rg, s[ip])};
         });
@@ -544,14 +538,8 @@ public:
     int ip = in.add2d(hPrev), il = in.addBatch(a.seqLens);
     return stepGeneric(
         fb, fl, in, 2, bh, r.et, [&](OpBuilder &nb, Location nl, ValueRange s) {
-          Value z = applyActivation(
-              nb, nl, act[0],
-              clip(nb, nl,
-                   addAll(nb, nl, {s[xz], s[hz], arg(s, wz), arg(s, rz)})));
-          Value rg = applyActivation(
-              nb, nl, act[0],
-              clip(nb, nl,
-                   addAll(nb, nl, {s[xr], s[hrr], arg(s, wr), arg(s, rr)})));
+          Value z = gate(nb, nl, s, xz, hz, wz, rz);
+          Value rg = gate(nb, nl, s, xr, hrr, wr, rr);
           Value rec = arith::MulFOp::create(
               nb, nl, rg, addAll(nb, nl, {s[hhh], arg(s, rh)}));
           Value cand = applyActivation(
@@ -644,6 +632,14 @@ private:
     return s;
   }
   static Value arg(ValueRange args, int i) { return i < 0 ? Value() : args[i]; }
+  /// A sigmoid-like gate (the first activation) of the step's inputs at
+  /// positions `x`, `h` and the biases `wb`, `rb` (-1: absent).
+  Value gate(OpBuilder &nb, Location nl, ValueRange s, int x, int h, int wb,
+             int rb) const {
+    return applyActivation(
+        nb, nl, act[0],
+        clip(nb, nl, addAll(nb, nl, {s[x], s[h], arg(s, wb), arg(s, rb)})));
+  }
   /// (1 - z) * cand + z * prev.
   Value interpolate(OpBuilder &nb, Location nl, Value z, Value cand,
                     Value prev) const {
