@@ -63,6 +63,14 @@ static void getSlotValues(Operation *op, const OpSchema &schema, bool inputs,
                                : Value(op->getResult(index)));
 }
 
+/// The error of a version step of `op` that cannot be made.
+static InFlightDiagnostic conversionError(Operation *op, const OpSchema &from,
+                                          const OpSchema &to) {
+  return op->emitOpError() << "cannot be converted from " << from.name << "-"
+                           << from.sinceVersion << " to " << to.name << "-"
+                           << to.sinceVersion << ": ";
+}
+
 namespace {
 /// What an adapter changes before the generic step renames the op.
 struct StepEdit {
@@ -105,26 +113,7 @@ private:
 
   InFlightDiagnostic error(Operation *op, const OpSchema &from,
                            const OpSchema &to) {
-    return op->emitOpError() << "cannot be converted from " << from.name << "-"
-                             << from.sinceVersion << " to " << to.name << "-"
-                             << to.sinceVersion << ": ";
-  }
-
-  /// The value of an integer-list attribute as a 1-D int64 constant input.
-  Value ints(OpBuilder &b, Location loc, Attribute attr) {
-    auto list = cast<DenseI64ArrayAttr>(attr);
-    return createI64Constant(b, loc, list.asArrayRef(), target);
-  }
-  /// A scalar constant of a float element type.
-  Value floatScalar(OpBuilder &b, Location loc, Type elementType,
-                    double value) {
-    auto type = RankedTensorType::get({}, elementType);
-    auto floatType = cast<FloatType>(elementType);
-    APFloat v(value);
-    bool lost;
-    v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-              &lost);
-    return createConstant(b, loc, DenseElementsAttr::get(type, v), target);
+    return conversionError(op, from, to);
   }
 
   MLIRContext *ctx;
@@ -448,44 +437,71 @@ static std::optional<int64_t> rankOf(Value v) {
   return t ? std::optional<int64_t>(t.getRank()) : std::nullopt;
 }
 
-LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
-                               const OpSchema &to, StepEdit &edit) {
-  if (*to.domain)
-    return success();
-  OpBuilder b(op);
-  Location loc = op->getLoc();
-  Builder attrs(ctx);
-  auto attr = [&](StringRef n) -> Attribute {
+namespace {
+/// One version step of `op` from `from` to `to`: what the adapters below
+/// read (the op's attributes and inputs of the source version) and write
+/// (`edit`), and the constants they create.
+struct Adaptation {
+  Operation *op;
+  const OpSchema &from, &to;
+  StepEdit &edit;
+  int64_t target;
+  OpBuilder b;
+  Location loc;
+  Builder attrs;
+
+  Adaptation(Operation *op, const OpSchema &from, const OpSchema &to,
+             StepEdit &edit, int64_t target)
+      : op(op), from(from), to(to), edit(edit), target(target), b(op),
+        loc(op->getLoc()), attrs(op->getContext()) {}
+
+  InFlightDiagnostic error() const { return conversionError(op, from, to); }
+
+  /// The source version's attribute of ONNX name `n`, or null.
+  Attribute attr(StringRef n) const {
     const AttrSchema *s = findAttrSchema(from, n);
     if (!s)
       return {};
     std::optional<Attribute> value = op->getInherentAttr(s->odsName);
     return value ? *value : Attribute();
-  };
-  auto input = [&](unsigned slot) -> Value {
+  }
+
+  /// The source version's input in `slot`, or null.
+  Value input(unsigned slot) const {
     SmallVector<Value> values;
     SmallVector<const ArgSchema *> args;
     getSlotValues(op, from, /*inputs=*/true, values, args);
     return slot < values.size() ? values[slot] : Value();
-  };
-  // An integer-list attribute that became an input of the same name.
-  auto attrToInput = [&](StringRef attrName, StringRef inputName) {
-    edit.dropAttrs.push_back(attrName);
-    if (Attribute a = attr(attrName))
-      edit.setInputs[inputName] = ints(b, loc, a);
-  };
-
-  // Gemm's C broadcasts unidirectionally from 7 on; with broadcast=0 it
-  // already had the full shape, which still holds.
-  if (isSchemaOf<GemmV7Op>(to)) {
-    edit.dropAttrs.push_back("broadcast");
-    return success();
   }
 
-  // Input `slot` with 1-dims inserted at `axes`, as the new op's input
-  // `inputName`.
-  auto unsqueezeInput = [&](unsigned slot, StringRef inputName,
-                            ArrayRef<int64_t> axes) -> LogicalResult {
+  /// The value of an integer-list attribute as a 1-D int64 constant input.
+  Value ints(Attribute attr) {
+    auto list = cast<DenseI64ArrayAttr>(attr);
+    return createI64Constant(b, loc, list.asArrayRef(), target);
+  }
+
+  /// A scalar constant of a float element type.
+  Value floatScalar(Type elementType, double value) {
+    auto type = RankedTensorType::get({}, elementType);
+    auto floatType = cast<FloatType>(elementType);
+    APFloat v(value);
+    bool lost;
+    v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+              &lost);
+    return createConstant(b, loc, DenseElementsAttr::get(type, v), target);
+  }
+
+  /// An integer-list attribute that became an input of the same name.
+  void attrToInput(StringRef attrName, StringRef inputName) {
+    edit.dropAttrs.push_back(attrName);
+    if (Attribute a = attr(attrName))
+      edit.setInputs[inputName] = ints(a);
+  }
+
+  /// Input `slot` with 1-dims inserted at `axes`, as the new op's input
+  /// `inputName`.
+  LogicalResult unsqueezeInput(unsigned slot, StringRef inputName,
+                               ArrayRef<int64_t> axes) {
     SmallVector<Value> ins = {input(slot)};
     SmallVector<NamedAttribute> unsqAttrs;
     if (target >= 13)
@@ -499,263 +515,343 @@ LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
         createSchemaOp(b, loc, Operator::of<UnsqueezeOp>(), target, ins,
                        {UnrankedTensorType::get(elem)}, unsqAttrs, &why);
     if (failed(unsq))
-      return error(op, from, to) << why;
+      return error() << why;
     edit.setInputs[inputName] = (*unsq)->getResult(0);
     return success();
-  };
-
-  // Legacy broadcasting (broadcast, axis) became numpy broadcasting at 7.
-  if (isSchemaOf<AddV7Op, SubV7Op, MulV7Op, DivV7Op, PowV7Op, AndOp, OrOp,
-                 XorOp, EqualV7Op, GreaterV7Op, LessV7Op>(to)) {
-    edit.dropAttrs.append({"broadcast", "axis"});
-    auto broadcast = dyn_cast_or_null<IntegerAttr>(attr("broadcast"));
-    auto axis = dyn_cast_or_null<IntegerAttr>(attr("axis"));
-    if (!broadcast || broadcast.getInt() == 0 || !axis)
-      return success();
-    std::optional<int64_t> rankA = rankOf(input(0)), rankB = rankOf(input(1));
-    if (!rankA || !rankB)
-      return error(op, from, to)
-             << "legacy broadcasting along axis " << axis.getInt()
-             << " needs the ranks of both inputs";
-    int64_t ax = axis.getInt() < 0 ? axis.getInt() + *rankA : axis.getInt();
-    int64_t trailing = *rankA - ax - *rankB;
-    if (ax < 0 || trailing < 0)
-      return error(op, from, to)
-             << "axis " << axis.getInt() << " does not fit the input ranks";
-    if (trailing == 0)
-      return success();
-    SmallVector<int64_t> axes;
-    for (int64_t i = 0; i < trailing; ++i)
-      axes.push_back(*rankB + i);
-    return unsqueezeInput(1, "B", axes);
   }
 
-  // PRelu before 7 applied a 1-D slope along the channel axis (1); from 7 on
-  // the slope broadcasts numpy-style, so it becomes [C, 1, ..., 1].
-  if (isSchemaOf<PReluV7Op>(to)) {
-    std::optional<int64_t> rankX = rankOf(input(0)), rankS = rankOf(input(1));
-    auto slopeType = dyn_cast_or_null<RankedTensorType>(
-        input(1) ? input(1).getType() : Type());
-    if (!rankX || *rankX < 3 || rankS != 1 || !slopeType ||
-        slopeType.getDimSize(0) == 1)
-      return success();
-    SmallVector<int64_t> axes;
-    for (int64_t i = 1; i < *rankX - 1; ++i)
-      axes.push_back(i);
-    return unsqueezeInput(1, "slope", axes);
+  /// Attribute `name` moved as it is to an input of the same name.
+  LogicalResult attrsToInputs(ArrayRef<StringRef> names) {
+    for (StringRef name : names)
+      attrToInput(name, name);
+    return success();
   }
+};
 
-  if (isSchemaOf<ClipV11Op>(to)) {
-    edit.dropAttrs.append({"min", "max"});
-    Type elem = elementTypeOf(input(0));
-    for (StringRef bound : {"min", "max"}) {
-      auto value = dyn_cast_or_null<FloatAttr>(attr(bound));
-      if (!value)
-        continue;
-      if (!isa_and_nonnull<FloatType>(elem))
-        return error(op, from, to)
-               << "the '" << bound << "' input needs a float input type";
-      edit.setInputs[bound] =
-          floatScalar(b, loc, elem, value.getValueAsDouble());
-    }
+// One adapter per version step whose meaning or signature changed; the
+// steps without one only rename the op (Converter::rename).
+
+/// Gemm's C broadcasts unidirectionally from 7 on; with broadcast=0 it
+/// already had the full shape, which still holds.
+LogicalResult adaptGemm7(Adaptation &s) {
+  s.edit.dropAttrs.push_back("broadcast");
+  return success();
+}
+
+/// Legacy broadcasting (broadcast, axis) became numpy broadcasting at 7.
+LogicalResult adaptLegacyBroadcast(Adaptation &s) {
+  s.edit.dropAttrs.append({"broadcast", "axis"});
+  auto broadcast = dyn_cast_or_null<IntegerAttr>(s.attr("broadcast"));
+  auto axis = dyn_cast_or_null<IntegerAttr>(s.attr("axis"));
+  if (!broadcast || broadcast.getInt() == 0 || !axis)
     return success();
-  }
-  if (isSchemaOf<PadV2Op>(to)) {
-    edit.dropAttrs.push_back("paddings");
-    if (Attribute p = attr("paddings"))
-      edit.setAttrs.push_back(attrs.getNamedAttr("pads", p));
+  std::optional<int64_t> rankA = rankOf(s.input(0)), rankB = rankOf(s.input(1));
+  if (!rankA || !rankB)
+    return s.error() << "legacy broadcasting along axis " << axis.getInt()
+                     << " needs the ranks of both inputs";
+  int64_t ax = axis.getInt() < 0 ? axis.getInt() + *rankA : axis.getInt();
+  int64_t trailing = *rankA - ax - *rankB;
+  if (ax < 0 || trailing < 0)
+    return s.error() << "axis " << axis.getInt()
+                     << " does not fit the input ranks";
+  if (trailing == 0)
     return success();
-  }
-  if (isSchemaOf<PadV11Op>(to)) {
-    attrToInput("pads", "pads");
-    edit.dropAttrs.push_back("value");
-    if (auto value = dyn_cast_or_null<FloatAttr>(attr("value"))) {
-      Type elem = elementTypeOf(input(0));
-      if (!isa_and_nonnull<FloatType>(elem))
-        return error(op, from, to) << "the pad value needs a float input type";
-      edit.setInputs["constant_value"] =
-          floatScalar(b, loc, elem, value.getValueAsDouble());
-    }
+  SmallVector<int64_t> axes;
+  for (int64_t i = 0; i < trailing; ++i)
+    axes.push_back(*rankB + i);
+  return s.unsqueezeInput(1, "B", axes);
+}
+
+/// PRelu before 7 applied a 1-D slope along the channel axis (1); from 7 on
+/// the slope broadcasts numpy-style, so it becomes [C, 1, ..., 1].
+LogicalResult adaptPRelu7(Adaptation &s) {
+  std::optional<int64_t> rankX = rankOf(s.input(0)), rankS = rankOf(s.input(1));
+  auto slopeType = dyn_cast_or_null<RankedTensorType>(
+      s.input(1) ? s.input(1).getType() : Type());
+  if (!rankX || *rankX < 3 || rankS != 1 || !slopeType ||
+      slopeType.getDimSize(0) == 1)
     return success();
-  }
-  if (isSchemaOf<SplitV2Op>(to)) {
-    // Split-1 takes the sizes as an optional second input.
-    edit.dropInputs.push_back("split");
-    Value sizes = input(1);
-    if (!sizes)
-      return success();
-    auto def = sizes.getDefiningOp();
-    auto value =
-        def ? dyn_cast_or_null<DenseIntElementsAttr>(def->getAttr("value"))
-            : DenseIntElementsAttr();
+  SmallVector<int64_t> axes;
+  for (int64_t i = 1; i < *rankX - 1; ++i)
+    axes.push_back(i);
+  return s.unsqueezeInput(1, "slope", axes);
+}
+
+/// Clip's min and max became inputs at 11.
+LogicalResult adaptClip11(Adaptation &s) {
+  s.edit.dropAttrs.append({"min", "max"});
+  Type elem = elementTypeOf(s.input(0));
+  for (StringRef bound : {"min", "max"}) {
+    auto value = dyn_cast_or_null<FloatAttr>(s.attr(bound));
     if (!value)
-      return error(op, from, to)
-             << "the 'split' input must be a constant to become an attribute";
-    SmallVector<int64_t> split;
-    for (const APInt &i : value.getValues<APInt>())
-      split.push_back(i.getSExtValue());
-    edit.setAttrs.push_back(
-        attrs.getNamedAttr("split", attrs.getDenseI64ArrayAttr(split)));
-    return success();
+      continue;
+    if (!isa_and_nonnull<FloatType>(elem))
+      return s.error() << "the '" << bound
+                       << "' input needs a float input type";
+    s.edit.setInputs[bound] = s.floatScalar(elem, value.getValueAsDouble());
   }
-  if (isSchemaOf<SplitV13Op>(to)) {
-    attrToInput("split", "split");
-    return success();
+  return success();
+}
+
+/// Pad-1's paddings is Pad-2's pads.
+LogicalResult adaptPad2(Adaptation &s) {
+  s.edit.dropAttrs.push_back("paddings");
+  if (Attribute p = s.attr("paddings"))
+    s.edit.setAttrs.push_back(s.attrs.getNamedAttr("pads", p));
+  return success();
+}
+
+/// Pad's pads and value became inputs at 11.
+LogicalResult adaptPad11(Adaptation &s) {
+  s.attrToInput("pads", "pads");
+  s.edit.dropAttrs.push_back("value");
+  if (auto value = dyn_cast_or_null<FloatAttr>(s.attr("value"))) {
+    Type elem = elementTypeOf(s.input(0));
+    if (!isa_and_nonnull<FloatType>(elem))
+      return s.error() << "the pad value needs a float input type";
+    s.edit.setInputs["constant_value"] =
+        s.floatScalar(elem, value.getValueAsDouble());
   }
-  if (isSchemaOf<SqueezeV13Op, UnsqueezeV13Op>(to)) {
-    attrToInput("axes", "axes");
+  return success();
+}
+
+/// Split-1 takes the sizes as an optional second input; Split-2 as an
+/// attribute.
+LogicalResult adaptSplit2(Adaptation &s) {
+  s.edit.dropInputs.push_back("split");
+  Value sizes = s.input(1);
+  if (!sizes)
     return success();
+  auto def = sizes.getDefiningOp();
+  auto value =
+      def ? dyn_cast_or_null<DenseIntElementsAttr>(def->getAttr("value"))
+          : DenseIntElementsAttr();
+  if (!value)
+    return s.error()
+           << "the 'split' input must be a constant to become an attribute";
+  SmallVector<int64_t> split;
+  for (const APInt &i : value.getValues<APInt>())
+    split.push_back(i.getSExtValue());
+  s.edit.setAttrs.push_back(
+      s.attrs.getNamedAttr("split", s.attrs.getDenseI64ArrayAttr(split)));
+  return success();
+}
+
+/// An attribute that became an input of the same name: Split's split,
+/// Squeeze's and Unsqueeze's axes at 13, the reductions' axes (ReduceSum at
+/// 13, the others at 18), Reshape's shape at 5.
+template <const char *...Names>
+LogicalResult adaptAttrsToInputs(Adaptation &s) {
+  return s.attrsToInputs({StringRef(Names)...});
+}
+constexpr char kSplit[] = "split", kAxes[] = "axes", kShape[] = "shape",
+               kStarts[] = "starts", kEnds[] = "ends";
+
+/// TopK's k became an input at 10.
+LogicalResult adaptTopK10(Adaptation &s) {
+  s.edit.dropAttrs.push_back("k");
+  if (auto k = dyn_cast_or_null<IntegerAttr>(s.attr("k")))
+    s.edit.setInputs["K"] =
+        createI64Constant(s.b, s.loc, {k.getInt()}, s.target);
+  return success();
+}
+
+/// Dropout's mask became bool at 10 (it had the data's type).
+LogicalResult adaptDropout10(Adaptation &s) {
+  s.edit.outputElementTypes["mask"] = IntegerType::get(s.op->getContext(), 1);
+  return success();
+}
+
+/// Dropout's ratio became an input at 12.
+LogicalResult adaptDropout12(Adaptation &s) {
+  s.edit.dropAttrs.push_back("ratio");
+  if (auto ratio = dyn_cast_or_null<FloatAttr>(s.attr("ratio")))
+    s.edit.setInputs["ratio"] =
+        s.floatScalar(s.b.getF32Type(), ratio.getValueAsDouble());
+  return success();
+}
+
+/// Upsample's scales became an input at 9.
+LogicalResult adaptUpsample9(Adaptation &s) {
+  s.edit.dropAttrs.push_back("scales");
+  if (auto scales = dyn_cast_or_null<DenseF32ArrayAttr>(s.attr("scales"))) {
+    auto type = RankedTensorType::get({static_cast<int64_t>(scales.size())},
+                                      s.b.getF32Type());
+    s.edit.setInputs["scales"] = createConstant(
+        s.b, s.loc, DenseElementsAttr::get(type, scales.asArrayRef()),
+        s.target);
   }
-  // The reductions' axes became an input: ReduceSum at 13, the others at 18.
-  if (isSchemaOf<ReduceSumOp, ReduceL1Op, ReduceL2Op, ReduceLogSumOp,
-                 ReduceLogSumExpOp, ReduceMaxV18Op, ReduceMeanOp,
-                 ReduceMinV18Op, ReduceProdOp, ReduceSumSquareOp>(to)) {
-    attrToInput("axes", "axes");
+  return success();
+}
+
+/// height_scale/width_scale on 4-D inputs became per-axis scales at 7.
+LogicalResult adaptUpsample7(Adaptation &s) {
+  s.edit.dropAttrs.append({"height_scale", "width_scale"});
+  auto h = dyn_cast_or_null<FloatAttr>(s.attr("height_scale"));
+  auto w = dyn_cast_or_null<FloatAttr>(s.attr("width_scale"));
+  if (!h || !w)
+    return s.error() << "needs height_scale and width_scale";
+  SmallVector<float> scales = {1.0f, 1.0f,
+                               static_cast<float>(h.getValueAsDouble()),
+                               static_cast<float>(w.getValueAsDouble())};
+  s.edit.setAttrs.push_back(
+      s.attrs.getNamedAttr("scales", s.attrs.getDenseF32ArrayAttr(scales)));
+  return success();
+}
+
+/// BatchNormalization's spatial went away at 9.
+LogicalResult adaptBatchNormalization9(Adaptation &s) {
+  s.edit.dropAttrs.push_back("spatial");
+  auto spatial = dyn_cast_or_null<IntegerAttr>(s.attr("spatial"));
+  if (spatial && spatial.getInt() != 1)
+    return s.error() << "spatial=" << spatial.getInt() << " has no counterpart";
+  return success();
+}
+
+/// At 14 only the inference form of BatchNormalization (Y alone) keeps its
+/// meaning.
+LogicalResult adaptBatchNormalization14(Adaptation &s) {
+  if (s.op->getNumResults() > 1)
+    return s.error() << "the training outputs (mean, var, saved_mean, "
+                        "saved_var) changed meaning";
+  return success();
+}
+
+/// Cast-1's `to` names the type; Cast-6's is its TensorProto code.
+LogicalResult adaptCast6(Adaptation &s) {
+  s.edit.dropAttrs.push_back("to");
+  auto to6 = dyn_cast_or_null<StringAttr>(s.attr("to"));
+  if (!to6)
     return success();
+  int32_t code = 0;
+  for (int32_t c = 1; c < 32; ++c)
+    if (getDataTypeName(c) == to6.getValue().upper())
+      code = c;
+  if (!code)
+    return s.error() << "unknown data type '" << to6.getValue() << "'";
+  s.edit.setAttrs.push_back(
+      s.attrs.getNamedAttr("to", s.attrs.getI64IntegerAttr(code)));
+  return success();
+}
+
+/// LpPool's p became an integer at 2.
+LogicalResult adaptLpPool2(Adaptation &s) {
+  s.edit.dropAttrs.push_back("p");
+  if (auto p = dyn_cast_or_null<FloatAttr>(s.attr("p"))) {
+    double value = p.getValueAsDouble();
+    if (value != static_cast<double>(static_cast<int64_t>(value)))
+      return s.error() << "p=" << value << " is not an integer";
+    s.edit.setAttrs.push_back(s.attrs.getNamedAttr(
+        "p", s.attrs.getI64IntegerAttr(static_cast<int64_t>(value))));
   }
-  if (isSchemaOf<ReshapeV5Op>(to)) {
-    attrToInput("shape", "shape");
+  return success();
+}
+
+/// Concat's axis (default 1) became required at 4.
+LogicalResult adaptConcat4(Adaptation &s) {
+  if (!s.attr("axis"))
+    s.edit.setAttrs.push_back(
+        s.attrs.getNamedAttr("axis", s.attrs.getI64IntegerAttr(1)));
+  return success();
+}
+
+/// GridSample's modes bilinear/bicubic are linear/cubic from 20 on.
+LogicalResult adaptGridSample20(Adaptation &s) {
+  if (auto mode = dyn_cast_or_null<StringAttr>(s.attr("mode"))) {
+    StringRef m = llvm::StringSwitch<StringRef>(mode.getValue())
+                      .Case("bilinear", "linear")
+                      .Case("bicubic", "cubic")
+                      .Default(mode.getValue());
+    s.edit.dropAttrs.push_back("mode");
+    s.edit.setAttrs.push_back(
+        s.attrs.getNamedAttr("mode", s.attrs.getStringAttr(m)));
+  }
+  return success();
+}
+
+/// DFT's axis became an input whose default (-2) differs from the
+/// attribute's (1).
+LogicalResult adaptDFT20(Adaptation &s) {
+  s.edit.dropAttrs.push_back("axis");
+  int64_t axis = 1;
+  if (auto a = dyn_cast_or_null<IntegerAttr>(s.attr("axis")))
+    axis = a.getInt();
+  auto type = RankedTensorType::get({}, s.b.getI64Type());
+  s.edit.setInputs["axis"] =
+      createConstant(s.b, s.loc, DenseElementsAttr::get(type, axis), s.target);
+  return success();
+}
+
+/// Resize-10 scales from the corner (asymmetric) and picks the nearest
+/// pixel by rounding down.
+LogicalResult adaptResize11(Adaptation &s) {
+  auto type = RankedTensorType::get({0}, s.b.getF32Type());
+  s.edit.setInputs["roi"] = createConstant(
+      s.b, s.loc, DenseElementsAttr::get(type, ArrayRef<float>()), s.target);
+  s.edit.setAttrs.push_back(s.attrs.getNamedAttr(
+      "coordinate_transformation_mode", s.attrs.getStringAttr("asymmetric")));
+  auto mode = dyn_cast_or_null<StringAttr>(s.attr("mode"));
+  if (!mode || mode.getValue() == "nearest")
+    s.edit.setAttrs.push_back(
+        s.attrs.getNamedAttr("nearest_mode", s.attrs.getStringAttr("floor")));
+  return success();
+}
+
+LogicalResult adaptTile6(Adaptation &s) {
+  return s.error() << "Tile-1's (tiles, axis) inputs need the input rank; not "
+                      "supported";
+}
+
+/// The adapters by the target version of their step (the first that
+/// matches applies).
+struct Adapter {
+  bool (*matches)(const OpSchema &);
+  LogicalResult (*adapt)(Adaptation &);
+};
+const Adapter kAdapters[] = {
+    {isSchemaOf<GemmV7Op>, adaptGemm7},
+    {isSchemaOf<AddV7Op, SubV7Op, MulV7Op, DivV7Op, PowV7Op, AndOp, OrOp, XorOp,
+                EqualV7Op, GreaterV7Op, LessV7Op>,
+     adaptLegacyBroadcast},
+    {isSchemaOf<PReluV7Op>, adaptPRelu7},
+    {isSchemaOf<ClipV11Op>, adaptClip11},
+    {isSchemaOf<PadV2Op>, adaptPad2},
+    {isSchemaOf<PadV11Op>, adaptPad11},
+    {isSchemaOf<SplitV2Op>, adaptSplit2},
+    {isSchemaOf<SplitV13Op>, adaptAttrsToInputs<kSplit>},
+    {isSchemaOf<SqueezeV13Op, UnsqueezeV13Op>, adaptAttrsToInputs<kAxes>},
+    {isSchemaOf<ReduceSumOp, ReduceL1Op, ReduceL2Op, ReduceLogSumOp,
+                ReduceLogSumExpOp, ReduceMaxV18Op, ReduceMeanOp, ReduceMinV18Op,
+                ReduceProdOp, ReduceSumSquareOp>,
+     adaptAttrsToInputs<kAxes>},
+    {isSchemaOf<ReshapeV5Op>, adaptAttrsToInputs<kShape>},
+    {isSchemaOf<SliceV10Op>, adaptAttrsToInputs<kStarts, kEnds, kAxes>},
+    {isSchemaOf<TopKV10Op>, adaptTopK10},
+    {isSchemaOf<DropoutV10Op>, adaptDropout10},
+    {isSchemaOf<DropoutV12Op>, adaptDropout12},
+    {isSchemaOf<UpsampleV9Op>, adaptUpsample9},
+    {isSchemaOf<UpsampleV7Op>, adaptUpsample7},
+    {isSchemaOf<BatchNormalizationV9Op>, adaptBatchNormalization9},
+    {isSchemaOf<BatchNormalizationV14Op>, adaptBatchNormalization14},
+    {isSchemaOf<CastV6Op>, adaptCast6},
+    {isSchemaOf<LpPoolV2Op, GlobalLpPoolV2Op>, adaptLpPool2},
+    {isSchemaOf<ConcatV4Op>, adaptConcat4},
+    {isSchemaOf<GridSampleV20Op>, adaptGridSample20},
+    {isSchemaOf<DFTOp>, adaptDFT20},
+    {isSchemaOf<ResizeV11Op>, adaptResize11},
+    {isSchemaOf<TileV6Op>, adaptTile6},
+};
+} // namespace
+
+LogicalResult Converter::adapt(Operation *op, const OpSchema &from,
+                               const OpSchema &to, StepEdit &edit) {
+  if (*to.domain)
     return success();
-  }
-  if (isSchemaOf<SliceV10Op>(to)) {
-    attrToInput("starts", "starts");
-    attrToInput("ends", "ends");
-    attrToInput("axes", "axes");
-    return success();
-  }
-  if (isSchemaOf<TopKV10Op>(to)) {
-    edit.dropAttrs.push_back("k");
-    if (auto k = dyn_cast_or_null<IntegerAttr>(attr("k")))
-      edit.setInputs["K"] = createI64Constant(b, loc, {k.getInt()}, target);
-    return success();
-  }
-  // Dropout's mask became bool at 10 (it had the data's type).
-  if (isSchemaOf<DropoutV10Op>(to)) {
-    edit.outputElementTypes["mask"] = IntegerType::get(ctx, 1);
-    return success();
-  }
-  if (isSchemaOf<DropoutV12Op>(to)) {
-    edit.dropAttrs.push_back("ratio");
-    if (auto ratio = dyn_cast_or_null<FloatAttr>(attr("ratio")))
-      edit.setInputs["ratio"] =
-          floatScalar(b, loc, b.getF32Type(), ratio.getValueAsDouble());
-    return success();
-  }
-  if (isSchemaOf<UpsampleV9Op>(to)) {
-    edit.dropAttrs.push_back("scales");
-    if (auto scales = dyn_cast_or_null<DenseF32ArrayAttr>(attr("scales"))) {
-      auto type = RankedTensorType::get({static_cast<int64_t>(scales.size())},
-                                        b.getF32Type());
-      edit.setInputs["scales"] = createConstant(
-          b, loc, DenseElementsAttr::get(type, scales.asArrayRef()), target);
+  for (const Adapter &adapter : kAdapters)
+    if (adapter.matches(to)) {
+      Adaptation step(op, from, to, edit, target);
+      return adapter.adapt(step);
     }
-    return success();
-  }
-  if (isSchemaOf<UpsampleV7Op>(to)) {
-    // height_scale/width_scale on 4-D inputs became per-axis scales.
-    edit.dropAttrs.append({"height_scale", "width_scale"});
-    auto h = dyn_cast_or_null<FloatAttr>(attr("height_scale"));
-    auto w = dyn_cast_or_null<FloatAttr>(attr("width_scale"));
-    if (!h || !w)
-      return error(op, from, to) << "needs height_scale and width_scale";
-    SmallVector<float> scales = {1.0f, 1.0f,
-                                 static_cast<float>(h.getValueAsDouble()),
-                                 static_cast<float>(w.getValueAsDouble())};
-    edit.setAttrs.push_back(
-        attrs.getNamedAttr("scales", attrs.getDenseF32ArrayAttr(scales)));
-    return success();
-  }
-  if (isSchemaOf<BatchNormalizationV9Op>(to)) {
-    edit.dropAttrs.push_back("spatial");
-    auto spatial = dyn_cast_or_null<IntegerAttr>(attr("spatial"));
-    if (spatial && spatial.getInt() != 1)
-      return error(op, from, to)
-             << "spatial=" << spatial.getInt() << " has no counterpart";
-    return success();
-  }
-  if (isSchemaOf<BatchNormalizationV14Op>(to)) {
-    // Only the inference form (Y alone) keeps its meaning.
-    if (op->getNumResults() > 1)
-      return error(op, from, to)
-             << "the training outputs (mean, var, saved_mean, saved_var) "
-                "changed meaning";
-    return success();
-  }
-  if (isSchemaOf<CastV6Op>(to)) {
-    edit.dropAttrs.push_back("to");
-    auto to6 = dyn_cast_or_null<StringAttr>(attr("to"));
-    if (!to6)
-      return success();
-    int32_t code = 0;
-    for (int32_t c = 1; c < 32; ++c)
-      if (getDataTypeName(c) == to6.getValue().upper())
-        code = c;
-    if (!code)
-      return error(op, from, to)
-             << "unknown data type '" << to6.getValue() << "'";
-    edit.setAttrs.push_back(
-        attrs.getNamedAttr("to", attrs.getI64IntegerAttr(code)));
-    return success();
-  }
-  if (isSchemaOf<LpPoolV2Op, GlobalLpPoolV2Op>(to)) {
-    edit.dropAttrs.push_back("p");
-    if (auto p = dyn_cast_or_null<FloatAttr>(attr("p"))) {
-      double value = p.getValueAsDouble();
-      if (value != static_cast<double>(static_cast<int64_t>(value)))
-        return error(op, from, to) << "p=" << value << " is not an integer";
-      edit.setAttrs.push_back(attrs.getNamedAttr(
-          "p", attrs.getI64IntegerAttr(static_cast<int64_t>(value))));
-    }
-    return success();
-  }
-  if (isSchemaOf<ConcatV4Op>(to)) {
-    if (!attr("axis"))
-      edit.setAttrs.push_back(
-          attrs.getNamedAttr("axis", attrs.getI64IntegerAttr(1)));
-    return success();
-  }
-  if (isSchemaOf<GridSampleV20Op>(to)) {
-    if (auto mode = dyn_cast_or_null<StringAttr>(attr("mode"))) {
-      StringRef m = llvm::StringSwitch<StringRef>(mode.getValue())
-                        .Case("bilinear", "linear")
-                        .Case("bicubic", "cubic")
-                        .Default(mode.getValue());
-      edit.dropAttrs.push_back("mode");
-      edit.setAttrs.push_back(
-          attrs.getNamedAttr("mode", attrs.getStringAttr(m)));
-    }
-    return success();
-  }
-  if (isSchemaOf<DFTOp>(to)) {
-    // The axis became an input whose default (-2) differs from the
-    // attribute's (1).
-    edit.dropAttrs.push_back("axis");
-    int64_t axis = 1;
-    if (auto a = dyn_cast_or_null<IntegerAttr>(attr("axis")))
-      axis = a.getInt();
-    auto type = RankedTensorType::get({}, b.getI64Type());
-    edit.setInputs["axis"] =
-        createConstant(b, loc, DenseElementsAttr::get(type, axis), target);
-    return success();
-  }
-  if (isSchemaOf<ResizeV11Op>(to)) {
-    // Resize-10 scales from the corner (asymmetric) and picks the nearest
-    // pixel by rounding down.
-    auto type = RankedTensorType::get({0}, b.getF32Type());
-    edit.setInputs["roi"] = createConstant(
-        b, loc, DenseElementsAttr::get(type, ArrayRef<float>()), target);
-    edit.setAttrs.push_back(attrs.getNamedAttr(
-        "coordinate_transformation_mode", attrs.getStringAttr("asymmetric")));
-    auto mode = dyn_cast_or_null<StringAttr>(attr("mode"));
-    if (!mode || mode.getValue() == "nearest")
-      edit.setAttrs.push_back(
-          attrs.getNamedAttr("nearest_mode", attrs.getStringAttr("floor")));
-    return success();
-  }
-  if (isSchemaOf<TileV6Op>(to))
-    return error(op, from, to)
-           << "Tile-1's (tiles, axis) inputs need the input rank; not "
-              "supported";
   return success();
 }
 
