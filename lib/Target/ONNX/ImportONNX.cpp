@@ -112,6 +112,36 @@ private:
     return key;
   }
   LogicalResult importNode(proto::NodeProto &node, unsigned depth);
+  // The steps of importNode.
+  using NodeGraph = std::pair<StringRef, proto::GraphProto *>;
+  LogicalResult importOperands(const proto::NodeProto &node,
+                               const std::string &what,
+                               SmallVectorImpl<Value> &operands,
+                               SmallVectorImpl<bool> &present);
+  FailureOr<std::optional<OperationName>>
+  resolveOperation(const proto::NodeProto &node, StringRef domain,
+                   int64_t opsetVersion, const std::string &what,
+                   std::optional<int64_t> &widenedFrom);
+  LogicalResult importNodeAttributes(proto::NodeProto &node,
+                                     const OpSchema *schema,
+                                     const std::string &what,
+                                     NamedAttrList &attrs,
+                                     SmallVectorImpl<NodeGraph> &graphs);
+  LogicalResult groupSlots(const std::string &what, ArrayRef<bool> slots,
+                           ArrayRef<ArgSchema> args,
+                           SmallVectorImpl<int32_t> &sizes, StringRef kind);
+  void addNodeAttributes(const proto::NodeProto &node, NamedAttrList &attrs);
+  void addCustomOpAttributes(const proto::NodeProto &node, StringRef domain,
+                             ArrayRef<bool> present,
+                             ArrayRef<bool> resultPresent,
+                             ArrayRef<NodeGraph> graphs, OperationState &state,
+                             NamedAttrList &attrs);
+  SmallVector<Type> graphArgumentDefaults(Operation *op, const OpSchema *schema,
+                                          ArrayRef<int32_t> operandGroups);
+  LogicalResult importNodeGraphs(Operation *op, const OpSchema *schema,
+                                 ArrayRef<NodeGraph> graphs,
+                                 ArrayRef<int32_t> operandGroups,
+                                 unsigned depth, const std::string &what);
   LogicalResult importSubgraph(proto::GraphProto &graph, Region &region,
                                ArrayRef<Type> defaultArgTypes, unsigned depth,
                                const Twine &what);
@@ -775,26 +805,12 @@ FailureOr<Type> Importer::resultType(const proto::NodeProto &node,
   return fail();
 }
 
-LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
-  std::string what = describe(node);
-  Location loc = nodeLoc(node);
-  StringRef domain = node.domain();
-  if (domain == "ai.onnx")
-    domain = "";
-  auto opset = opsets.find(domain.empty() ? "ai.onnx" : domain);
-  if (opset == opsets.end())
-    return error(what + ": domain '" + domain +
-                 "' is not in the model's opset_import "
-                 "[ver-opset-import-domain]");
-
-  auto function =
-      functions.find(functionKey(domain, node.op_type(), node.overload()));
-  if (function != functions.end())
-    return importCall(node, *function->second);
-
-  // Operands, with the omitted ones.
-  SmallVector<Value> operands;
-  SmallVector<bool> present;
+/// The operands of `node` (omitted optional inputs left out), and which of
+/// its input slots are present.
+LogicalResult Importer::importOperands(const proto::NodeProto &node,
+                                       const std::string &what,
+                                       SmallVectorImpl<Value> &operands,
+                                       SmallVectorImpl<bool> &present) {
   for (const std::string &in : node.input()) {
     present.push_back(!in.empty());
     if (in.empty())
@@ -806,9 +822,22 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
                    "earlier node");
     operands.push_back(v);
   }
+  return success();
+}
 
+/// The op of `node` at version `opsetVersion` of its domain: none for an
+/// unknown domain (an onnx.custom), an error for an operator that the domain
+/// lacks at that opset. Constant before 9 allows only float values, but
+/// exporters of its time (PyTorch's among them) wrote int64 shape constants
+/// with it, and ONNX Runtime runs such models. The node is read as
+/// Constant-9, which differs from Constant-1 only in the types it allows, and
+/// `widenedFrom` keeps the version its opset selects (for the validator).
+FailureOr<std::optional<OperationName>>
+Importer::resolveOperation(const proto::NodeProto &node, StringRef domain,
+                           int64_t opsetVersion, const std::string &what,
+                           std::optional<int64_t> &widenedFrom) {
   std::optional<OperationName> opName =
-      lookupSchemaOp(context, domain, node.op_type(), opset->second);
+      lookupSchemaOp(context, domain, node.op_type(), opsetVersion);
   bool knownDomain = domain.empty() || domain == "ai.onnx.ml" ||
                      domain == "ai.onnx.preview" ||
                      domain == "ai.onnx.preview.training";
@@ -816,46 +845,44 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
     if (lookupSchemaOp(context, domain, node.op_type(), INT64_MAX))
       return error(what +
                    ": the operator's first version is newer than opset " +
-                   Twine(opset->second) + " of '" +
+                   Twine(opsetVersion) + " of '" +
                    (domain.empty() ? StringRef("ai.onnx") : domain) +
                    "' that the model imports [ver-op-compatible]");
     return error(what + ": no operator '" + node.op_type() + "' in domain '" +
                  (domain.empty() ? StringRef("ai.onnx") : domain) +
                  "' [ver-op-compatible]");
   }
-  // Constant before 9 allows only float values, but exporters of its time
-  // (PyTorch's among them) wrote int64 shape constants with it, and ONNX
-  // Runtime runs such models. The node is read as Constant-9, which differs
-  // from Constant-1 only in the types it allows, and the op keeps the
-  // version its opset selects in onnx.widened_from (for the validator).
-  std::optional<int64_t> widenedFrom;
-  if (domain.empty() &&
-      node.op_type() == Operator::of<ConstantOp>().getName() &&
-      opset->second < 9)
-    for (const proto::AttributeProto &attr : node.attribute())
-      if (attr.name() == "value" && attr.has_t() &&
-          !llvm::is_contained({proto::TensorProto::FLOAT,
-                               proto::TensorProto::FLOAT16,
-                               proto::TensorProto::DOUBLE},
-                              attr.t().data_type())) {
-        widenedFrom = opName ? opName->getInterface<ONNXSchemaOpInterface>()
-                                   ->getSchema()
-                                   .sinceVersion
-                             : 1;
-        opName = OperationName(ConstantV9Op::getOperationName(), context);
-        emitWarning(loc) << what << ": Constant-" << *widenedFrom
-                         << " holds a value of a type only Constant-9 allows "
-                            "(data_type "
-                         << attr.t().data_type()
-                         << "); read as Constant-9, as ONNX Runtime does";
-      }
-  const OpSchema *schema = nullptr;
-  if (opName)
-    schema = &opName->getInterface<ONNXSchemaOpInterface>()->getSchema();
+  if (!domain.empty() ||
+      node.op_type() != Operator::of<ConstantOp>().getName() ||
+      opsetVersion >= 9)
+    return opName;
+  for (const proto::AttributeProto &attr : node.attribute())
+    if (attr.name() == "value" && attr.has_t() &&
+        !llvm::is_contained({proto::TensorProto::FLOAT,
+                             proto::TensorProto::FLOAT16,
+                             proto::TensorProto::DOUBLE},
+                            attr.t().data_type())) {
+      widenedFrom = opName ? opName->getInterface<ONNXSchemaOpInterface>()
+                                 ->getSchema()
+                                 .sinceVersion
+                           : 1;
+      opName = OperationName(ConstantV9Op::getOperationName(), context);
+      emitWarning(nodeLoc(node))
+          << what << ": Constant-" << *widenedFrom
+          << " holds a value of a type only Constant-9 allows (data_type "
+          << attr.t().data_type() << "); read as Constant-9, as ONNX Runtime "
+          << "does";
+    }
+  return opName;
+}
 
-  // Attributes and graphs.
-  NamedAttrList attrs;
-  SmallVector<std::pair<StringRef, proto::GraphProto *>> graphs;
+/// The attributes of `node` (checked against `schema` when it has one) into
+/// `attrs`, its graph attributes into `graphs`; references to attributes of
+/// the enclosing function go into one dictionary attribute.
+LogicalResult
+Importer::importNodeAttributes(proto::NodeProto &node, const OpSchema *schema,
+                               const std::string &what, NamedAttrList &attrs,
+                               SmallVectorImpl<NodeGraph> &graphs) {
   NamedAttrList refs;
   for (proto::AttributeProto &attr : *node.mutable_attribute()) {
     const AttrSchema *attrSchema = nullptr;
@@ -897,39 +924,199 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
   // onnx-validate checks that references are inside a function.
   if (!refs.empty())
     attrs.append(getAttrRefsAttrName(), refs.getDictionary(context));
+  return success();
+}
+
+/// The sizes of the schema's input or output groups (`kind`) that the
+/// present `slots` fill.
+LogicalResult Importer::groupSlots(const std::string &what,
+                                   ArrayRef<bool> slots,
+                                   ArrayRef<ArgSchema> args,
+                                   SmallVectorImpl<int32_t> &sizes,
+                                   StringRef kind) {
+  SlotMismatch why;
+  FailureOr<SmallVector<int32_t>> fitted =
+      assignSlotsToGroups(slots, args, why);
+  if (succeeded(fitted)) {
+    sizes.assign(fitted->begin(), fitted->end());
+    return success();
+  }
+  switch (why.kind) {
+  case SlotMismatch::MissingRequired:
+    return error(what + ": " + kind + " '" + why.arg->name +
+                 "' is required [ir-node-signature]");
+  case SlotMismatch::OmittedInVariadic:
+    return error(what + ": variadic " + kind + " '" + why.arg->name +
+                 "' has an empty name [ir-node-signature]");
+  case SlotMismatch::TooMany:
+    break;
+  }
+  return error(what + ": " + Twine(why.given) + " " + kind +
+               "s, the operator takes at most " + Twine(why.taken) +
+               " [ir-node-signature]");
+}
+
+/// The attributes every imported op carries: the node's name, outputs, doc
+/// string, metadata and device configurations.
+void Importer::addNodeAttributes(const proto::NodeProto &node,
+                                 NamedAttrList &attrs) {
+  if (!node.name().empty())
+    attrs.append("onnx.name", builder.getStringAttr(node.name()));
+  if (!node.doc_string().empty())
+    attrs.append("onnx.doc_string", builder.getStringAttr(node.doc_string()));
+  if (DictionaryAttr meta = importMetadata(context, node.metadata_props()))
+    attrs.append("onnx.metadata_props", meta);
+  if (node.device_configurations_size())
+    attrs.append(
+        "onnx.device_configurations",
+        importDeviceConfigurations(builder, node.device_configurations()));
+}
+
+/// An onnx.custom for a node of an unknown domain: its domain, op type,
+/// omitted slots and graph names as attributes, a region per graph.
+void Importer::addCustomOpAttributes(const proto::NodeProto &node,
+                                     StringRef domain, ArrayRef<bool> present,
+                                     ArrayRef<bool> resultPresent,
+                                     ArrayRef<NodeGraph> graphs,
+                                     OperationState &state,
+                                     NamedAttrList &attrs) {
+  SmallVector<int64_t> absentIn, absentOut;
+  for (auto [i, p] : llvm::enumerate(present))
+    if (!p)
+      absentIn.push_back(i);
+  for (auto [i, p] : llvm::enumerate(resultPresent))
+    if (!p)
+      absentOut.push_back(i);
+  attrs.append("domain", builder.getStringAttr(domain));
+  attrs.append("op_type", builder.getStringAttr(node.op_type()));
+  if (!absentIn.empty())
+    attrs.append("absent_inputs", builder.getDenseI64ArrayAttr(absentIn));
+  if (!absentOut.empty())
+    attrs.append("absent_outputs", builder.getDenseI64ArrayAttr(absentOut));
+  if (!graphs.empty()) {
+    SmallVector<Attribute> names;
+    for (const NodeGraph &g : graphs) {
+      names.push_back(builder.getStringAttr(g.first));
+      state.addRegion();
+    }
+    attrs.append("graph_names", builder.getArrayAttr(names));
+  }
+}
+
+/// The types a graph of `op` gives its arguments when the model leaves them
+/// out: Loop's body takes (iteration, condition, loop-carried...), Scan's
+/// (state..., one slice of each scan input...).
+SmallVector<Type>
+Importer::graphArgumentDefaults(Operation *op, const OpSchema *schema,
+                                ArrayRef<int32_t> operandGroups) {
+  SmallVector<Type> defaults;
+  if (schema && isOperator<LoopOp>(*schema)) {
+    defaults.push_back(RankedTensorType::get({}, builder.getI64Type()));
+    defaults.push_back(RankedTensorType::get({}, builder.getI1Type()));
+    for (Value v : ValueRange(op->getOperands())
+                       .drop_front(operandGroups.size()
+                                       ? operandGroups[0] + operandGroups[1]
+                                       : 0))
+      defaults.push_back(v.getType());
+  }
+  if (schema && isOperator<ScanOp>(*schema)) {
+    ValueRange inputs = op->getOperands();
+    if (schema->sinceVersion == 8)
+      inputs = inputs.drop_front(operandGroups[0]);
+    int64_t scanInputs = 0;
+    if (auto n = op->getAttrOfType<IntegerAttr>("num_scan_inputs"))
+      scanInputs = n.getInt();
+    int64_t states = int64_t(inputs.size()) - scanInputs;
+    for (auto [k, v] : llvm::enumerate(inputs)) {
+      auto tensor = dyn_cast<TensorType>(v.getType());
+      if (int64_t(k) < states || !tensor)
+        defaults.push_back(v.getType());
+      else
+        defaults.push_back(UnrankedTensorType::get(tensor.getElementType()));
+    }
+  }
+  return defaults;
+}
+
+/// The graph attributes of `node` as the regions of `op` named after them.
+LogicalResult Importer::importNodeGraphs(Operation *op, const OpSchema *schema,
+                                         ArrayRef<NodeGraph> graphs,
+                                         ArrayRef<int32_t> operandGroups,
+                                         unsigned depth,
+                                         const std::string &what) {
+  for (auto &[name, graph] : graphs) {
+    unsigned regionIndex = 0;
+    if (schema) {
+      for (const AttrSchema &a : schema->attributes) {
+        if (!schema->isGraph(a))
+          continue;
+        if (name == a.odsName)
+          break;
+        ++regionIndex;
+      }
+    } else {
+      regionIndex = std::distance(
+          graphs.begin(),
+          llvm::find_if(graphs, [&](auto &g) { return g.first == name; }));
+    }
+    SmallVector<Type> defaults =
+        graphArgumentDefaults(op, schema, operandGroups);
+    OpBuilder::InsertionGuard guard(builder);
+    if (failed(importSubgraph(*graph, op->getRegion(regionIndex), defaults,
+                              depth + 1,
+                              what + ", graph '" + name.str() + "'")))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
+  std::string what = describe(node);
+  Location loc = nodeLoc(node);
+  StringRef domain = node.domain();
+  if (domain == "ai.onnx")
+    domain = "";
+  auto opset = opsets.find(domain.empty() ? "ai.onnx" : domain);
+  if (opset == opsets.end())
+    return error(what + ": domain '" + domain +
+                 "' is not in the model's opset_import "
+                 "[ver-opset-import-domain]");
+
+  auto function =
+      functions.find(functionKey(domain, node.op_type(), node.overload()));
+  if (function != functions.end())
+    return importCall(node, *function->second);
+
+  // Operands, with the omitted ones.
+  SmallVector<Value> operands;
+  SmallVector<bool> present;
+  if (failed(importOperands(node, what, operands, present)))
+    return failure();
+  std::optional<int64_t> widenedFrom;
+  FailureOr<std::optional<OperationName>> resolved =
+      resolveOperation(node, domain, opset->second, what, widenedFrom);
+  if (failed(resolved))
+    return failure();
+  std::optional<OperationName> opName = *resolved;
+  const OpSchema *schema = nullptr;
+  if (opName)
+    schema = &opName->getInterface<ONNXSchemaOpInterface>()->getSchema();
+
+  NamedAttrList attrs;
+  SmallVector<NodeGraph> graphs;
+  if (failed(importNodeAttributes(node, schema, what, attrs, graphs)))
+    return failure();
 
   // Group the inputs and outputs as the schema does.
   SmallVector<int32_t> operandGroups, resultGroups;
   SmallVector<bool> resultPresent;
   for (const std::string &out : node.output())
     resultPresent.push_back(!out.empty());
-  auto group = [&](ArrayRef<bool> slots, ArrayRef<ArgSchema> args,
-                   SmallVectorImpl<int32_t> &sizes,
-                   StringRef kind) -> LogicalResult {
-    SlotMismatch why;
-    FailureOr<SmallVector<int32_t>> fitted =
-        assignSlotsToGroups(slots, args, why);
-    if (succeeded(fitted)) {
-      sizes.assign(fitted->begin(), fitted->end());
-      return success();
-    }
-    switch (why.kind) {
-    case SlotMismatch::MissingRequired:
-      return error(what + ": " + kind + " '" + why.arg->name +
-                   "' is required [ir-node-signature]");
-    case SlotMismatch::OmittedInVariadic:
-      return error(what + ": variadic " + kind + " '" + why.arg->name +
-                   "' has an empty name [ir-node-signature]");
-    case SlotMismatch::TooMany:
-      break;
-    }
-    return error(what + ": " + Twine(why.given) + " " + kind +
-                 "s, the operator takes at most " + Twine(why.taken) +
-                 " [ir-node-signature]");
-  };
   if (schema && !schema->deprecated &&
-      (failed(group(present, schema->inputs, operandGroups, "input")) ||
-       failed(group(resultPresent, schema->outputs, resultGroups, "output"))))
+      (failed(
+           groupSlots(what, present, schema->inputs, operandGroups, "input")) ||
+       failed(groupSlots(what, resultPresent, schema->outputs, resultGroups,
+                         "output"))))
     return failure();
 
   SmallVector<Type> resultTypes;
@@ -945,19 +1132,10 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
   }
 
   // Names survive a round trip as attributes.
-  if (!node.name().empty())
-    attrs.append("onnx.name", builder.getStringAttr(node.name()));
+  addNodeAttributes(node, attrs);
   SmallVector<Attribute> outNames;
   for (const std::string &out : node.output())
     outNames.push_back(builder.getStringAttr(out));
-  if (!node.doc_string().empty())
-    attrs.append("onnx.doc_string", builder.getStringAttr(node.doc_string()));
-  if (DictionaryAttr meta = importMetadata(context, node.metadata_props()))
-    attrs.append("onnx.metadata_props", meta);
-  if (node.device_configurations_size())
-    attrs.append(
-        "onnx.device_configurations",
-        importDeviceConfigurations(builder, node.device_configurations()));
 
   OperationState state(
       loc,
@@ -976,27 +1154,8 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
       if (schema->isGraph(a))
         state.addRegion();
   } else {
-    SmallVector<int64_t> absentIn, absentOut;
-    for (auto [i, p] : llvm::enumerate(present))
-      if (!p)
-        absentIn.push_back(i);
-    for (auto [i, p] : llvm::enumerate(resultPresent))
-      if (!p)
-        absentOut.push_back(i);
-    attrs.append("domain", builder.getStringAttr(domain));
-    attrs.append("op_type", builder.getStringAttr(node.op_type()));
-    if (!absentIn.empty())
-      attrs.append("absent_inputs", builder.getDenseI64ArrayAttr(absentIn));
-    if (!absentOut.empty())
-      attrs.append("absent_outputs", builder.getDenseI64ArrayAttr(absentOut));
-    if (!graphs.empty()) {
-      SmallVector<Attribute> names;
-      for (auto &g : graphs) {
-        names.push_back(builder.getStringAttr(g.first));
-        state.addRegion();
-      }
-      attrs.append("graph_names", builder.getArrayAttr(names));
-    }
+    addCustomOpAttributes(node, domain, present, resultPresent, graphs, state,
+                          attrs);
   }
   attrs.append("onnx.outputs", builder.getArrayAttr(outNames));
   if (widenedFrom)
@@ -1004,59 +1163,9 @@ LogicalResult Importer::importNode(proto::NodeProto &node, unsigned depth) {
   state.addAttributes(attrs);
   Operation *op = builder.create(state);
 
-  // Graph attributes become the regions named after them.
-  for (auto &[name, graph] : graphs) {
-    unsigned regionIndex = 0;
-    if (schema) {
-      for (const AttrSchema &a : schema->attributes) {
-        if (!schema->isGraph(a))
-          continue;
-        if (name == a.odsName)
-          break;
-        ++regionIndex;
-      }
-    } else {
-      regionIndex = std::distance(
-          graphs.begin(),
-          llvm::find_if(graphs, [&](auto &g) { return g.first == name; }));
-    }
-    // Loop's body takes (iteration, condition, loop-carried...) whose types
-    // a model may leave out.
-    SmallVector<Type> defaults;
-    if (schema && isOperator<LoopOp>(*schema)) {
-      defaults.push_back(RankedTensorType::get({}, builder.getI64Type()));
-      defaults.push_back(RankedTensorType::get({}, builder.getI1Type()));
-      for (Value v : ValueRange(op->getOperands())
-                         .drop_front(operandGroups.size()
-                                         ? operandGroups[0] + operandGroups[1]
-                                         : 0))
-        defaults.push_back(v.getType());
-    }
-    // Scan's body takes (state..., one slice of each scan input...).
-    if (schema && isOperator<ScanOp>(*schema)) {
-      ValueRange inputs = op->getOperands();
-      if (schema->sinceVersion == 8)
-        inputs = inputs.drop_front(operandGroups[0]);
-      int64_t scanInputs = 0;
-      if (auto n = op->getAttrOfType<IntegerAttr>("num_scan_inputs"))
-        scanInputs = n.getInt();
-      int64_t states = int64_t(inputs.size()) - scanInputs;
-      for (auto [k, v] : llvm::enumerate(inputs)) {
-        auto tensor = dyn_cast<TensorType>(v.getType());
-        if (int64_t(k) < states || !tensor)
-          defaults.push_back(v.getType());
-        else
-          defaults.push_back(UnrankedTensorType::get(tensor.getElementType()));
-      }
-    }
-    OpBuilder::InsertionGuard guard(builder);
-    if (failed(importSubgraph(*graph, op->getRegion(regionIndex), defaults,
-                              depth + 1,
-                              what + ", graph '" + name.str() + "'")))
-      return failure();
-  }
-
-  if (failed(setResultTypesFromGraphs(op, node)))
+  if (failed(
+          importNodeGraphs(op, schema, graphs, operandGroups, depth, what)) ||
+      failed(setResultTypesFromGraphs(op, node)))
     return failure();
 
   unsigned r = 0;
