@@ -29,94 +29,60 @@ namespace {
 
 using Pred = arith::CmpIPredicate;
 
-struct UniqueLowering : ONNXToLinalgPattern<UniqueOp> {
-  using ONNXToLinalgPattern::ONNXToLinalgPattern;
+Value xorTrue(OpBuilder &b, Location loc, Value v) {
+  return b.createOrFold<arith::XOrIOp>(
+      loc, v, arith::ConstantIntOp::create(b, loc, 1, 1));
+}
 
-  LogicalResult
-  matchAndRewrite(UniqueOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto yType = getResultType(op);
-    Value x = adaptor.getX();
-    auto xType = dyn_cast<RankedTensorType>(x.getType());
-    if (!yType || !xType)
-      return emitLoweringError(op, "expected ranked tensors");
-    Type et = xType.getElementType();
-    if (!isa<FloatType, IntegerType>(et))
-      return emitLoweringError(op, "unsupported element type");
-    for (unsigned i = 1; i < op->getNumResults(); ++i)
-      if (!getResultType(op, i))
-        return emitLoweringError(op, "expected ranked results");
-    Location loc = op.getLoc();
-    OpBuilder &b = rewriter;
-    bool isUnsigned = isUnsignedElement(op.getX().getType());
-    bool sorted = op.getSorted() != 0;
-
-    // Items: elements of the flattened input, or slices along the axis.
-    int64_t axis = -1;
-    if (op.getAxis()) {
-      axis = static_cast<int64_t>(*op.getAxis());
-      if (axis < 0)
-        axis += xType.getRank();
-      if (axis < 0 || axis >= xType.getRank())
-        return emitLoweringError(op, "axis out of range");
-    } else {
-      OpFoldResult n = product(b, loc, getDims(b, loc, x));
-      auto flatType = RankedTensorType::get(
-          {staticValue(n).value_or(ShapedType::kDynamic)}, et);
-      x = reshapeTo(b, loc, x, flatType, {n});
-      xType = flatType;
-      axis = 0;
-    }
-    if (yType.getRank() != xType.getRank())
-      return emitLoweringError(op, "the result rank does not match");
-    int64_t rank = xType.getRank();
+/// The loops of one Unique over the items of `x` (slices along `axis`):
+/// each step a loop nest of index tensors, in the order the results need
+/// them.
+class UniqueBuilder {
+public:
+  UniqueBuilder(OpBuilder &b, Location loc, Value x, int64_t axis,
+                bool isUnsigned)
+      : b(b), loc(loc), x(x), axis(axis), isUnsigned(isUnsigned),
+        et(cast<RankedTensorType>(x.getType()).getElementType()) {
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
     SmallVector<Value> xDims = dimValues(b, loc, x);
-    Value n = xDims[axis];
-    SmallVector<Value> sliceDims;
+    n = xDims[axis];
     for (int64_t d = 0; d < rank; ++d)
       if (d != axis)
         sliceDims.push_back(xDims[d]);
+    zero = idx(b, loc, 0);
+    one = idx(b, loc, 1);
+    f = arith::ConstantIntOp::create(b, loc, 0, 1);
+  }
 
-    Value zero = idx(b, loc, 0), one = idx(b, loc, 1);
-    Value f = arith::ConstantIntOp::create(b, loc, 0, 1);
+  /// The number of items.
+  Value getCount() const { return n; }
 
-    // (equal, less) of items i and j.
-    auto compare = [&](OpBuilder &cb, Location cl, Value i,
-                       Value j) -> std::pair<Value, Value> {
-      auto elementCompare = [&](OpBuilder &eb, Location el, Value a,
-                                Value c) -> std::pair<Value, Value> {
-        if (isa<FloatType>(et))
-          return {
-              arith::CmpFOp::create(eb, el, arith::CmpFPredicate::OEQ, a, c),
-              arith::CmpFOp::create(eb, el, arith::CmpFPredicate::OLT, a, c)};
-        return {arith::CmpIOp::create(eb, el, Pred::eq, a, c),
-                arith::CmpIOp::create(eb, el,
-                                      isUnsigned || et.isInteger(1) ? Pred::ult
-                                                                    : Pred::slt,
-                                      a, c)};
-      };
-      // Lexicographic over the slice: the first differing element decides.
-      SmallVector<Value> r = buildLoopNest(
-          cb, cl, sliceDims, {f, f},
-          [&](OpBuilder &lb, Location ll, ValueRange ivs, ValueRange args) {
-            SmallVector<Value> ai(ivs), aj(ivs);
-            ai.insert(ai.begin() + axis, i);
-            aj.insert(aj.begin() + axis, j);
-            Value a = tensor::ExtractOp::create(lb, ll, x, ai);
-            Value c = tensor::ExtractOp::create(lb, ll, x, aj);
-            auto [eq, lt] = elementCompare(lb, ll, a, c);
-            Value decides =
-                andI(lb, ll, xorTrue(lb, ll, args[0]), xorTrue(lb, ll, eq));
-            return SmallVector<Value>{orI(lb, ll, args[0], decides),
-                                      select(lb, ll, decides, lt, args[1])};
-          });
-      return {xorTrue(cb, cl, r[0]), r[1]};
-    };
+  /// (equal, less) of items i and j: lexicographic over the slice, the
+  /// first differing element decides.
+  std::pair<Value, Value> compare(OpBuilder &cb, Location cl, Value i,
+                                  Value j) const {
+    SmallVector<Value> r = buildLoopNest(
+        cb, cl, sliceDims, {f, f},
+        [&](OpBuilder &lb, Location ll, ValueRange ivs, ValueRange args) {
+          SmallVector<Value> ai(ivs), aj(ivs);
+          ai.insert(ai.begin() + axis, i);
+          aj.insert(aj.begin() + axis, j);
+          Value a = tensor::ExtractOp::create(lb, ll, x, ai);
+          Value c = tensor::ExtractOp::create(lb, ll, x, aj);
+          auto [eq, lt] = compareElements(lb, ll, a, c);
+          Value decides =
+              andI(lb, ll, xorTrue(lb, ll, args[0]), xorTrue(lb, ll, eq));
+          return SmallVector<Value>{orI(lb, ll, args[0], decides),
+                                    select(lb, ll, decides, lt, args[1])};
+        });
+    return {xorTrue(cb, cl, r[0]), r[1]};
+  }
 
-    // 1. The first occurrence of each item.
+  /// 1. The first occurrence of each item.
+  Value firstOccurrences() const {
     Value first = tensor::EmptyOp::create(b, loc, ArrayRef<OpFoldResult>{n},
                                           b.getIndexType());
-    first = buildLoopNest(
+    return buildLoopNest(
         b, loc, {n}, {first},
         [&](OpBuilder &lb, Location ll, ValueRange ivs, ValueRange args) {
           Value i = ivs[0];
@@ -140,7 +106,11 @@ struct UniqueLowering : ONNXToLinalgPattern<UniqueOp> {
           return SmallVector<Value>{
               tensor::InsertOp::create(lb, ll, found, args[0], i)};
         })[0];
-    // 2. The unique items in order of first occurrence.
+  }
+
+  /// 2. The number of unique items, and the unique items in order of first
+  /// occurrence.
+  std::pair<Value, Value> uniqueItems(Value first) const {
     Value count = buildLoopNest(
         b, loc, {n}, {zero},
         [&](OpBuilder &lb, Location ll, ValueRange ivs, ValueRange args) {
@@ -171,42 +141,141 @@ struct UniqueLowering : ONNXToLinalgPattern<UniqueOp> {
               select(lb, ll, isNew, addI(lb, ll, args[0], one), args[0]),
               ifOp.getResult(0)};
         })[1];
-    // 3. Sorted: each unique item goes to its rank among them.
-    Value order = uniq;
-    if (sorted) {
-      Value init = tensor::EmptyOp::create(
-          b, loc, ArrayRef<OpFoldResult>{count}, b.getIndexType());
-      // Slots that two items would share (NaN) keep a valid index.
-      init = linalg::FillOp::create(b, loc, zero, init).getResult(0);
-      order = buildLoopNest(
-          b, loc, {count}, {init},
-          [&](OpBuilder &lb, Location ll, ValueRange ivs, ValueRange args) {
-            Value p = tensor::ExtractOp::create(lb, ll, uniq, ivs[0]);
-            Value rankOfP = buildLoopNest(
-                lb, ll, {count}, {zero},
-                [&](OpBuilder &ib, Location il, ValueRange jvs,
-                    ValueRange jargs) {
-                  Value q = tensor::ExtractOp::create(ib, il, uniq, jvs[0]);
-                  Value lt = compare(ib, il, q, p).second;
-                  return SmallVector<Value>{select(
-                      ib, il, lt, addI(ib, il, jargs[0], one), jargs[0])};
-                })[0];
-            rankOfP = minI(lb, ll, rankOfP, subI(lb, ll, count, one));
-            return SmallVector<Value>{
-                tensor::InsertOp::create(lb, ll, p, args[0], rankOfP)};
-          })[0];
-    }
-    // 4. The position of each unique item in the output.
+    return {count, uniq};
+  }
+
+  /// 3. Sorted: each unique item goes to its rank among them.
+  Value sortedOrder(Value uniq, Value count) const {
+    Value init = tensor::EmptyOp::create(b, loc, ArrayRef<OpFoldResult>{count},
+                                         b.getIndexType());
+    // Slots that two items would share (NaN) keep a valid index.
+    init = linalg::FillOp::create(b, loc, zero, init).getResult(0);
+    return buildLoopNest(
+        b, loc, {count}, {init},
+        [&](OpBuilder &lb, Location ll, ValueRange ivs, ValueRange args) {
+          Value p = tensor::ExtractOp::create(lb, ll, uniq, ivs[0]);
+          Value rankOfP = buildLoopNest(
+              lb, ll, {count}, {zero},
+              [&](OpBuilder &ib, Location il, ValueRange jvs,
+                  ValueRange jargs) {
+                Value q = tensor::ExtractOp::create(ib, il, uniq, jvs[0]);
+                Value lt = compare(ib, il, q, p).second;
+                return SmallVector<Value>{
+                    select(ib, il, lt, addI(ib, il, jargs[0], one), jargs[0])};
+              })[0];
+          rankOfP = minI(lb, ll, rankOfP, subI(lb, ll, count, one));
+          return SmallVector<Value>{
+              tensor::InsertOp::create(lb, ll, p, args[0], rankOfP)};
+        })[0];
+  }
+
+  /// 4. The position of each unique item in the output.
+  Value positions(Value order, Value count) const {
     Value posOf = tensor::EmptyOp::create(b, loc, ArrayRef<OpFoldResult>{n},
                                           b.getIndexType());
     posOf = linalg::FillOp::create(b, loc, zero, posOf).getResult(0);
-    posOf = buildLoopNest(
+    return buildLoopNest(
         b, loc, {count}, {posOf},
         [&](OpBuilder &lb, Location ll, ValueRange ivs, ValueRange args) {
           Value item = tensor::ExtractOp::create(lb, ll, order, ivs[0]);
           return SmallVector<Value>{
               tensor::InsertOp::create(lb, ll, ivs[0], args[0], item)};
         })[0];
+  }
+
+  /// The counts output: how many items have each unique item's first
+  /// occurrence.
+  Value counts(Value first, Value posOf, Value count,
+               RankedTensorType type) const {
+    Value init = tensor::EmptyOp::create(b, loc, ArrayRef<OpFoldResult>{count},
+                                         type.getElementType());
+    init = linalg::FillOp::create(
+               b, loc, createScalarConstant(b, loc, type.getElementType(), 0),
+               init)
+               .getResult(0);
+    return buildLoopNest(
+        b, loc, {n}, {init},
+        [&](OpBuilder &lb, Location ll, ValueRange ivs, ValueRange args) {
+          Value fi = tensor::ExtractOp::create(lb, ll, first, ivs[0]);
+          Value p = tensor::ExtractOp::create(lb, ll, posOf, fi);
+          Value c = tensor::ExtractOp::create(lb, ll, args[0], p);
+          c = arith::AddIOp::create(
+              lb, ll, c,
+              createScalarConstant(lb, ll, type.getElementType(), 1));
+          return SmallVector<Value>{
+              tensor::InsertOp::create(lb, ll, c, args[0], p)};
+        })[0];
+  }
+
+private:
+  /// (equal, less) of two elements.
+  std::pair<Value, Value> compareElements(OpBuilder &eb, Location el, Value a,
+                                          Value c) const {
+    if (isa<FloatType>(et))
+      return {arith::CmpFOp::create(eb, el, arith::CmpFPredicate::OEQ, a, c),
+              arith::CmpFOp::create(eb, el, arith::CmpFPredicate::OLT, a, c)};
+    return {arith::CmpIOp::create(eb, el, Pred::eq, a, c),
+            arith::CmpIOp::create(
+                eb, el, isUnsigned || et.isInteger(1) ? Pred::ult : Pred::slt,
+                a, c)};
+  }
+
+  OpBuilder &b;
+  Location loc;
+  Value x;
+  int64_t axis;
+  bool isUnsigned;
+  Type et;
+  Value n, zero, one, f;
+  SmallVector<Value> sliceDims;
+};
+
+struct UniqueLowering : ONNXToLinalgPattern<UniqueOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
+
+  LogicalResult
+  matchAndRewrite(UniqueOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto yType = getResultType(op);
+    Value x = adaptor.getX();
+    auto xType = dyn_cast<RankedTensorType>(x.getType());
+    if (!yType || !xType)
+      return emitLoweringError(op, "expected ranked tensors");
+    Type et = xType.getElementType();
+    if (!isa<FloatType, IntegerType>(et))
+      return emitLoweringError(op, "unsupported element type");
+    for (unsigned i = 1; i < op->getNumResults(); ++i)
+      if (!getResultType(op, i))
+        return emitLoweringError(op, "expected ranked results");
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+
+    // Items: elements of the flattened input, or slices along the axis.
+    int64_t axis = -1;
+    if (op.getAxis()) {
+      axis = static_cast<int64_t>(*op.getAxis());
+      if (axis < 0)
+        axis += xType.getRank();
+      if (axis < 0 || axis >= xType.getRank())
+        return emitLoweringError(op, "axis out of range");
+    } else {
+      OpFoldResult n = product(b, loc, getDims(b, loc, x));
+      auto flatType = RankedTensorType::get(
+          {staticValue(n).value_or(ShapedType::kDynamic)}, et);
+      x = reshapeTo(b, loc, x, flatType, {n});
+      xType = flatType;
+      axis = 0;
+    }
+    if (yType.getRank() != xType.getRank())
+      return emitLoweringError(op, "the result rank does not match");
+    int64_t rank = xType.getRank();
+
+    UniqueBuilder u(b, loc, x, axis, isUnsignedElement(op.getX().getType()));
+    Value n = u.getCount();
+    Value first = u.firstOccurrences();
+    auto [count, uniq] = u.uniqueItems(first);
+    Value order = op.getSorted() != 0 ? u.sortedOrder(uniq, count) : uniq;
+    Value posOf = u.positions(order, count);
 
     SmallVector<Value> results;
     // Y.
@@ -223,18 +292,17 @@ struct UniqueLowering : ONNXToLinalgPattern<UniqueOp> {
           at[axis] = args[0];
           return (Value)tensor::ExtractOp::create(nb, nl, x, at);
         }));
-    auto i64Vector = [&](Value source, RankedTensorType type) {
-      return buildIndexGeneric(
-          b, loc, type, preferStatic(b, loc, op, type, getDims(b, loc, source)),
-          {source}, {b.getMultiDimIdentityMap(1)},
+    unsigned next = 1;
+    if (op.getIndices()) {
+      auto type = getResultType(op, next++);
+      results.push_back(buildIndexGeneric(
+          b, loc, type, preferStatic(b, loc, op, type, getDims(b, loc, order)),
+          {order}, {b.getMultiDimIdentityMap(1)},
           [&](OpBuilder &nb, Location nl, ValueRange, ValueRange args) {
             return (Value)arith::IndexCastOp::create(
                 nb, nl, type.getElementType(), args[0]);
-          });
-    };
-    unsigned next = 1;
-    if (op.getIndices())
-      results.push_back(i64Vector(order, getResultType(op, next++)));
+          }));
+    }
     if (op.getInverseIndices()) {
       auto type = getResultType(op, next++);
       results.push_back(buildIndexGeneric(
@@ -248,33 +316,11 @@ struct UniqueLowering : ONNXToLinalgPattern<UniqueOp> {
     }
     if (op.getCounts()) {
       auto type = getResultType(op, next++);
-      Value init = tensor::EmptyOp::create(
-          b, loc, ArrayRef<OpFoldResult>{count}, type.getElementType());
-      init = linalg::FillOp::create(
-                 b, loc, createScalarConstant(b, loc, type.getElementType(), 0),
-                 init)
-                 .getResult(0);
-      Value counts = buildLoopNest(
-          b, loc, {n}, {init},
-          [&](OpBuilder &lb, Location ll, ValueRange ivs, ValueRange args) {
-            Value fi = tensor::ExtractOp::create(lb, ll, first, ivs[0]);
-            Value p = tensor::ExtractOp::create(lb, ll, posOf, fi);
-            Value c = tensor::ExtractOp::create(lb, ll, args[0], p);
-            c = arith::AddIOp::create(
-                lb, ll, c,
-                createScalarConstant(lb, ll, type.getElementType(), 1));
-            return SmallVector<Value>{
-                tensor::InsertOp::create(lb, ll, c, args[0], p)};
-          })[0];
-      results.push_back(castTo(b, loc, counts, type));
+      results.push_back(
+          castTo(b, loc, u.counts(first, posOf, count, type), type));
     }
     rewriter.replaceOp(op, results);
     return success();
-  }
-
-  static Value xorTrue(OpBuilder &b, Location loc, Value v) {
-    return b.createOrFold<arith::XOrIOp>(
-        loc, v, arith::ConstantIntOp::create(b, loc, 1, 1));
   }
 };
 
