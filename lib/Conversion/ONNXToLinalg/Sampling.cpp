@@ -214,6 +214,188 @@ struct RoiAlignLowering : ONNXToLinalgPattern<RoiAlignOp> {
   }
 };
 
+/// The attributes of a DeformConv and the sizes its body reads.
+struct DeformGeometry {
+  int64_t rank = 0, nd = 0, group = 1, offsetGroup = 1;
+  SmallVector<int64_t> strides, dilations, pads;
+  SmallVector<Value> xDims, wDims, oDims;
+  Value cPerGroup, ocPerGroup, cPerOffsetGroup, kernelSize;
+};
+
+/// Reads and checks the attributes of `op` over `nd` spatial axes.
+LogicalResult readDeformAttributes(DeformConvOp op, RankedTensorType wType,
+                                   DeformGeometry &g) {
+  int64_t nd = g.nd;
+  auto attr = [&](std::optional<ArrayRef<int64_t>> a, int64_t n, int64_t dflt) {
+    SmallVector<int64_t> v(n, dflt);
+    if (a && a->size() == static_cast<size_t>(n))
+      v.assign(a->begin(), a->end());
+    return v;
+  };
+  if (auto a = op.getPads(); a && a->size() != static_cast<size_t>(2 * nd))
+    return emitLoweringError(op, "pads needs 2 values per spatial axis");
+  g.strides = attr(op.getStrides(), nd, 1);
+  g.dilations = attr(op.getDilations(), nd, 1);
+  g.pads = attr(op.getPads(), 2 * nd, 0);
+  g.group = op.getGroup();
+  g.offsetGroup = op.getOffsetGroup();
+  if (g.group < 1 || g.offsetGroup < 1)
+    return emitLoweringError(op, "group and offset_group must be positive");
+  if (auto k = op.getKernelShape())
+    for (int64_t d = 0; d < nd && k->size() == static_cast<size_t>(nd); ++d)
+      if (!wType.isDynamicDim(2 + d) && wType.getDimSize(2 + d) != (*k)[d])
+        return emitLoweringError(op, "kernel_shape differs from W's shape");
+  return success();
+}
+
+/// The sizes of the operands, checked against each other at run time.
+void checkDeformShapes(OpBuilder &b, Location loc, Operation *op, Value x,
+                       Value w, Value offset, Value mask, Value bias,
+                       DeformGeometry &g) {
+  int64_t nd = g.nd;
+  g.xDims = dimValues(b, loc, x);
+  g.wDims = dimValues(b, loc, w);
+  g.oDims = dimValues(b, loc, offset);
+  ArrayRef<Value> xDims = g.xDims, wDims = g.wDims, oDims = g.oDims;
+  Value c = xDims[1], oc = wDims[0];
+  Value groupV = idx(b, loc, g.group),
+        offsetGroupV = idx(b, loc, g.offsetGroup);
+  Value zero = idx(b, loc, 0);
+  auto divides = [&](Value d, Value v) {
+    return cmpI(b, loc, Pred::eq, arith::RemUIOp::create(b, loc, v, d), zero);
+  };
+  g.cPerGroup = arith::DivUIOp::create(b, loc, c, groupV);
+  g.ocPerGroup = arith::DivUIOp::create(b, loc, oc, groupV);
+  g.cPerOffsetGroup = arith::DivUIOp::create(b, loc, c, offsetGroupV);
+  check(b, loc,
+        andI(b, loc, andI(b, loc, divides(groupV, c), divides(groupV, oc)),
+             divides(offsetGroupV, c)),
+        op, "C and oC must be divisible by group, C by offset_group");
+  check(b, loc, cmpI(b, loc, Pred::eq, wDims[1], g.cPerGroup), op,
+        "W's dim 1 is not C / group");
+  g.kernelSize = idx(b, loc, 1);
+  for (int64_t d = 0; d < nd; ++d)
+    g.kernelSize = mulI(b, loc, g.kernelSize, wDims[2 + d]);
+  Value maskChannels = mulI(b, loc, offsetGroupV, g.kernelSize);
+  check(b, loc,
+        andI(b, loc, cmpI(b, loc, Pred::eq, oDims[0], xDims[0]),
+             cmpI(b, loc, Pred::eq, oDims[1],
+                  mulI(b, loc, maskChannels, idx(b, loc, nd)))),
+        op,
+        "offset must have shape (N, offset_group * kernel size * " + Twine(nd) +
+            ", output sizes...)");
+  if (mask) {
+    SmallVector<Value> mDims = dimValues(b, loc, mask);
+    Value ok = andI(b, loc, cmpI(b, loc, Pred::eq, mDims[0], xDims[0]),
+                    cmpI(b, loc, Pred::eq, mDims[1], maskChannels));
+    for (int64_t d = 0; d < nd; ++d)
+      ok = andI(b, loc, ok, cmpI(b, loc, Pred::eq, mDims[2 + d], oDims[2 + d]));
+    check(b, loc, ok, op,
+          "mask must have shape (N, offset_group * kernel "
+          "size, output sizes...)");
+  }
+  if (bias)
+    check(b, loc, cmpI(b, loc, Pred::eq, dimValues(b, loc, bias)[0], oc), op,
+          "B must have oC values");
+}
+
+/// The result's initial value: the bias broadcast along the channel (or
+/// zeros).
+Value deformInit(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> dims,
+                 Type elementType, Value bias) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = dims.size();
+  Value init = tensor::EmptyOp::create(b, loc, dims, elementType);
+  if (!bias)
+    return linalg::FillOp::create(b, loc,
+                                  ValueRange{zeroOf(b, loc, elementType)},
+                                  ValueRange{init})
+        .getResult(0);
+  AffineMap biasMap = AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{bias},
+             ValueRange{init},
+             ArrayRef<AffineMap>{biasMap,
+                                 AffineMap::getMultiDimIdentityMap(rank, ctx)},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, args[0]);
+             })
+      .getResult(0);
+}
+
+/// The input value (f64) that the kernel tap at `ivs` (n, oc, o_1..o_nd,
+/// c in group, k_1..k_nd) reads: X at the tap's position moved by its
+/// offset, N-linearly interpolated with zeros outside the input, times the
+/// mask.
+Value deformedInput(FloatMath &m, const DeformGeometry &g, Value x,
+                    Value offset, Value mask, ArrayRef<Value> ivs) {
+  OpBuilder &nb = m.b;
+  Location nloc = m.loc;
+  int64_t rank = g.rank, nd = g.nd;
+  Type f64 = nb.getF64Type();
+  Value zero = idx(nb, nloc, 0);
+  Value n = ivs[0], o = ivs[1];
+  Value grp = arith::DivUIOp::create(nb, nloc, o, g.ocPerGroup);
+  Value ic = addI(nb, nloc, mulI(nb, nloc, grp, g.cPerGroup), ivs[rank]);
+  Value og = arith::DivUIOp::create(nb, nloc, ic, g.cPerOffsetGroup);
+  Value kf = idx(nb, nloc, 0);
+  for (int64_t d = 0; d < nd; ++d)
+    kf = addI(nb, nloc, mulI(nb, nloc, kf, g.wDims[2 + d]), ivs[rank + 1 + d]);
+  Value maskChannel = addI(nb, nloc, mulI(nb, nloc, og, g.kernelSize), kf);
+  SmallVector<Value> outPos(ivs.begin() + 2, ivs.begin() + rank);
+  SmallVector<Value> lowIdx, frac;
+  for (int64_t d = 0; d < nd; ++d) {
+    SmallVector<Value> at = {
+        n, addI(nb, nloc, mulI(nb, nloc, maskChannel, idx(nb, nloc, nd)),
+                idx(nb, nloc, d))};
+    at.append(outPos);
+    Value off = convertScalar(
+        nb, nloc, tensor::ExtractOp::create(nb, nloc, offset, at), f64, false);
+    // o * stride - pad + k * dilation + offset
+    Value base = subI(
+        nb, nloc,
+        addI(nb, nloc, mulI(nb, nloc, outPos[d], idx(nb, nloc, g.strides[d])),
+             mulI(nb, nloc, ivs[rank + 1 + d], idx(nb, nloc, g.dilations[d]))),
+        idx(nb, nloc, g.pads[d]));
+    Value pos = m.add(m.fromIndex(base), off);
+    Value fl = m.floor(pos);
+    lowIdx.push_back(m.toIndex(fl));
+    frac.push_back(m.sub(pos, fl));
+  }
+  // N-linear interpolation with zeros outside the input.
+  Value val = m.c(0);
+  for (int64_t corner = 0; corner < (int64_t(1) << nd); ++corner) {
+    SmallVector<Value> at = {n, ic};
+    Value weight = m.c(1);
+    Value valid;
+    for (int64_t d = 0; d < nd; ++d) {
+      bool high = (corner >> (nd - 1 - d)) & 1;
+      Value i = high ? addI(nb, nloc, lowIdx[d], idx(nb, nloc, 1)) : lowIdx[d];
+      Value in = andI(nb, nloc, cmpI(nb, nloc, Pred::sge, i, zero),
+                      cmpI(nb, nloc, Pred::slt, i, g.xDims[2 + d]));
+      valid = valid ? andI(nb, nloc, valid, in) : in;
+      Value last = maxI(nb, nloc,
+                        subI(nb, nloc, g.xDims[2 + d], idx(nb, nloc, 1)), zero);
+      at.push_back(clampI(nb, nloc, i, zero, last));
+      weight = m.mul(weight, high ? frac[d] : m.sub(m.c(1), frac[d]));
+    }
+    Value v = convertScalar(
+        nb, nloc, tensor::ExtractOp::create(nb, nloc, x, at), f64, false);
+    val = m.add(val, m.sel(valid, m.mul(weight, v), m.c(0)));
+  }
+  if (mask) {
+    SmallVector<Value> at = {n, maskChannel};
+    at.append(outPos);
+    val =
+        m.mul(val, convertScalar(nb, nloc,
+                                 tensor::ExtractOp::create(nb, nloc, mask, at),
+                                 f64, false));
+  }
+  return val;
+}
+
 struct DeformConvLowering : ONNXToLinalgPattern<DeformConvOp> {
   using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
@@ -228,8 +410,9 @@ struct DeformConvLowering : ONNXToLinalgPattern<DeformConvOp> {
     auto oType = dyn_cast<RankedTensorType>(offset.getType());
     if (!type || !xType || !wType || !oType)
       return emitLoweringError(op, "expected ranked tensors");
-    int64_t rank = xType.getRank();
-    int64_t nd = rank - 2;
+    DeformGeometry g;
+    int64_t rank = g.rank = xType.getRank();
+    int64_t nd = g.nd = rank - 2;
     if (nd < 1 || wType.getRank() != rank || oType.getRank() != rank ||
         type.getRank() != rank)
       return emitLoweringError(op, "X, W, offset and Y need one rank >= 3");
@@ -245,102 +428,23 @@ struct DeformConvLowering : ONNXToLinalgPattern<DeformConvOp> {
       return emitLoweringError(op, "mask must have the rank of X");
     if (bias && !rankIs(bias, 1))
       return emitLoweringError(op, "B must be 1-D");
-    auto attr = [&](std::optional<ArrayRef<int64_t>> a, int64_t n,
-                    int64_t dflt) {
-      SmallVector<int64_t> v(n, dflt);
-      if (a && a->size() == static_cast<size_t>(n))
-        v.assign(a->begin(), a->end());
-      return v;
-    };
-    if (auto a = op.getPads(); a && a->size() != static_cast<size_t>(2 * nd))
-      return emitLoweringError(op, "pads needs 2 values per spatial axis");
-    SmallVector<int64_t> strides = attr(op.getStrides(), nd, 1);
-    SmallVector<int64_t> dilations = attr(op.getDilations(), nd, 1);
-    SmallVector<int64_t> pads = attr(op.getPads(), 2 * nd, 0);
-    int64_t group = op.getGroup(), offsetGroup = op.getOffsetGroup();
-    if (group < 1 || offsetGroup < 1)
-      return emitLoweringError(op, "group and offset_group must be positive");
-    if (auto k = op.getKernelShape())
-      for (int64_t d = 0; d < nd && k->size() == static_cast<size_t>(nd); ++d)
-        if (!wType.isDynamicDim(2 + d) && wType.getDimSize(2 + d) != (*k)[d])
-          return emitLoweringError(op, "kernel_shape differs from W's shape");
+    if (failed(readDeformAttributes(op, wType, g)))
+      return failure();
     Type elementType = type.getElementType();
 
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
-    SmallVector<Value> xDims = dimValues(b, loc, x);
-    SmallVector<Value> wDims = dimValues(b, loc, w);
-    SmallVector<Value> oDims = dimValues(b, loc, offset);
-    Value c = xDims[1], oc = wDims[0];
-    Value groupV = idx(b, loc, group), offsetGroupV = idx(b, loc, offsetGroup);
-    Value zero = idx(b, loc, 0);
-    auto divides = [&](Value d, Value v) {
-      return cmpI(b, loc, Pred::eq, arith::RemUIOp::create(b, loc, v, d), zero);
-    };
-    Value cPerGroup = arith::DivUIOp::create(b, loc, c, groupV);
-    Value ocPerGroup = arith::DivUIOp::create(b, loc, oc, groupV);
-    Value cPerOffsetGroup = arith::DivUIOp::create(b, loc, c, offsetGroupV);
-    check(b, loc,
-          andI(b, loc, andI(b, loc, divides(groupV, c), divides(groupV, oc)),
-               divides(offsetGroupV, c)),
-          op, "C and oC must be divisible by group, C by offset_group");
-    check(b, loc, cmpI(b, loc, Pred::eq, wDims[1], cPerGroup), op,
-          "W's dim 1 is not C / group");
-    Value kernelSize = idx(b, loc, 1);
+    checkDeformShapes(b, loc, op, x, w, offset, mask, bias, g);
+    SmallVector<OpFoldResult> dims = {g.xDims[0], g.wDims[0]};
     for (int64_t d = 0; d < nd; ++d)
-      kernelSize = mulI(b, loc, kernelSize, wDims[2 + d]);
-    Value maskChannels = mulI(b, loc, offsetGroupV, kernelSize);
-    check(b, loc,
-          andI(b, loc, cmpI(b, loc, Pred::eq, oDims[0], xDims[0]),
-               cmpI(b, loc, Pred::eq, oDims[1],
-                    mulI(b, loc, maskChannels, idx(b, loc, nd)))),
-          op,
-          "offset must have shape (N, offset_group * kernel size * " +
-              Twine(nd) + ", output sizes...)");
-    if (mask) {
-      SmallVector<Value> mDims = dimValues(b, loc, mask);
-      Value ok = andI(b, loc, cmpI(b, loc, Pred::eq, mDims[0], xDims[0]),
-                      cmpI(b, loc, Pred::eq, mDims[1], maskChannels));
-      for (int64_t d = 0; d < nd; ++d)
-        ok = andI(b, loc, ok,
-                  cmpI(b, loc, Pred::eq, mDims[2 + d], oDims[2 + d]));
-      check(b, loc, ok, op,
-            "mask must have shape (N, offset_group * kernel "
-            "size, output sizes...)");
-    }
-    if (bias)
-      check(b, loc, cmpI(b, loc, Pred::eq, dimValues(b, loc, bias)[0], oc), op,
-            "B must have oC values");
-    SmallVector<OpFoldResult> dims = {xDims[0], oc};
-    for (int64_t d = 0; d < nd; ++d)
-      dims.push_back(oDims[2 + d]);
+      dims.push_back(g.oDims[2 + d]);
     dims = preferStatic(b, loc, op, type, dims);
 
     // The result starts as the bias (or zeros).
-    MLIRContext *ctx = b.getContext();
-    Value init = tensor::EmptyOp::create(b, loc, dims, elementType);
-    if (bias) {
-      AffineMap biasMap =
-          AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
-      init = linalg::GenericOp::create(
-                 b, loc, TypeRange{init.getType()}, ValueRange{bias},
-                 ValueRange{init},
-                 ArrayRef<AffineMap>{
-                     biasMap, AffineMap::getMultiDimIdentityMap(rank, ctx)},
-                 SmallVector<utils::IteratorType>(
-                     rank, utils::IteratorType::parallel),
-                 [&](OpBuilder &nb, Location nloc, ValueRange args) {
-                   linalg::YieldOp::create(nb, nloc, args[0]);
-                 })
-                 .getResult(0);
-    } else {
-      init = linalg::FillOp::create(b, loc,
-                                    ValueRange{zeroOf(b, loc, elementType)},
-                                    ValueRange{init})
-                 .getResult(0);
-    }
+    Value init = deformInit(b, loc, dims, elementType, bias);
     // Loops: (n, oc, o_1..o_nd) parallel, (c in group, k_1..k_nd) reduced;
     // W is read through its map, the rest with tensor.extract.
+    MLIRContext *ctx = b.getContext();
     int64_t loops = rank + 1 + nd;
     SmallVector<AffineExpr> wExprs = {getAffineDimExpr(1, ctx)};
     for (int64_t d = rank; d < loops; ++d)
@@ -360,72 +464,7 @@ struct DeformConvLowering : ONNXToLinalgPattern<DeformConvOp> {
           SmallVector<Value> ivs;
           for (int64_t d = 0; d < loops; ++d)
             ivs.push_back(linalg::IndexOp::create(nb, nloc, d));
-          Value n = ivs[0], o = ivs[1];
-          Value g = arith::DivUIOp::create(nb, nloc, o, ocPerGroup);
-          Value ic = addI(nb, nloc, mulI(nb, nloc, g, cPerGroup), ivs[rank]);
-          Value og = arith::DivUIOp::create(nb, nloc, ic, cPerOffsetGroup);
-          Value kf = idx(nb, nloc, 0);
-          for (int64_t d = 0; d < nd; ++d)
-            kf = addI(nb, nloc, mulI(nb, nloc, kf, wDims[2 + d]),
-                      ivs[rank + 1 + d]);
-          Value maskChannel =
-              addI(nb, nloc, mulI(nb, nloc, og, kernelSize), kf);
-          SmallVector<Value> outPos(ivs.begin() + 2, ivs.begin() + rank);
-          SmallVector<Value> lowIdx, frac;
-          for (int64_t d = 0; d < nd; ++d) {
-            SmallVector<Value> at = {
-                n,
-                addI(nb, nloc, mulI(nb, nloc, maskChannel, idx(nb, nloc, nd)),
-                     idx(nb, nloc, d))};
-            at.append(outPos);
-            Value off = convertScalar(
-                nb, nloc, tensor::ExtractOp::create(nb, nloc, offset, at), f64,
-                false);
-            // o * stride - pad + k * dilation + offset
-            Value base =
-                subI(nb, nloc,
-                     addI(nb, nloc,
-                          mulI(nb, nloc, outPos[d], idx(nb, nloc, strides[d])),
-                          mulI(nb, nloc, ivs[rank + 1 + d],
-                               idx(nb, nloc, dilations[d]))),
-                     idx(nb, nloc, pads[d]));
-            Value pos = m.add(m.fromIndex(base), off);
-            Value fl = m.floor(pos);
-            lowIdx.push_back(m.toIndex(fl));
-            frac.push_back(m.sub(pos, fl));
-          }
-          // N-linear interpolation with zeros outside the input.
-          Value val = m.c(0);
-          for (int64_t corner = 0; corner < (int64_t(1) << nd); ++corner) {
-            SmallVector<Value> at = {n, ic};
-            Value weight = m.c(1);
-            Value valid;
-            for (int64_t d = 0; d < nd; ++d) {
-              bool high = (corner >> (nd - 1 - d)) & 1;
-              Value i = high ? addI(nb, nloc, lowIdx[d], idx(nb, nloc, 1))
-                             : lowIdx[d];
-              Value in = andI(nb, nloc, cmpI(nb, nloc, Pred::sge, i, zero),
-                              cmpI(nb, nloc, Pred::slt, i, xDims[2 + d]));
-              valid = valid ? andI(nb, nloc, valid, in) : in;
-              Value last =
-                  maxI(nb, nloc, subI(nb, nloc, xDims[2 + d], idx(nb, nloc, 1)),
-                       zero);
-              at.push_back(clampI(nb, nloc, i, zero, last));
-              weight = m.mul(weight, high ? frac[d] : m.sub(m.c(1), frac[d]));
-            }
-            Value v = convertScalar(nb, nloc,
-                                    tensor::ExtractOp::create(nb, nloc, x, at),
-                                    f64, false);
-            val = m.add(val, m.sel(valid, m.mul(weight, v), m.c(0)));
-          }
-          if (mask) {
-            SmallVector<Value> at = {n, maskChannel};
-            at.append(outPos);
-            val = m.mul(val, convertScalar(
-                                 nb, nloc,
-                                 tensor::ExtractOp::create(nb, nloc, mask, at),
-                                 f64, false));
-          }
+          Value val = deformedInput(m, g, x, offset, mask, ivs);
           Value term = arith::MulFOp::create(
               nb, nloc, convertScalar(nb, nloc, val, elementType, false),
               args[0]);
