@@ -490,6 +490,197 @@ FailureOr<EinsumTerm> parseTerm(StringRef text, Operation *op) {
   return term;
 }
 
+/// A parsed equation: the operands' terms (with the rank each one's
+/// ellipsis stands for) and the output's.
+struct EinsumEquation {
+  SmallVector<EinsumTerm> terms;
+  SmallVector<int64_t> ellipsisRanks;
+  int64_t ellipsisRank = 0;
+  EinsumTerm output;
+};
+
+/// Parses the equation of `op` against its `inputs`; without "->" the
+/// output is the ellipsis then the labels that appear once, in order.
+LogicalResult parseEquation(EinsumOp op, ValueRange inputs,
+                            EinsumEquation &eq) {
+  StringRef equation = *op.getEquation();
+  auto [lhs, rhsText] = equation.split("->");
+  bool explicitOutput = equation.contains("->");
+  SmallVector<StringRef> termTexts;
+  lhs.split(termTexts, ',');
+  if (termTexts.size() != inputs.size())
+    return emitLoweringError(op, "the equation has " + Twine(termTexts.size()) +
+                                     " operands, the node " +
+                                     Twine(inputs.size()));
+  for (auto [text, input] : llvm::zip(termTexts, inputs)) {
+    FailureOr<EinsumTerm> term = parseTerm(text, op);
+    if (failed(term))
+      return failure();
+    int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+    int64_t e = rank - term->letterCount();
+    if (e < 0 || (e > 0 && !term->hasEllipsis()))
+      return emitLoweringError(op, "operand '" + text.trim() +
+                                       "' does not match its rank " +
+                                       Twine(rank));
+    eq.ellipsisRanks.push_back(term->hasEllipsis() ? e : 0);
+    eq.ellipsisRank = std::max(eq.ellipsisRank, eq.ellipsisRanks.back());
+    eq.terms.push_back(*term);
+  }
+  std::map<int, int> counts;
+  for (const EinsumTerm &t : eq.terms)
+    for (int l : t.labels)
+      if (l != EinsumTerm::kEllipsis)
+        ++counts[l];
+  if (!explicitOutput) {
+    if (eq.ellipsisRank > 0)
+      eq.output.labels.push_back(EinsumTerm::kEllipsis);
+    for (auto [l, n] : counts)
+      if (n == 1)
+        eq.output.labels.push_back(l);
+    return success();
+  }
+  FailureOr<EinsumTerm> term = parseTerm(rhsText, op);
+  if (failed(term))
+    return failure();
+  eq.output = *term;
+  std::map<int, int> seen;
+  for (int l : eq.output.labels) {
+    if (l == EinsumTerm::kEllipsis)
+      continue;
+    if (!counts.count(l))
+      return emitLoweringError(op, "output label '" + Twine(char(l)) +
+                                       "' is not in any input");
+    if (seen[l]++)
+      return emitLoweringError(op,
+                               "output label '" + Twine(char(l)) + "' repeats");
+  }
+  return success();
+}
+
+/// The loops of the generic: the output's dims first (an ellipsis standing
+/// for its dims), then the summed labels and, when the output has no
+/// ellipsis, the summed ellipsis dims.
+struct EinsumLoops {
+  std::map<int, int64_t> loopOf;
+  SmallVector<int64_t> ellipsisLoops;
+  int64_t numLoops = 0, numParallel = 0;
+  SmallVector<AffineExpr> outExprs;
+};
+
+EinsumLoops assignLoops(MLIRContext *ctx, const EinsumEquation &eq) {
+  EinsumLoops lp;
+  lp.ellipsisLoops.assign(eq.ellipsisRank, -1);
+  for (int l : eq.output.labels) {
+    if (l == EinsumTerm::kEllipsis) {
+      for (int64_t e = 0; e < eq.ellipsisRank; ++e) {
+        lp.ellipsisLoops[e] = lp.numLoops;
+        lp.outExprs.push_back(getAffineDimExpr(lp.numLoops++, ctx));
+      }
+      continue;
+    }
+    lp.loopOf[l] = lp.numLoops;
+    lp.outExprs.push_back(getAffineDimExpr(lp.numLoops++, ctx));
+  }
+  lp.numParallel = lp.numLoops;
+  for (int64_t e = 0; e < eq.ellipsisRank; ++e)
+    if (lp.ellipsisLoops[e] < 0)
+      lp.ellipsisLoops[e] = lp.numLoops++;
+  for (const EinsumTerm &t : eq.terms)
+    for (int l : t.labels)
+      if (l != EinsumTerm::kEllipsis && !lp.loopOf.count(l))
+        lp.loopOf[l] = lp.numLoops++;
+  return lp;
+}
+
+/// The size of each loop, from the dims of the operands that index with it
+/// (a static size first; under the ellipsis a 1 broadcasts), the others
+/// checked at run time to agree.
+SmallVector<OpFoldResult> loopSizes(OpBuilder &b, Location loc, Operation *op,
+                                    ValueRange inputs, const EinsumEquation &eq,
+                                    const EinsumLoops &lp) {
+  IndexMath m{b, loc};
+  SmallVector<SmallVector<OpFoldResult>> sources(lp.numLoops);
+  for (auto [i, t] : llvm::enumerate(eq.terms)) {
+    SmallVector<OpFoldResult> dims = getDims(b, loc, inputs[i]);
+    int64_t d = 0;
+    for (int l : t.labels) {
+      if (l != EinsumTerm::kEllipsis) {
+        sources[lp.loopOf.at(l)].push_back(dims[d++]);
+        continue;
+      }
+      for (int64_t e = eq.ellipsisRank - eq.ellipsisRanks[i];
+           e < eq.ellipsisRank; ++e)
+        sources[lp.ellipsisLoops[e]].push_back(dims[d++]);
+    }
+  }
+  SmallVector<OpFoldResult> sizes(lp.numLoops);
+  SmallVector<bool> isEllipsisLoop(lp.numLoops, false);
+  for (int64_t e = 0; e < eq.ellipsisRank; ++e)
+    isEllipsisLoop[lp.ellipsisLoops[e]] = true;
+  for (int64_t loop = 0; loop < lp.numLoops; ++loop) {
+    OpFoldResult size;
+    for (OpFoldResult s : sources[loop]) {
+      std::optional<int64_t> c = getConstantIntValue(s);
+      if (c && (!isEllipsisLoop[loop] || *c != 1)) {
+        size = s;
+        break;
+      }
+    }
+    if (!size)
+      for (OpFoldResult s : sources[loop])
+        if (!getConstantIntValue(s)) {
+          size = s;
+          break;
+        }
+    if (!size)
+      size = m.cst(1);
+    for (OpFoldResult s : sources[loop]) {
+      if (isEllipsisLoop[loop] && isConstantIntValue(s, 1))
+        continue;
+      checkEqualSizes(b, loc, s, size, op,
+                      isEllipsisLoop[loop]
+                          ? "dims under the ellipsis differ (a dynamic "
+                            "dim that broadcasts at run time is not "
+                            "supported)"
+                          : "dims of one label differ");
+    }
+    sizes[loop] = size;
+  }
+  return sizes;
+}
+
+/// The indexing maps of the operands (a static 1 under the ellipsis of a
+/// larger loop broadcasts) and of the output.
+SmallVector<AffineMap> operandMaps(MLIRContext *ctx, ValueRange inputs,
+                                   const EinsumEquation &eq,
+                                   const EinsumLoops &lp,
+                                   ArrayRef<OpFoldResult> sizes) {
+  SmallVector<AffineMap> maps;
+  for (auto [i, t] : llvm::enumerate(eq.terms)) {
+    auto type = cast<RankedTensorType>(inputs[i].getType());
+    SmallVector<AffineExpr> exprs;
+    int64_t d = 0;
+    for (int l : t.labels) {
+      if (l != EinsumTerm::kEllipsis) {
+        exprs.push_back(getAffineDimExpr(lp.loopOf.at(l), ctx));
+        ++d;
+        continue;
+      }
+      for (int64_t e = eq.ellipsisRank - eq.ellipsisRanks[i];
+           e < eq.ellipsisRank; ++e, ++d) {
+        int64_t loop = lp.ellipsisLoops[e];
+        bool broadcast = !type.isDynamicDim(d) && type.getDimSize(d) == 1 &&
+                         !isConstantIntValue(sizes[loop], 1);
+        exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
+                                  : getAffineDimExpr(loop, ctx));
+      }
+    }
+    maps.push_back(AffineMap::get(lp.numLoops, 0, exprs, ctx));
+  }
+  maps.push_back(AffineMap::get(lp.numLoops, 0, lp.outExprs, ctx));
+  return maps;
+}
+
 struct EinsumLowering : public ONNXToLinalgPattern<EinsumOp> {
   using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
@@ -507,177 +698,27 @@ struct EinsumLowering : public ONNXToLinalgPattern<EinsumOp> {
     for (Value input : inputs)
       if (!isa<RankedTensorType>(input.getType()))
         return emitLoweringError(op, "inputs of unknown rank");
-
-    // Parse.
-    StringRef equation = *op.getEquation();
-    auto [lhs, rhsText] = equation.split("->");
-    bool explicitOutput = equation.contains("->");
-    SmallVector<StringRef> termTexts;
-    lhs.split(termTexts, ',');
-    if (termTexts.size() != inputs.size())
-      return emitLoweringError(
-          op, "the equation has " + Twine(termTexts.size()) +
-                  " operands, the node " + Twine(inputs.size()));
-    SmallVector<EinsumTerm> terms;
-    SmallVector<int64_t> ellipsisRanks;
-    int64_t ellipsisRank = 0;
-    for (auto [text, input] : llvm::zip(termTexts, inputs)) {
-      FailureOr<EinsumTerm> term = parseTerm(text, op);
-      if (failed(term))
-        return failure();
-      int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
-      int64_t e = rank - term->letterCount();
-      if (e < 0 || (e > 0 && !term->hasEllipsis()))
-        return emitLoweringError(op, "operand '" + text.trim() +
-                                         "' does not match its rank " +
-                                         Twine(rank));
-      ellipsisRanks.push_back(term->hasEllipsis() ? e : 0);
-      ellipsisRank = std::max(ellipsisRank, ellipsisRanks.back());
-      terms.push_back(*term);
-    }
-    std::map<int, int> counts;
-    for (const EinsumTerm &t : terms)
-      for (int l : t.labels)
-        if (l != EinsumTerm::kEllipsis)
-          ++counts[l];
-    EinsumTerm output;
-    if (explicitOutput) {
-      FailureOr<EinsumTerm> term = parseTerm(rhsText, op);
-      if (failed(term))
-        return failure();
-      output = *term;
-      std::map<int, int> seen;
-      for (int l : output.labels) {
-        if (l == EinsumTerm::kEllipsis)
-          continue;
-        if (!counts.count(l))
-          return emitLoweringError(op, "output label '" + Twine(char(l)) +
-                                           "' is not in any input");
-        if (seen[l]++)
-          return emitLoweringError(op, "output label '" + Twine(char(l)) +
-                                           "' repeats");
-      }
-    } else {
-      if (ellipsisRank > 0)
-        output.labels.push_back(EinsumTerm::kEllipsis);
-      for (auto [l, n] : counts)
-        if (n == 1)
-          output.labels.push_back(l);
-    }
-
-    // Loops: the output's dims first (an ellipsis standing for its dims),
-    // then the summed labels and, when the output has no ellipsis, the
-    // summed ellipsis dims.
-    std::map<int, int64_t> loopOf;
-    SmallVector<int64_t> ellipsisLoops(ellipsisRank, -1);
-    int64_t numLoops = 0;
-    SmallVector<AffineExpr> outExprs;
-    for (int l : output.labels) {
-      if (l == EinsumTerm::kEllipsis) {
-        for (int64_t e = 0; e < ellipsisRank; ++e) {
-          ellipsisLoops[e] = numLoops;
-          outExprs.push_back(getAffineDimExpr(numLoops++, ctx));
-        }
-        continue;
-      }
-      loopOf[l] = numLoops;
-      outExprs.push_back(getAffineDimExpr(numLoops++, ctx));
-    }
-    int64_t numParallel = numLoops;
-    if (static_cast<int64_t>(outExprs.size()) != resultType.getRank())
+    EinsumEquation eq;
+    if (failed(parseEquation(op, inputs, eq)))
+      return failure();
+    EinsumLoops lp = assignLoops(ctx, eq);
+    if (static_cast<int64_t>(lp.outExprs.size()) != resultType.getRank())
       return emitLoweringError(op, "the equation gives a result of rank " +
-                                       Twine(outExprs.size()) + ", not " +
+                                       Twine(lp.outExprs.size()) + ", not " +
                                        Twine(resultType.getRank()));
-    for (int64_t e = 0; e < ellipsisRank; ++e)
-      if (ellipsisLoops[e] < 0)
-        ellipsisLoops[e] = numLoops++;
-    for (const EinsumTerm &t : terms)
-      for (int l : t.labels)
-        if (l != EinsumTerm::kEllipsis && !loopOf.count(l))
-          loopOf[l] = numLoops++;
+    SmallVector<OpFoldResult> sizes =
+        loopSizes(rewriter, loc, op, inputs, eq, lp);
+    SmallVector<AffineMap> maps = operandMaps(ctx, inputs, eq, lp, sizes);
 
-    // Sizes of the loops, and the maps of the operands.
-    IndexMath m{rewriter, loc};
-    SmallVector<SmallVector<OpFoldResult>> sources(numLoops);
-    SmallVector<AffineMap> maps;
-    SmallVector<SmallVector<std::pair<int64_t, OpFoldResult>>> ellipsisDims(
-        inputs.size());
-    for (auto [i, t] : llvm::enumerate(terms)) {
-      SmallVector<OpFoldResult> dims = getDims(rewriter, loc, inputs[i]);
-      int64_t d = 0;
-      for (int l : t.labels) {
-        if (l != EinsumTerm::kEllipsis) {
-          sources[loopOf[l]].push_back(dims[d++]);
-          continue;
-        }
-        for (int64_t e = ellipsisRank - ellipsisRanks[i]; e < ellipsisRank; ++e)
-          sources[ellipsisLoops[e]].push_back(dims[d++]);
-      }
-    }
-    SmallVector<OpFoldResult> loopSizes(numLoops);
-    SmallVector<bool> isEllipsisLoop(numLoops, false);
-    for (int64_t e = 0; e < ellipsisRank; ++e)
-      isEllipsisLoop[ellipsisLoops[e]] = true;
-    for (int64_t loop = 0; loop < numLoops; ++loop) {
-      OpFoldResult size;
-      for (OpFoldResult s : sources[loop]) {
-        std::optional<int64_t> c = getConstantIntValue(s);
-        if (c && (!isEllipsisLoop[loop] || *c != 1)) {
-          size = s;
-          break;
-        }
-      }
-      if (!size)
-        for (OpFoldResult s : sources[loop])
-          if (!getConstantIntValue(s)) {
-            size = s;
-            break;
-          }
-      if (!size)
-        size = m.cst(1);
-      for (OpFoldResult s : sources[loop]) {
-        if (isEllipsisLoop[loop] && isConstantIntValue(s, 1))
-          continue;
-        checkEqualSizes(rewriter, loc, s, size, op,
-                        isEllipsisLoop[loop]
-                            ? "dims under the ellipsis differ (a dynamic "
-                              "dim that broadcasts at run time is not "
-                              "supported)"
-                            : "dims of one label differ");
-      }
-      loopSizes[loop] = size;
-    }
-    for (auto [i, t] : llvm::enumerate(terms)) {
-      auto type = cast<RankedTensorType>(inputs[i].getType());
-      SmallVector<AffineExpr> exprs;
-      int64_t d = 0;
-      for (int l : t.labels) {
-        if (l != EinsumTerm::kEllipsis) {
-          exprs.push_back(getAffineDimExpr(loopOf[l], ctx));
-          ++d;
-          continue;
-        }
-        for (int64_t e = ellipsisRank - ellipsisRanks[i]; e < ellipsisRank;
-             ++e, ++d) {
-          int64_t loop = ellipsisLoops[e];
-          bool broadcast = !type.isDynamicDim(d) && type.getDimSize(d) == 1 &&
-                           !isConstantIntValue(loopSizes[loop], 1);
-          exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
-                                    : getAffineDimExpr(loop, ctx));
-        }
-      }
-      maps.push_back(AffineMap::get(numLoops, 0, exprs, ctx));
-    }
-    maps.push_back(AffineMap::get(numLoops, 0, outExprs, ctx));
-
-    SmallVector<utils::IteratorType> iterators(numLoops,
+    // One generic: the product of the operands summed into the output.
+    SmallVector<utils::IteratorType> iterators(lp.numLoops,
                                                utils::IteratorType::reduction);
-    for (int64_t i = 0; i < numParallel; ++i)
+    for (int64_t i = 0; i < lp.numParallel; ++i)
       iterators[i] = utils::IteratorType::parallel;
     Type elem = resultType.getElementType();
     Type acc = getAccumulatorType(elem);
-    SmallVector<OpFoldResult> outDims(loopSizes.begin(),
-                                      loopSizes.begin() + numParallel);
+    SmallVector<OpFoldResult> outDims(sizes.begin(),
+                                      sizes.begin() + lp.numParallel);
     Value init =
         createFilled(rewriter, loc, outDims, acc, zeroOf(rewriter, loc, acc));
     Value result = linalg::GenericOp::create(
