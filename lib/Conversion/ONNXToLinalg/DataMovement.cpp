@@ -45,11 +45,10 @@ struct TransposeLowering : ONNXToLinalgPattern<TransposeOp> {
   LogicalResult
   matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(op);
     Value data = adaptor.getData();
-    auto inType = dyn_cast<RankedTensorType>(data.getType());
-    if (!type || !inType)
-      return emitLoweringError(op, "expected ranked tensors");
+    RankedTensorType type, inType;
+    if (failed(getRankedTypes(op, data, type, inType)))
+      return failure();
     int64_t rank = inType.getRank();
     SmallVector<int64_t> perm;
     if (auto p = op.getPerm())
@@ -269,11 +268,10 @@ struct SliceLowering : ONNXToLinalgPattern<SliceOp> {
   LogicalResult
   matchAndRewrite(SliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(op);
     Value data = adaptor.getData();
-    auto inType = dyn_cast<RankedTensorType>(data.getType());
-    if (!type || !inType)
-      return emitLoweringError(op, "expected ranked tensors");
+    RankedTensorType type, inType;
+    if (failed(getRankedTypes(op, data, type, inType)))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     int64_t rank = inType.getRank();
@@ -364,11 +362,10 @@ struct PadLowering : ONNXToLinalgPattern<PadOp> {
   LogicalResult
   matchAndRewrite(PadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(op);
     Value data = adaptor.getData();
-    auto inType = dyn_cast<RankedTensorType>(data.getType());
-    if (!type || !inType)
-      return emitLoweringError(op, "expected ranked tensors");
+    RankedTensorType type, inType;
+    if (failed(getRankedTypes(op, data, type, inType)))
+      return failure();
     StringRef mode = op.getMode();
     if (mode != "constant" && mode != "edge" && mode != "reflect" &&
         mode != "wrap")
@@ -502,11 +499,10 @@ struct TileLowering : ONNXToLinalgPattern<TileOp> {
   LogicalResult
   matchAndRewrite(TileOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(op);
     Value input = adaptor.getInput();
-    auto inType = dyn_cast<RankedTensorType>(input.getType());
-    if (!type || !inType)
-      return emitLoweringError(op, "expected ranked tensors");
+    RankedTensorType type, inType;
+    if (failed(getRankedTypes(op, input, type, inType)))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     int64_t rank = inType.getRank();

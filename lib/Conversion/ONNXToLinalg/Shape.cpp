@@ -114,11 +114,10 @@ struct ReshapeLowering : ONNXToLinalgPattern<ReshapeOp> {
   LogicalResult
   matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(op);
     Value data = adaptor.getData();
-    auto inType = dyn_cast<RankedTensorType>(data.getType());
-    if (!type || !inType)
-      return emitLoweringError(op, "expected ranked tensors");
+    RankedTensorType type, inType;
+    if (failed(getRankedTypes(op, data, type, inType)))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     int64_t rank = type.getRank();
@@ -339,11 +338,10 @@ struct SqueezeLowering : ONNXToLinalgPattern<SqueezeOp> {
   LogicalResult
   matchAndRewrite(SqueezeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(op);
     Value data = adaptor.getData();
-    auto inType = dyn_cast<RankedTensorType>(data.getType());
-    if (!type || !inType)
-      return emitLoweringError(op, "expected ranked tensors");
+    RankedTensorType type, inType;
+    if (failed(getRankedTypes(op, data, type, inType)))
+      return failure();
     Location loc = op.getLoc();
     int64_t rank = inType.getRank();
     SmallVector<int64_t> axes;
@@ -400,11 +398,10 @@ struct UnsqueezeLowering : ONNXToLinalgPattern<UnsqueezeOp> {
   LogicalResult
   matchAndRewrite(UnsqueezeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getResultType(op);
     Value data = adaptor.getData();
-    auto inType = dyn_cast<RankedTensorType>(data.getType());
-    if (!type || !inType)
-      return emitLoweringError(op, "expected ranked tensors");
+    RankedTensorType type, inType;
+    if (failed(getRankedTypes(op, data, type, inType)))
+      return failure();
     Location loc = op.getLoc();
     int64_t rank = type.getRank();
     std::optional<SmallVector<int64_t>> values =

@@ -236,11 +236,10 @@ struct UniqueLowering : ONNXToLinalgPattern<UniqueOp> {
   LogicalResult
   matchAndRewrite(UniqueOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto yType = getResultType(op);
     Value x = adaptor.getX();
-    auto xType = dyn_cast<RankedTensorType>(x.getType());
-    if (!yType || !xType)
-      return emitLoweringError(op, "expected ranked tensors");
+    RankedTensorType yType, xType;
+    if (failed(getRankedTypes(op, x, yType, xType)))
+      return failure();
     Type et = xType.getElementType();
     if (!isa<FloatType, IntegerType>(et))
       return emitLoweringError(op, "unsupported element type");

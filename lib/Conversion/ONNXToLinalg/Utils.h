@@ -379,6 +379,19 @@ public:
   RankedTensorType getResultType(Operation *op, unsigned i = 0) const {
     return getConvertedType(op->getResult(i));
   }
+
+  /// The opening check of a pattern on one tensor operand: `result` the
+  /// converted type of the op's first result and `type` the type of
+  /// `operand`, both ranked; else a lowering error.
+  LogicalResult getRankedTypes(Operation *op, Value operand,
+                               RankedTensorType &result,
+                               RankedTensorType &type) const {
+    result = getResultType(op);
+    type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!result || !type)
+      return emitLoweringError(op, "expected ranked tensors");
+    return success();
+  }
 };
 
 //===----------------------------------------------------------------------===//
