@@ -901,7 +901,7 @@ Error mlir::onnx::runtime::emit(llvm::StringRef path,
   // that uses them crashes.
   auto ctx = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> module;
-  auto leak = llvm::make_scope_exit([&] {
+  llvm::scope_exit leak([&] {
     if (c.guard.crashed()) {
       (void)module.release();
       (void)ctx.release();

@@ -49,8 +49,6 @@ Dim pick(const Dim &a, const Dim &b) {
   return succeeded(merged) ? *merged : a;
 }
 
-int64_t floorDiv(int64_t a, int64_t b) { return llvm::divideFloorSigned(a, b); }
-
 int64_t ceilDiv(int64_t a, int64_t b) { return llvm::divideCeilSigned(a, b); }
 
 /// A Dim computed from static dims, unknown when one of them is not.
