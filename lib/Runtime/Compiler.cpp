@@ -110,7 +110,7 @@ private:
 };
 
 /// One compilation: the context, the module and its signature. Its steps run
-/// under `guard`; one that crashed leaves it to be leaked (newCompilation).
+/// under `guard`; one that crashed leaves it to be leaked (CompilationScope).
 struct Compilation {
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
@@ -685,8 +685,13 @@ Error mlir::onnx::runtime::compileJIT(llvm::StringRef path,
                     createTargetMachine(options, error))));
             if (*engine)
               entry.emplace((**engine)->lookup(kEntrySymbol));
-          }))
+          })) {
+    // An engine made before the crash (in the lookup) is leaked with the
+    // compilation: its state may be corrupt too.
+    if (engine && *engine)
+      (void)(*engine)->release();
     return makeError(ONNXD_COMPILE_ERROR, path.str() + ": " + *crash);
+  }
   if (!*engine)
     return makeError(ONNXD_COMPILE_ERROR,
                      path.str() +

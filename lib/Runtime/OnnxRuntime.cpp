@@ -27,6 +27,7 @@
 #include "Runtime.h"
 #include "Values.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csetjmp>
@@ -835,6 +836,17 @@ static onnxd_status runEntry(onnxd_model *model,
         allocated && allocated != constant && !inputBuffers.count(allocated);
     if (owned)
       toFree.insert(allocated);
+    // A negative size is a bug of the compiled code (a size computed at run
+    // time that no check caught): an error, not a tensor.
+    if (const int64_t *bad =
+            std::find_if(sizes, sizes + rank, [](int64_t s) { return s < 0; });
+        bad != sizes + rank) {
+      status = fail(ONNXD_RUNTIME_ERROR,
+                    "output '" + v.name + "' has dim " +
+                        std::to_string(bad - sizes) + " of size " +
+                        std::to_string(*bad) + " (a bug of the compiled code)");
+      break;
+    }
     int64_t elements = 1;
     bool dense = true;
     for (size_t k = rank; k-- > 0;) {

@@ -325,10 +325,14 @@ struct ConvLowering : public ONNXToLinalgPattern<ConvOp> {
     // The output dims are computed (a static result type is checked against
     // them when the result is cast to it).
     SmallVector<OpFoldResult> outDims = {xDims[0], wDims[0]};
-    for (int64_t i = 0; i < r; ++i)
+    for (int64_t i = 0; i < r; ++i) {
+      if (!window::isSame(attrs.autoPad))
+        checkWindowFits(m, op, inDims[i], begin[i], end[i], kernel[i],
+                        attrs.dilations[i], i);
       outDims.push_back(window::outputSize(
           m, attrs.autoPad, inDims[i], begin[i], end[i], kernel[i],
           attrs.strides[i], attrs.dilations[i], /*ceilMode=*/false));
+    }
     Value init = buildOutputInit(rewriter, loc, outDims, acc, bias);
     Value y = buildConvolution(rewriter, loc, padded, w, init, group,
                                attrs.strides, attrs.dilations);

@@ -76,6 +76,9 @@ LogicalResult computeGeometry(Operation *op, OpBuilder &b, Location loc,
     int64_t s = g.attrs.strides[i];
     int64_t effective =
         window::effectiveKernel(g.attrs.kernel[i], g.attrs.dilations[i]);
+    if (!window::isSame(g.attrs.autoPad))
+      checkWindowFits(m, op, inDims[i], g.padBegin[i], g.padEnd[i],
+                      g.attrs.kernel[i], g.attrs.dilations[i], i);
     OpFoldResult out = window::outputSize(
         m, g.attrs.autoPad, inDims[i], g.padBegin[i], g.padEnd[i],
         g.attrs.kernel[i], s, g.attrs.dilations[i], ceilMode);

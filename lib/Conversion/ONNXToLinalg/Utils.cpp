@@ -521,6 +521,25 @@ LogicalResult mlir::onnx::readWindowAttrs(Operation *op,
   return success();
 }
 
+void mlir::onnx::checkWindowFits(IndexMath &m, Operation *node, OpFoldResult in,
+                                 OpFoldResult begin, OpFoldResult end,
+                                 int64_t kernel, int64_t dilation,
+                                 int64_t axis) {
+  int64_t effective = window::effectiveKernel(kernel, dilation);
+  OpFoldResult padded = m.add(m.add(in, begin), end);
+  std::optional<int64_t> size = getConstantIntValue(padded);
+  if (size && *size >= effective)
+    return;
+  emitRuntimeCheck(m.b, m.loc,
+                   arith::CmpIOp::create(m.b, m.loc, arith::CmpIPredicate::sge,
+                                         m.value(padded),
+                                         m.value(m.cst(effective))),
+                   node,
+                   "the window (" + Twine(effective) +
+                       ") is larger than the padded input along spatial axis " +
+                       Twine(axis));
+}
+
 void mlir::onnx::computeSpatialPads(IndexMath &m, const WindowAttrs &attrs,
                                     ArrayRef<OpFoldResult> inDims,
                                     SmallVector<OpFoldResult> &begin,

@@ -319,6 +319,14 @@ LogicalResult readWindowAttrs(Operation *op, ArrayRef<int64_t> kernel,
 /// SAME_LOWER the padding that makes the output ceil(in / stride) (the
 /// extra element at the end for SAME_UPPER, at the beginning for
 /// SAME_LOWER).
+/// Checks at run time that a window of `kernel` taps `dilation` apart fits
+/// in an input of size `in` padded with `begin` and `end` along spatial axis
+/// `axis` (type inference checks static sizes; without the check a dynamic
+/// one gives a negative output size).
+void checkWindowFits(IndexMath &m, Operation *node, OpFoldResult in,
+                     OpFoldResult begin, OpFoldResult end, int64_t kernel,
+                     int64_t dilation, int64_t axis);
+
 void computeSpatialPads(IndexMath &m, const WindowAttrs &attrs,
                         ArrayRef<OpFoldResult> inDims,
                         SmallVector<OpFoldResult> &begin,
