@@ -66,6 +66,35 @@ if shutil.which("mpirun") and os.path.exists(
 for var in ("OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"):
     config.environment[var] = "1"
 config.substitutions.append(("%mpirun", "mpirun --oversubscribe"))
+# The GPU tests run the GPU runtime over a stub of the NVIDIA driver
+# (test/Integration/GPU/Inputs/cuda-stub.c); ptxas, where a CUDA toolkit is
+# on PATH, checks the PTX the compiler writes.
+config.substitutions.append(
+    (
+        "%cuda_stub",
+        os.path.join(config.onnx_dialect_obj_root, "lib/cuda-stub/libcuda.so.1"),
+    )
+)
+if shutil.which("ptxas"):
+    config.available_features.add("ptxas")
+
+
+def cuda_device_present():
+    """Whether the NVIDIA driver loads and sees a device (tests that run
+    kernels REQUIRE cuda-driver)."""
+    import ctypes
+
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        count = ctypes.c_int(0)
+        return cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(
+            ctypes.byref(count)) == 0 and count.value > 0
+    except OSError:
+        return False
+
+
+if cuda_device_present():
+    config.available_features.add("cuda-driver")
 # mlir-runner's support libraries (printMemref*), for tests that run lowered
 # code without the project's runtime.
 config.substitutions.append(

@@ -21,6 +21,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 namespace mlir {
 namespace onnx {
@@ -33,6 +35,10 @@ inline void registerAllDialects(DialectRegistry &registry) {
   registerShardingModelsFirst(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary serializes kernels through the NVVM target
+  // attribute and the translations to LLVM IR (onnx-lower-to-nvvm).
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerAllToLLVMIRTranslations(registry);
   registerShardingModelsLast(registry);
 }
 

@@ -16,6 +16,7 @@
 #define ONNXDIALECT_INITALLPASSES_H
 
 #include "OnnxDialect/Codegen/CPU/Passes.h"
+#include "OnnxDialect/Codegen/GPU/Passes.h"
 #include "OnnxDialect/Conversion/Passes.h"
 #include "OnnxDialect/Distribute/Passes.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
@@ -31,6 +32,7 @@ inline void registerAllPasses() {
   registerONNXTransformsPasses();
   registerONNXConversionPasses();
   registerONNXCPUCodegenPasses();
+  registerONNXGPUCodegenPasses();
   registerONNXDistributePasses();
   registerPipelines();
 }

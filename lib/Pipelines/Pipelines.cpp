@@ -31,6 +31,56 @@ static void addPipeline(OpPassManager &pm, StringRef text) {
     llvm::report_fatal_error(llvm::Twine("bad pipeline text: ") + error);
 }
 
+/// The canonicalizer without the pattern that breaks Scan output buffers
+/// (kDisabledCanonicalization says why).
+static std::string canonicalizeText() {
+  return std::string("canonicalize{disable-patterns=\"") +
+         kDisabledCanonicalization + "\"}";
+}
+
+/// Stage 1: the onnx-level passes, with the multi-device passes of a device
+/// configuration (empty `distribute`: none) between them.
+static void addONNXLevel(OpPassManager &pm, bool onnxLevel,
+                         const std::string &distribute) {
+  if (onnxLevel)
+    // Decomposition needs ranks and element types: infer them first.
+    addPipeline(pm, "onnx-bind-input-defaults,onnx-inline-functions,"
+                    "onnx-convert-opset,onnx-infer-shapes," +
+                        distribute + "onnx-decompose,onnx-infer-shapes");
+  else if (!distribute.empty())
+    addPipeline(pm, distribute.substr(0, distribute.size() - 1));
+}
+
+/// Stage 4: one-shot bufferization across functions with identity layouts,
+/// then the deallocations.
+static void addBufferization(OpPassManager &pm) {
+  const std::string canonicalize = canonicalizeText();
+  addPipeline(pm, "eliminate-empty-tensors,"
+                  "one-shot-bufferize{bufferize-function-boundaries "
+                  "allow-return-allocs-from-loops "
+                  "function-boundary-type-conversion=identity-layout-map}," +
+                      canonicalize + ",cse," + canonicalize +
+                      ",buffer-deallocation-pipeline,"
+                      "convert-bufferization-to-memref,canonicalize");
+}
+
+/// Stage 5's conversion of host code to the LLVM dialect: loops, math
+/// (intrinsics, libm or outlined functions), memrefs.
+static void addHostToLLVM(OpPassManager &pm, bool runtimeAllocator) {
+  std::string memrefToLLVM = runtimeAllocator
+                                 ? "finalize-memref-to-llvm{use-generic-"
+                                   "functions=true}"
+                                 : "finalize-memref-to-llvm";
+  addPipeline(pm,
+              "lower-affine,convert-scf-to-cf,math-extend-to-supported-types,"
+              "convert-math-to-funcs,convert-vector-to-llvm,"
+              "expand-strided-metadata,lower-affine," +
+                  memrefToLLVM +
+                  ",func.func(convert-math-to-llvm),"
+                  "convert-math-to-libm,convert-to-llvm,"
+                  "reconcile-unrealized-casts");
+}
+
 void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
                                           const LowerToLLVMOptions &options) {
   if (options.profile)
@@ -49,18 +99,9 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
     distribute = "onnx-pipeline-stages" + stageArgs + ",onnx-shard-annotate" +
                  args + ",";
   }
-  if (options.onnxLevel)
-    // Decomposition needs ranks and element types: infer them first.
-    addPipeline(pm, "onnx-bind-input-defaults,onnx-inline-functions,"
-                    "onnx-convert-opset,onnx-infer-shapes," +
-                        distribute + "onnx-decompose,onnx-infer-shapes");
-  else if (!distribute.empty())
-    addPipeline(pm, distribute.substr(0, distribute.size() - 1));
-  // 2. linalg on tensors. The canonicalizer runs without the pattern that
-  // breaks Scan output buffers (kDisabledCanonicalization says why).
-  const std::string canonicalize =
-      std::string("canonicalize{disable-patterns=\"") +
-      kDisabledCanonicalization + "\"}";
+  addONNXLevel(pm, options.onnxLevel, distribute);
+  // 2. linalg on tensors.
+  const std::string canonicalize = canonicalizeText();
   std::string target = "target-cpu=" + options.targetCPU.getValue() +
                        " target-features=\"" +
                        options.targetFeatures.getValue() + "\"";
@@ -82,13 +123,7 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
                         " num-threads=" + std::to_string(options.numThreads) +
                         "})," + canonicalize + ",cse");
   // 4. buffers, then the vector ops on them.
-  addPipeline(pm, "eliminate-empty-tensors,"
-                  "one-shot-bufferize{bufferize-function-boundaries "
-                  "allow-return-allocs-from-loops "
-                  "function-boundary-type-conversion=identity-layout-map}," +
-                      canonicalize + ",cse," + canonicalize +
-                      ",buffer-deallocation-pipeline,"
-                      "convert-bufferization-to-memref,canonicalize");
+  addBufferization(pm);
   if (options.codegen)
     addPipeline(pm, "func.func(onnx-cpu-lower-vectors{" + target + "})");
   if (options.profile)
@@ -105,23 +140,57 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createSequentializeFailingLoopsPass());
     addPipeline(pm, "convert-scf-to-openmp");
     pm.addPass(createInlineAllocaScopesPass());
+  } else if (options.gpuMappingOnCPU) {
+    addPipeline(pm, "scf-forall-to-parallel,"
+                    "func.func(convert-linalg-to-parallel-loops,"
+                    "onnx-gpu-map-to-kernels),onnx-gpu-device-memory");
   } else {
     addPipeline(pm, "scf-forall-to-for,func.func(convert-linalg-to-loops)");
   }
-  std::string memrefToLLVM = options.runtimeAllocator
-                                 ? "finalize-memref-to-llvm{use-generic-"
-                                   "functions=true}"
-                                 : "finalize-memref-to-llvm";
-  addPipeline(pm,
-              "lower-affine,convert-scf-to-cf,math-extend-to-supported-types,"
-              "convert-math-to-funcs,convert-vector-to-llvm,"
-              "expand-strided-metadata,lower-affine," +
-                  memrefToLLVM +
-                  ",func.func(convert-math-to-llvm),"
-                  "convert-math-to-libm,convert-to-llvm,"
-                  "reconcile-unrealized-casts");
+  addHostToLLVM(pm, options.runtimeAllocator);
   if (!options.deviceConfig.empty())
     addPipeline(pm, "onnx-fix-openmpi-symbols");
+}
+
+void mlir::onnx::buildLowerToNVVMPipeline(OpPassManager &pm,
+                                          const LowerToNVVMOptions &options) {
+  // 1.-2. onnx level and linalg on tensors, as for the CPU.
+  addONNXLevel(pm, options.onnxLevel, "");
+  const std::string canonicalize = canonicalizeText();
+  addPipeline(pm, "convert-onnx-to-linalg," + canonicalize + ",cse");
+  pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
+  addPipeline(pm, canonicalize);
+  // 3. buffers.
+  addBufferization(pm);
+  pm.addPass(createStridedCopiesToLinalgPass());
+  pm.addPass(createFlattenConstantGlobalsPass());
+  pm.addPass(createMarkEntryCInterfacePass());
+  if (options.runtimeChecks)
+    pm.addPass(createLowerAssertsToRuntimePass());
+  // 4. kernels: each linalg op one loop nest, mapped onto blocks and
+  // threads where the device can run it, outlined into gpu.modules whose
+  // code is lowered to NVVM here (no libdevice) and attached to the chip.
+  addPipeline(pm, "scf-forall-to-parallel,"
+                  "func.func(convert-linalg-to-parallel-loops,"
+                  "onnx-gpu-map-to-kernels{block-size=" +
+                      std::to_string(options.blockSize) +
+                      "}),convert-parallel-loops-to-gpu,"
+                      "func.func(gpu-launch-sink-index-computations),"
+                      "gpu-kernel-outlining,onnx-gpu-device-memory,"
+                      "gpu.module(math-extend-to-supported-types,"
+                      "onnx-gpu-to-nvvm,canonicalize,cse,"
+                      "reconcile-unrealized-casts),"
+                      "nvvm-attach-target{chip=" +
+                      options.chip.getValue() +
+                      " features=" + options.features.getValue() +
+                      " O=" + std::to_string(options.optLevel) + "}");
+  // 5. the host: loops left on it, LLVM, launches as runtime calls,
+  // allocations and globals through the GPU runtime, the kernels as PTX.
+  addPipeline(pm, "func.func(convert-linalg-to-loops)");
+  addHostToLLVM(pm, /*runtimeAllocator=*/true);
+  addPipeline(pm, "gpu-to-llvm,reconcile-unrealized-casts,"
+                  "onnx-gpu-runtime-calls,"
+                  "gpu-module-to-binary{format=isa}");
 }
 
 void mlir::onnx::registerPipelines() {
@@ -130,4 +199,9 @@ void mlir::onnx::registerPipelines() {
       "onnx-lower-to-llvm",
       "Lower an onnx module through linalg and buffers to the LLVM dialect",
       buildLowerToLLVMPipeline);
+  PassPipelineRegistration<LowerToNVVMOptions>(
+      "onnx-lower-to-nvvm",
+      "Lower an onnx module through linalg and buffers to host code in the "
+      "LLVM dialect that launches kernels compiled to PTX (docs/gpu.md)",
+      buildLowerToNVVMPipeline);
 }

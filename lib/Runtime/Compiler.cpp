@@ -31,6 +31,7 @@
 #include "OnnxDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -374,8 +375,61 @@ static std::string targetCPUName(const onnxd_options &options) {
   return options.target_cpu;
 }
 
+/// Runs a lowering pipeline; its diagnostics (or the crash) as the error.
+static Error runLowering(Compilation &c, PassManager &pm) {
+  std::string crash;
+  if (failed(c.run(pm, crash)))
+    return makeError(ONNXD_COMPILE_ERROR,
+                     crash.empty() ? c.diagnostics.take("the lowering failed")
+                                   : crash);
+  return {};
+}
+
+/// The device the options name: "cpu" (the default) or "cuda".
+static std::string deviceName(const onnxd_options &options) {
+  if (!options.device || !*options.device)
+    return "cpu";
+  return options.device;
+}
+
+/// onnx-lower-to-nvvm for device "cuda" (docs/gpu.md).
+static Error lowerForGPU(Compilation &c, const onnxd_options &options) {
+  if (options.device_config && *options.device_config)
+    return makeError(ONNXD_UNSUPPORTED,
+                     "a device configuration (multi-device) on device cuda "
+                     "is not supported yet");
+  if (options.profile)
+    return makeError(ONNXD_UNSUPPORTED,
+                     "profiling on device cuda is not supported yet");
+  PassManager pm(&c.context);
+  onnx::LowerToNVVMOptions pipeline;
+  pipeline.onnxLevel = hasONNXOps(*c.module);
+  pipeline.runtimeChecks = true;
+  if (options.gpu_chip && *options.gpu_chip) {
+    llvm::StringRef chip = options.gpu_chip;
+    unsigned version = 0;
+    if (!chip.consume_front("sm_") || chip.consumeInteger(10, version) ||
+        !(chip.empty() || chip == "a") || version < 50)
+      return makeError(ONNXD_INVALID_ARGUMENT,
+                       std::string("unknown GPU chip '") + options.gpu_chip +
+                           "' (sm_50 or newer: sm_80, sm_89, sm_90, ...)");
+    pipeline.chip = options.gpu_chip;
+  }
+  onnx::buildLowerToNVVMPipeline(pm, pipeline);
+  if (Error e = runLowering(c, pm))
+    return e;
+  c.signature.device = "cuda";
+  return fixOutputRanks(*c.module, c.signature);
+}
+
 static Error lower(Compilation &c, const onnxd_options &options) {
   registerPassesOnce();
+  std::string device = deviceName(options);
+  if (device == "cuda")
+    return lowerForGPU(c, options);
+  if (device != "cpu")
+    return makeError(ONNXD_INVALID_ARGUMENT,
+                     "unknown device '" + device + "' (cpu or cuda)");
   PassManager pm(&c.context);
   onnx::LowerToLLVMOptions pipeline;
   pipeline.onnxLevel = hasONNXOps(*c.module);
@@ -385,6 +439,12 @@ static Error lower(Compilation &c, const onnxd_options &options) {
   pipeline.codegen = options.codegen != 0;
   pipeline.profile = options.profile != 0;
   pipeline.targetCPU = targetCPUName(options);
+  // Test hook (docs/gpu.md, "Tests"): the GPU mapping run on the CPU.
+  if (const char *test = std::getenv("ONNXD_TEST_GPU_MAPPING_ON_CPU");
+      test && *test == '1' && options.num_threads == 1) {
+    pipeline.gpuMappingOnCPU = true;
+    pipeline.codegen = false;
+  }
   pipeline.targetFeatures =
       options.target_features ? options.target_features : "";
   if (options.device_config && *options.device_config) {
@@ -417,11 +477,8 @@ static Error lower(Compilation &c, const onnxd_options &options) {
     c.signature.rank = rank;
   }
   onnx::buildLowerToLLVMPipeline(pm, pipeline);
-  std::string crash;
-  if (failed(c.run(pm, crash)))
-    return makeError(ONNXD_COMPILE_ERROR,
-                     crash.empty() ? c.diagnostics.take("the lowering failed")
-                                   : crash);
+  if (Error e = runLowering(c, pm))
+    return e;
   c.signature.openmp = options.num_threads > 1;
   if (auto bytes = (*c.module)->getAttrOfType<IntegerAttr>("onnx.comm_bytes"))
     c.signature.commBytes = bytes.getInt();
@@ -683,8 +740,11 @@ Error mlir::onnx::runtime::compileJIT(llvm::StringRef path,
                 *c.module, engineOptions,
                 std::unique_ptr<llvm::TargetMachine>(
                     createTargetMachine(options, error))));
-            if (*engine)
+            if (*engine) {
+              // Global constructors: a GPU model's record its kernels' PTX.
+              (**engine)->initialize();
               entry.emplace((**engine)->lookup(kEntrySymbol));
+            }
           })) {
     // An engine made before the crash (in the lookup) is leaked with the
     // compilation: its state may be corrupt too.
@@ -881,6 +941,27 @@ static Error linkShared(llvm::StringRef object, llvm::StringRef outPath,
   return {};
 }
 
+/// The PTX of every kernel module, one after another.
+static Error writePTX(Compilation &c, llvm::StringRef outPath) {
+  if (!c.signature.onGPU())
+    return makeError(ONNXD_INVALID_ARGUMENT,
+                     "PTX is written for device cuda only");
+  std::error_code ec;
+  llvm::ToolOutputFile out(outPath, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return makeError(ONNXD_IO_ERROR, outPath.str() + ": " + ec.message());
+  c.module->walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects()) {
+      auto object = cast<gpu::ObjectAttr>(attr);
+      out.os() << "// kernel module " << binary.getSymName() << " for "
+               << object.getTarget() << "\n"
+               << object.getObject().getValue().rtrim('\0') << "\n";
+    }
+  });
+  out.keep();
+  return {};
+}
+
 Error mlir::onnx::runtime::emit(llvm::StringRef path,
                                 const onnxd_options &rawOptions,
                                 onnxd_emit_kind kind, llvm::StringRef outPath) {
@@ -889,6 +970,8 @@ Error mlir::onnx::runtime::emit(llvm::StringRef path,
   Compilation &c = *scope;
   if (Error e = frontEnd(path, options, c))
     return e;
+  if (kind == ONNXD_EMIT_PTX)
+    return writePTX(c, outPath);
   if (kind == ONNXD_EMIT_MLIR) {
     std::error_code ec;
     llvm::ToolOutputFile out(outPath, ec, llvm::sys::fs::OF_Text);

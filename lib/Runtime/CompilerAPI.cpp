@@ -40,7 +40,7 @@ onnxd_status onnxd_emit(const char *path, const onnxd_options *options,
                         onnxd_emit_kind kind, const char *out_path) {
   if (!path || !out_path)
     return fail(ONNXD_INVALID_ARGUMENT, "onnxd_emit: NULL argument");
-  if (kind < ONNXD_EMIT_MLIR || kind > ONNXD_EMIT_SHARED)
+  if (kind < ONNXD_EMIT_MLIR || kind > ONNXD_EMIT_PTX)
     return fail(ONNXD_INVALID_ARGUMENT, "onnxd_emit: unknown kind");
   onnxd_options defaults;
   onnxd_options_init(&defaults);

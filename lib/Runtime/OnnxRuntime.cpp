@@ -24,6 +24,7 @@
 #include "OnnxDialect/Runtime/OnnxRuntime.h"
 
 #include "Allocator.h"
+#include "CUDA.h"
 #include "Runtime.h"
 #include "Values.h"
 
@@ -35,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <optional>
 #include <string>
 #include <unistd.h>
 #include <unordered_map>
@@ -92,8 +94,11 @@ struct onnxd_model {
   void (*setThreads)(int) = nullptr;
   int numThreads = 1;
   Profile profile;
+  /// A GPU model's device copies of its globals (CUDA.h).
+  GPUModelState *gpu = nullptr;
 
   ~onnxd_model() {
+    destroyGPUState(gpu);
     owner.reset();
     if (library)
       dlclose(library);
@@ -162,6 +167,23 @@ long long onnxd_model_comm_bytes(const onnxd_model *model) {
   return model ? model->signature.commBytes : 0;
 }
 
+onnxd_status onnxd_device_check(const char *device) {
+  std::string name = device ? device : "";
+  if (name.empty() || name == "cpu")
+    return ONNXD_OK;
+  if (name != "cuda")
+    return fail(ONNXD_INVALID_ARGUMENT,
+                "unknown device '" + name + "' (cpu or cuda)");
+  std::string error;
+  if (!cudaReady(error))
+    return fail(ONNXD_RUNTIME_ERROR, "device cuda: " + error);
+  return ONNXD_OK;
+}
+
+const char *onnxd_model_device(const onnxd_model *model) {
+  return model && model->signature.onGPU() ? "cuda" : "cpu";
+}
+
 void onnxd_options_init(onnxd_options *options) {
   if (!options)
     return;
@@ -174,6 +196,8 @@ void onnxd_options_init(onnxd_options *options) {
   options->profile = 0;
   options->device_config = nullptr;
   options->micro_batches = 1;
+  options->device = nullptr;
+  options->gpu_chip = nullptr;
 }
 
 void mlir::onnx::runtime::makeRuntimeGlobal() {
@@ -758,6 +782,14 @@ static onnxd_status runEntry(onnxd_model *model,
   // The communicator may have changed since the model was loaded.
   if (onnxd_status status = checkRank(sig))
     return status;
+  std::optional<GPURunScope> gpuScope;
+  if (sig.onGPU()) {
+    std::string error;
+    if (!cudaReady(error))
+      return fail(ONNXD_RUNTIME_ERROR,
+                  "the model was compiled for device cuda: " + error);
+    gpuScope.emplace(model->gpu);
+  }
   Arena arena;
   ArenaScope scope(arena);
 
@@ -861,7 +893,9 @@ static onnxd_status runEntry(onnxd_model *model,
     }
     outs[i].tensor = &t->tensor;
     char *data = aligned + offset * elemSize;
-    if (owned && dense && !taken.count(allocated) && v.dtype != ONNXD_STRING) {
+    // A GPU model's buffers belong to the GPU runtime: copied out.
+    if (owned && dense && !taken.count(allocated) && v.dtype != ONNXD_STRING &&
+        !sig.onGPU()) {
       taken.insert(allocated);
       releaseBuffer(allocated);
       t->base = allocated;
@@ -889,7 +923,7 @@ static onnxd_status runEntry(onnxd_model *model,
   }
   for (void *p : toFree)
     if (!taken.count(p))
-      _mlir_memref_to_llvm_free(p);
+      sig.onGPU() ? freeGPUBuffer(p) : _mlir_memref_to_llvm_free(p);
   if (status != ONNXD_OK)
     freeOutputs(outs);
   return status;

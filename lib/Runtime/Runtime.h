@@ -66,6 +66,11 @@ struct Signature {
   /// move per run.
   std::string deviceConfig;
   int64_t rank = -1, commBytes = 0;
+  /// Where the kernels run: "cpu", or "cuda" (compiled by
+  /// onnx-lower-to-nvvm: buffers come from the GPU runtime, CUDA.h).
+  std::string device = "cpu";
+
+  bool onGPU() const { return device == "cuda"; }
 
   void finalize();
   std::string toJSON() const;

@@ -421,6 +421,10 @@ std::string Signature::toJSON() const {
   appendJSONString(out, entry);
   out += ",\"openmp\":";
   out += openmp ? "true" : "false";
+  if (onGPU()) {
+    out += ",\"device\":";
+    appendJSONString(out, device);
+  }
   if (!deviceConfig.empty()) {
     out += ",\"device_config\":";
     appendJSONString(out, deviceConfig);
@@ -500,6 +504,12 @@ bool Signature::fromJSON(const std::string &json, std::string &error) {
   entry = entryName->string;
   const JSONValue *usesOpenMP = root.get("openmp", JSONValue::Bool);
   openmp = usesOpenMP && usesOpenMP->boolean;
+  const JSONValue *where = root.get("device", JSONValue::String);
+  device = where ? where->string : "cpu";
+  if (device != "cpu" && device != "cuda") {
+    error = "unknown device '" + device + "'";
+    return false;
+  }
   deviceConfig.clear();
   if (const JSONValue *c = root.get("device_config", JSONValue::String)) {
     deviceConfig = c->string;

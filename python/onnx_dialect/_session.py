@@ -18,7 +18,29 @@ try:
 except ImportError:  # Debian 12 does not package it: bit patterns then.
     _ml_dtypes = None
 
-_EMIT_KINDS = {"mlir": 0, "llvm": 1, "object": 2, "shared": 3}
+_EMIT_KINDS = {"mlir": 0, "llvm": 1, "object": 2, "shared": 3, "ptx": 4}
+
+# ONNX Runtime's execution providers and the devices they stand for.
+_PROVIDERS = {"CPUExecutionProvider": "cpu", "CUDAExecutionProvider": "cuda"}
+_PROVIDER_OF = {d: p for p, d in _PROVIDERS.items()}
+
+
+def _device(device, providers):
+    """The device a session runs on: `device`, or the first provider's."""
+    names = [p[0] if isinstance(p, (tuple, list)) else p
+             for p in providers or []]
+    for name in names:
+        if name not in _PROVIDERS:
+            raise _native.Unsupported(
+                "provider %r: CPUExecutionProvider and CUDAExecutionProvider "
+                "are supported" % (name,))
+    if device is None:
+        device = _PROVIDERS[names[0]] if names else "cpu"
+    device = str(device).lower()
+    if device not in _PROVIDER_OF:
+        raise _native.Unsupported(
+            "device %r: 'cpu' and 'cuda' are supported" % (device,))
+    return device
 
 
 class NodeArg:
@@ -63,30 +85,28 @@ def _threads(threads, sess_options):
 
 
 class InferenceSession:
-    """Compiles a model (JIT, for this CPU) and runs it.
+    """Compiles a model (JIT, for this CPU or a GPU) and runs it.
 
     model: a file name (.onnx, .onnxtxt, .mlir), the model's bytes or an
     onnx.ModelProto. threads: the compiled code's threads (1: sequential).
-    device: "cpu" (the only device so far). profile: compile timing probes
+    device: "cpu" (the default) or "cuda" (an NVIDIA GPU through its driver,
+    docs/gpu.md; gpu_chip: its architecture, sm_90 by default); without a
+    device, the first of `providers` (CUDAExecutionProvider: "cuda"). A
+    session on a device this machine lacks is an error saying why, raised
+    before compiling. profile: compile timing probes
     (end_profiling() writes ONNX Runtime's profile format). The rest are the
-    compiler's options (docs/runtime.md). sess_options and providers are
-    accepted for ONNX Runtime compatibility: sess_options'
-    intra_op_num_threads sets threads when threads is not given; providers
-    other than the CPU one are refused.
+    compiler's options (docs/runtime.md). sess_options is accepted for ONNX
+    Runtime compatibility: its intra_op_num_threads sets threads when threads
+    is not given.
     """
 
     def __init__(self, model, sess_options=None, providers=None, *,
-                 threads=None, device="cpu", opt_level=3, codegen=True,
+                 threads=None, device=None, opt_level=3, codegen=True,
                  profile=False, target_cpu="", target_features="",
-                 _native_model=None):
-        if str(device).lower() != "cpu":
-            raise _native.Unsupported(
-                "device %r: only 'cpu' is supported so far" % (device,))
-        for p in providers or []:
-            name = p[0] if isinstance(p, (tuple, list)) else p
-            if name != "CPUExecutionProvider":
-                raise _native.Unsupported(
-                    "provider %r: only CPUExecutionProvider is supported" % name)
+                 gpu_chip="", _native_model=None):
+        if _native_model is None:
+            device = _device(device, providers)
+            _native.device_check(device)
         self._profile_prefix = "onnx_dialect_profile"
         if _native_model is not None:
             self._model = _native_model
@@ -97,7 +117,8 @@ class InferenceSession:
                     threads=_threads(threads, sess_options),
                     target_cpu=target_cpu or "",
                     target_features=target_features or "",
-                    codegen=codegen, profile=profile)
+                    codegen=codegen, profile=profile, device=device,
+                    gpu_chip=gpu_chip or "")
         self._inputs = [NodeArg(i) for i in self._model.inputs]
         self._outputs = [NodeArg(o) for o in self._model.outputs]
         self._output_index = {o.name: i for i, o in enumerate(self._outputs)}
@@ -111,7 +132,7 @@ class InferenceSession:
         return list(self._outputs)
 
     def get_providers(self):
-        return ["CPUExecutionProvider"]
+        return [_PROVIDER_OF[self._model.device]]
 
     def run(self, output_names, input_feed, run_options=None):
         """Runs the model on input_feed (a dict name -> numpy array, list,
@@ -153,10 +174,12 @@ class InferenceSession:
 
 def compile(model, output="model.so", *, threads=1, opt_level=3,
             codegen=True, profile=False, target_cpu="", target_features="",
-            kind="shared"):
+            kind="shared", device="cpu", gpu_chip=""):
     """Compiles a model ahead of time. kind "shared" writes a shared library
     (and its C header, model.h) that load() or the C API runs; "object",
-    "llvm" or "mlir" write what onnx-run --emit does. Returns output."""
+    "llvm", "mlir" or "ptx" (device "cuda": the kernels) write what onnx-run
+    --emit does. device "cuda" compiles for an NVIDIA GPU (no GPU needed to
+    compile). Returns output."""
     if kind not in _EMIT_KINDS:
         raise ValueError("kind: one of %s" % ", ".join(_EMIT_KINDS))
     with tempfile.TemporaryDirectory(prefix="onnx_dialect-") as tmp:
@@ -164,7 +187,8 @@ def compile(model, output="model.so", *, threads=1, opt_level=3,
                      _EMIT_KINDS[kind], opt_level=opt_level, threads=threads,
                      target_cpu=target_cpu or "",
                      target_features=target_features or "",
-                     codegen=codegen, profile=profile)
+                     codegen=codegen, profile=profile, device=device,
+                     gpu_chip=gpu_chip or "")
     return output
 
 

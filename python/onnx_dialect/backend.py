@@ -66,7 +66,9 @@ class OnnxDialectRep(BackendRep):
 
 class OnnxDialectBackend(Backend):
     """The backend: prepare() compiles (JIT, this CPU), run_model and
-    run_node compile and run once."""
+    run_node compile and run once. It claims the CPU only, so that ONNX's
+    backend test runner does not run its CUDA variants on machines without
+    a GPU (InferenceSession(device="cuda") runs on one)."""
 
     @classmethod
     def supports_device(cls, device):
@@ -75,8 +77,9 @@ class OnnxDialectBackend(Backend):
     @classmethod
     def prepare(cls, model, device="CPU", **kwargs):
         if not cls.supports_device(device):
-            raise RuntimeError("device %r: onnx_dialect runs on the CPU only"
-                               % (device,))
+            raise RuntimeError("device %r: the ONNX backend of onnx_dialect "
+                               "runs on the CPU (InferenceSession("
+                               "device='cuda') for a GPU)" % (device,))
         session = InferenceSession(model, **kwargs)
         input_names = [i.name for i in model.graph.input] \
             if isinstance(model, onnx.ModelProto) \

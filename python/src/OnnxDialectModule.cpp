@@ -257,6 +257,8 @@ public:
 
   void setNumThreads(int n) { check(onnxd_model_set_num_threads(model, n)); }
 
+  std::string device() const { return onnxd_model_device(model); }
+
   size_t writeProfile(const std::string &path) {
     size_t n = 0;
     check(onnxd_model_write_profile(model, path.c_str(), &n));
@@ -506,7 +508,8 @@ py::list Model::run(const py::dict &feed) {
 onnxd_options makeOptions(int optLevel, int threads, const std::string &format,
                           const std::string &targetCpu,
                           const std::string &targetFeatures, bool codegen,
-                          bool profile) {
+                          bool profile, const std::string &device,
+                          const std::string &gpuChip) {
   onnxd_options o;
   onnxd_options_init(&o);
   o.opt_level = optLevel;
@@ -516,6 +519,8 @@ onnxd_options makeOptions(int optLevel, int threads, const std::string &format,
   o.target_features = targetFeatures.c_str();
   o.codegen = codegen ? 1 : 0;
   o.profile = profile ? 1 : 0;
+  o.device = device.c_str();
+  o.gpu_chip = gpuChip.c_str();
   return o;
 }
 
@@ -722,29 +727,35 @@ PYBIND11_MODULE(_onnx_dialect, m) {
       .def("run", &Model::run, py::arg("feed"),
            "Runs with a dict name -> value; returns all outputs in order.")
       .def("set_num_threads", &Model::setNumThreads)
+      .def_property_readonly("device", &Model::device)
       .def("write_profile", &Model::writeProfile, py::arg("path"));
 
   m.def(
       "compile",
       [](const std::string &path, int optLevel, int threads,
          const std::string &format, const std::string &targetCpu,
-         const std::string &targetFeatures, bool codegen, bool profile) {
+         const std::string &targetFeatures, bool codegen, bool profile,
+         const std::string &device, const std::string &gpuChip) {
         return Model::compile(path,
                               makeOptions(optLevel, threads, format, targetCpu,
-                                          targetFeatures, codegen, profile));
+                                          targetFeatures, codegen, profile,
+                                          device, gpuChip));
       },
       py::arg("path"), py::arg("opt_level") = 3, py::arg("threads") = 1,
       py::arg("format") = "", py::arg("target_cpu") = "",
       py::arg("target_features") = "", py::arg("codegen") = true,
-      py::arg("profile") = false);
+      py::arg("profile") = false, py::arg("device") = "",
+      py::arg("gpu_chip") = "");
   m.def(
       "emit",
       [](const std::string &path, const std::string &out, int kind,
          int optLevel, int threads, const std::string &format,
          const std::string &targetCpu, const std::string &targetFeatures,
-         bool codegen, bool profile) {
-        onnxd_options o = makeOptions(optLevel, threads, format, targetCpu,
-                                      targetFeatures, codegen, profile);
+         bool codegen, bool profile, const std::string &device,
+         const std::string &gpuChip) {
+        onnxd_options o =
+            makeOptions(optLevel, threads, format, targetCpu, targetFeatures,
+                        codegen, profile, device, gpuChip);
         onnxd_status s;
         {
           py::gil_scoped_release release;
@@ -755,8 +766,16 @@ PYBIND11_MODULE(_onnx_dialect, m) {
       py::arg("path"), py::arg("output"), py::arg("kind"),
       py::arg("opt_level") = 3, py::arg("threads") = 1, py::arg("format") = "",
       py::arg("target_cpu") = "", py::arg("target_features") = "",
-      py::arg("codegen") = true, py::arg("profile") = false);
+      py::arg("codegen") = true, py::arg("profile") = false,
+      py::arg("device") = "", py::arg("gpu_chip") = "");
   m.def("load", &Model::load, py::arg("path"));
+  m.def(
+      "device_check",
+      [](const std::string &device) {
+        check(onnxd_device_check(device.c_str()));
+      },
+      py::arg("device"),
+      "Raises the error that says why models for `device` cannot run here.");
   m.def("dtype_name", &onnxd_dtype_name);
   m.def("import_model", &importModel, py::arg("data"),
         py::arg("directory") = "", py::arg("bytecode") = false);

@@ -5,6 +5,7 @@ with onnx-run."""
 
 import os
 import subprocess
+import sys
 
 import numpy as np
 import onnx
@@ -198,10 +199,58 @@ def test_compile_errors(tmp_path):
         onnx_dialect.InferenceSession(str(bad))
     with pytest.raises(onnx_dialect.FileError, match="no such file"):
         onnx_dialect.InferenceSession(str(tmp_path / "missing.onnx"))
-    with pytest.raises(onnx_dialect.Unsupported, match="cuda"):
-        onnx_dialect.InferenceSession(EXAMPLE, device="cuda")
-    with pytest.raises(onnx_dialect.Unsupported, match="CUDAExecutionProvider"):
-        onnx_dialect.InferenceSession(EXAMPLE, providers=["CUDAExecutionProvider"])
+    with pytest.raises(onnx_dialect.Unsupported, match="'tpu'"):
+        onnx_dialect.InferenceSession(EXAMPLE, device="tpu")
+    with pytest.raises(onnx_dialect.Unsupported,
+                       match="TensorrtExecutionProvider"):
+        onnx_dialect.InferenceSession(
+            EXAMPLE, providers=["TensorrtExecutionProvider"])
+
+
+def run_python(code, **env):
+    """Runs `code` in a fresh interpreter (the CUDA driver is opened once per
+    process) with `env` added; its stdout, or the failure's output."""
+    full = dict(os.environ, **env)
+    run = subprocess.run([sys.executable, "-c", code], env=full,
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run.stdout
+
+
+def test_cuda_device(tmp_path):
+    """Device cuda (docs/gpu.md): compiled here without a GPU; run through
+    the driver, a stub of it here (test/Integration/GPU/Inputs/cuda-stub.c)
+    that runs no kernel; no driver is an error before compiling."""
+    ptx = onnx_dialect.compile(EXAMPLE, str(tmp_path / "m.ptx"), kind="ptx",
+                               device="cuda", gpu_chip="sm_80")
+    text = open(ptx).read()
+    assert ".target sm_80" in text and ".entry" in text
+    assert ".extern" not in text
+    out = run_python(
+        "import onnx_dialect\n"
+        "for kw in ({'device': 'cuda'},\n"
+        "           {'providers': ['CUDAExecutionProvider']}):\n"
+        "    try:\n"
+        "        onnx_dialect.InferenceSession(%r, **kw)\n"
+        "    except onnx_dialect.RunError as e:\n"
+        "        print(e)\n" % EXAMPLE,
+        ONNXD_CUDA_DRIVER=str(tmp_path / "none" / "libcuda.so.1"))
+    assert out.count("device cuda: no CUDA driver") == 2, out
+    stub = os.path.join(os.environ.get("ONNX_DIALECT_BUILD", "build"),
+                        "lib", "cuda-stub", "libcuda.so.1")
+    if not os.path.exists(stub):
+        pytest.skip("no CUDA driver stub (ONNX_DIALECT_BUILD)")
+    out = run_python(
+        "import numpy as np, onnx_dialect\n"
+        "s = onnx_dialect.InferenceSession(\n"
+        "    %r, providers=['CUDAExecutionProvider'])\n"
+        "print(s.get_providers())\n"
+        "y, = s.run(None, {'image': np.ones((3, 1, 28, 28), np.float32)})\n"
+        "print(y.shape, y.dtype)\n" % EXAMPLE,
+        ONNXD_CUDA_DRIVER=stub, ONNXD_CUDA_STUB_LOG=str(tmp_path / "log"))
+    assert out.splitlines() == ["['CUDAExecutionProvider']",
+                                "(3, 10) float32"], out
+    assert "cuLaunchKernel" in open(tmp_path / "log").read()
 
 
 def test_run_time_check_fails():

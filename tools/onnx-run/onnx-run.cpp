@@ -45,6 +45,7 @@ namespace {
 struct Options {
   std::string modelPath, outputDir, testDir, emitKind, outputFile;
   std::string targetCPU, targetFeatures, profileFile, deviceConfig;
+  std::string device, gpuChip;
   bool codegen = true, outputDirGiven = false, profileGiven = false;
   std::vector<std::string> inputFiles;
   double rtol = 1e-3, atol = 1e-7;
@@ -96,8 +97,14 @@ static const char *const kUsageText =
     "FILE as\n"
     "                        Chrome trace events (ONNX Runtime's profile "
     "format)\n"
-    "  --emit mlir|llvm|obj  write the lowered module / LLVM IR / object and "
-    "stop\n"
+    "  --device cpu|cuda     where the model runs (cpu); cuda: kernels for "
+    "an NVIDIA\n"
+    "                        GPU, run through the driver (docs/gpu.md)\n"
+    "  --gpu-chip SM         with --device cuda: the GPU architecture "
+    "(sm_90)\n"
+    "  --emit mlir|llvm|obj|ptx  write the lowered module / LLVM IR / "
+    "object /\n"
+    "                        the kernels' PTX (--device cuda) and stop\n"
     "  -o FILE               with --emit: the file (stdout); alone: a shared "
     "library + .h\n"
     "  --device-config NAME  run the model's device configuration NAME (IR "
@@ -167,6 +174,10 @@ static bool parseArgs(int argc, char **argv) {
       opts.testDir = v;
     else if (value("--device-config", v))
       opts.deviceConfig = v;
+    else if (value("--device", v))
+      opts.device = v;
+    else if (value("--gpu-chip", v))
+      opts.gpuChip = v;
     else if (value("--emit", v))
       opts.emitKind = v;
     else if (value("-o", v))
@@ -963,6 +974,13 @@ static int mainBody() {
   options.device_config =
       opts.deviceConfig.empty() ? nullptr : opts.deviceConfig.c_str();
   options.micro_batches = opts.microBatches;
+  if (!opts.device.empty() && opts.device != "cpu" && opts.device != "cuda") {
+    llvm::errs() << "onnx-run: --device takes cpu or cuda, got '" << opts.device
+                 << "'\n";
+    return kUsage;
+  }
+  options.device = opts.device.empty() ? nullptr : opts.device.c_str();
+  options.gpu_chip = opts.gpuChip.empty() ? nullptr : opts.gpuChip.c_str();
 
   // Ahead of time: --emit KIND [-o FILE], or -o FILE.so.
   if (!emitKind.empty() || (!outputFile.empty() && testDir.empty())) {
@@ -973,8 +991,10 @@ static int mainBody() {
       kind = ONNXD_EMIT_LLVM;
     else if (emitKind == "obj")
       kind = ONNXD_EMIT_OBJECT;
+    else if (emitKind == "ptx")
+      kind = ONNXD_EMIT_PTX;
     else if (!emitKind.empty()) {
-      llvm::errs() << "onnx-run: --emit takes mlir, llvm or obj\n";
+      llvm::errs() << "onnx-run: --emit takes mlir, llvm, obj or ptx\n";
       return kUsage;
     }
     std::string out = outputFile.empty() ? "-" : outputFile;
@@ -983,6 +1003,10 @@ static int mainBody() {
     return kOk;
   }
 
+  // A run on a GPU needs one: say so before compiling.
+  if (opts.device == "cuda")
+    if (onnxd_status s = onnxd_device_check("cuda"))
+      return report(s);
   onnxd_model *m = nullptr;
   onnxd_status status = llvm::StringRef(model).ends_with(".so")
                             ? onnxd_load(model.c_str(), &m)

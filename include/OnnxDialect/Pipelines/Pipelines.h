@@ -92,11 +92,56 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("cf.assert calls onnxd_rt_fail (the runtime's error "
                      "path) instead of aborting"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> gpuMappingOnCPU{
+      *this, "test-gpu-mapping-on-cpu",
+      llvm::cl::desc("Test: map the loop nests onto blocks and threads as "
+                     "onnx-lower-to-nvvm does (onnx-gpu-map-to-kernels, "
+                     "onnx-gpu-device-memory), then run them as loops on "
+                     "the CPU, to check the mapping's arithmetic"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the stages of onnx-lower-to-llvm to `pm` (anchored on a module).
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LowerToLLVMOptions &options);
+
+/// `onnx-lower-to-nvvm` (docs/gpu.md): the onnx level and linalg on tensors
+/// as for the CPU, buffers, every linalg op a loop nest that becomes a
+/// kernel where the device can run it (lib/Codegen/GPU), kernels lowered to
+/// NVVM without libdevice and serialized as PTX into the host module, whose
+/// code launches them through the mgpu* functions of the runtime.
+struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
+  PassOptions::Option<bool> onnxLevel{
+      *this, "onnx-level",
+      llvm::cl::desc("Run the onnx-level passes (opset conversion, "
+                     "decomposition, shape inference) first"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> chip{
+      *this, "gpu-chip",
+      llvm::cl::desc("The NVIDIA architecture of the kernels (sm_80, sm_89, "
+                     "sm_90, ...)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "gpu-features",
+      llvm::cl::desc("PTX features of the kernels (the PTX ISA version)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level of kernels"),
+      llvm::cl::init(3)};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("Threads per block of the elementwise kernels"),
+      llvm::cl::init(256)};
+  PassOptions::Option<bool> runtimeChecks{
+      *this, "runtime-checks",
+      llvm::cl::desc("cf.assert calls onnxd_rt_fail (the runtime's error "
+                     "path) instead of aborting"),
+      llvm::cl::init(false)};
+};
+
+/// Adds the stages of onnx-lower-to-nvvm to `pm` (anchored on a module).
+void buildLowerToNVVMPipeline(OpPassManager &pm,
+                              const LowerToNVVMOptions &options);
 
 /// The function the runtime calls: the one the module attribute `onnx.entry`
 /// names, else the only public function with a body (null if several).

@@ -166,6 +166,7 @@ typedef enum onnxd_emit_kind {
   ONNXD_EMIT_LLVM = 1,   /* optimized LLVM IR (text) */
   ONNXD_EMIT_OBJECT = 2, /* a relocatable object for the host */
   ONNXD_EMIT_SHARED = 3, /* a shared library + a C header beside it (.h) */
+  ONNXD_EMIT_PTX = 4,    /* device "cuda": the kernels' PTX (text) */
 } onnxd_emit_kind;
 
 /** Compilation options; initialize with onnxd_options_init. */
@@ -204,9 +205,27 @@ typedef struct onnxd_options {
    *  inputs) into this many micro-batches that flow through the stages one
    *  after another, so that the stages overlap. 1 (default): one batch. */
   int micro_batches;
+  /** Where the model runs: NULL, "" or "cpu" (default), or "cuda": kernels
+   *  for an NVIDIA GPU (onnx-lower-to-nvvm, docs/gpu.md), run through the
+   *  driver's libcuda.so.1, which is opened when the model first runs (a
+   *  machine without a GPU compiles such models; running one is an error
+   *  that says why). */
+  const char *device;
+  /** With device "cuda": the GPU architecture of the kernels, "sm_80",
+   *  "sm_90", ... (NULL or "": sm_90). */
+  const char *gpu_chip;
 } onnxd_options;
 
 typedef struct onnxd_model onnxd_model;
+
+/** Whether models compiled for `device` ("cpu" or "cuda") can run in this
+ *  process: for "cuda", opens the NVIDIA driver (libcuda.so.1, or the
+ *  library ONNXD_CUDA_DRIVER names) and its device ONNXD_CUDA_DEVICE (0).
+ *  ONNXD_OK, or an error whose message says why not in one line. */
+onnxd_status onnxd_device_check(const char *device);
+
+/** Where a model's kernels run: "cpu" or "cuda". */
+const char *onnxd_model_device(const onnxd_model *model);
 
 /** Sets the defaults (opt_level 3, one thread, the host CPU, codegen on). */
 void onnxd_options_init(onnxd_options *options);

@@ -1,0 +1,112 @@
+//===- Passes.td - The GPU code-generation stage -----------*- tablegen -*-===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The passes of onnx-lower-to-nvvm (docs/gpu.md) that are the project's own:
+// which loop nests become kernels and how they map onto blocks and threads,
+// where buffers live so that kernels and host code both reach them, and the
+// lowering of kernels to NVVM without libdevice. Sources live in
+// lib/Codegen/GPU/; the rest of the pipeline is upstream's.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXDIALECT_CODEGEN_GPU_PASSES_TD
+#define ONNXDIALECT_CODEGEN_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GPUMapToKernels : Pass<"onnx-gpu-map-to-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Map the outermost parallel loop nests that can run on a GPU "
+                "onto blocks and threads";
+  let description = [{
+    Runs on buffers, after `convert-linalg-to-parallel-loops`. Each outermost
+    `scf.parallel` whose body the device can execute (loads, stores, views,
+    arithmetic, the math functions onnx-gpu-to-nvvm lowers, nested loops) is
+    collapsed into one dimension, tiled by `block-size` and mapped: the tile
+    loop onto `block_x`, the loop inside a tile onto `thread_x` (with a bounds
+    check for the last tile), any parallel loop nested deeper onto sequential
+    loops. `convert-parallel-loops-to-gpu` then turns each into a
+    `gpu.launch`. The grid has one block per `block-size` iterations, so any
+    number of iterations up to 2^31-1 blocks maps.
+
+    A nest the device cannot execute stays on the host, where it runs over
+    the same buffers (onnx-gpu-device-memory makes them reachable from both):
+    one that calls a function (the runtime's string and sequence functions),
+    allocates, asserts, reduces into `scf.parallel` results, or touches an
+    element type or a math function the NVVM lowering has no code for (f64
+    `exp`, complex numbers, 8-bit floats). A remark names each such nest
+    with `remarks=true`.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block (a multiple of 32, at most 1024)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark on each loop nest left on the host, saying why">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def GPUDeviceMemory : Pass<"onnx-gpu-device-memory", "::mlir::ModuleOp"> {
+  let summary = "Put the entry's inputs in buffers the device reaches and "
+                "name the globals the kernels read";
+  let description = [{
+    Runs on buffers, after the kernels are outlined. The caller's input
+    buffers are host memory that a kernel cannot read: the entry function
+    copies each memref argument into a buffer of its own (a `memref.alloc`,
+    which the runtime serves from memory that host and device share) and
+    uses that instead; the copy is freed before each return unless it is
+    returned. The names of the `memref.global`s that host code reads are
+    listed in the module attribute `onnx.gpu_globals`, for
+    onnx-gpu-runtime-calls, which gives kernels a device copy of each.
+  }];
+}
+
+def GPURuntimeCalls : Pass<"onnx-gpu-runtime-calls", "::mlir::ModuleOp"> {
+  let summary = "Allocate through the GPU runtime and read globals through "
+                "their device copies";
+  let description = [{
+    Runs on the host's LLVM dialect, after `finalize-memref-to-llvm` with
+    generic allocation functions. The calls of `_mlir_memref_to_llvm_alloc`,
+    `_mlir_memref_to_llvm_aligned_alloc` and `_mlir_memref_to_llvm_free`
+    become calls of `onnxd_gpu_alloc`, `onnxd_gpu_aligned_alloc` and
+    `onnxd_gpu_free` (the runtime's, lib/Runtime/CUDA.cpp: memory that host
+    and device share). Each address of a global that `onnx.gpu_globals`
+    names becomes `onnxd_gpu_global(address, bytes)`: the runtime copies the
+    global to the device once, on its first use, and returns the copy.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def GPUToNVVM : Pass<"onnx-gpu-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower a kernel module to the LLVM and NVVM dialects without "
+                "libdevice";
+  let description = [{
+    The project's counterpart of upstream's `convert-gpu-to-nvvm`, which
+    turns math functions into calls of libdevice (`__nv_expf`, and even
+    `__nv_fabsf` and `__nv_floorf`); without a CUDA toolkit the PTX keeps
+    them as unresolved externs that the driver cannot link. Here:
+    1. f16/bf16 math functions are computed in f32; f32 transcendental
+       functions (exp, log, tanh, erf, sin, atan, ...) become polynomial
+       approximations and the rest (tan, sinh, powf, rsqrt, ...) expansions
+       into those;
+    2. float additions, subtractions and multiplications get the `contract`
+       flag, so that NVPTX fuses them into `fma.rn`;
+    3. everything is converted to the LLVM dialect with the GPU→NVVM
+       patterns for ids and dims, and the math functions left (fabs, floor,
+       ceil, sqrt, fma, copysign, rounding, bit counts) become LLVM
+       intrinsics, which NVPTX selects as native instructions.
+    A math function with no lowering on this path is an error naming it
+    (onnx-gpu-map-to-kernels keeps such loop nests on the host).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+#endif // ONNXDIALECT_CODEGEN_GPU_PASSES_TD

@@ -1,0 +1,598 @@
+//===- CUDA.cpp - The GPU runtime of compiled models ----------------------===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The functions that host code compiled by onnx-lower-to-nvvm calls
+// (docs/gpu.md, "Runtime"):
+// - the mgpu* functions of upstream's GPU host lowering, with the signatures
+//   of MLIR 22 (symbol-compatible with libmlir_cuda_runtime);
+// - onnxd_gpu_alloc/aligned_alloc/free: every buffer of the compiled code,
+//   in memory that host and device share (cuMemAllocManaged), freed blocks
+//   kept by size for the next run;
+// - onnxd_gpu_global: the device copy of a global, made on its first use.
+// Over the driver API of libcuda.so.1, opened with dlopen on first use: a
+// process without a driver loads this library and compiled GPU code, and
+// gets an error only when it runs a GPU model. Modules are loaded lazily
+// (the constructors of compiled code only record the PTX), functions are
+// cached, one stream per thread is reused. A failure inside a run ends the
+// run through onnxd_rt_fail with the driver's message; nothing aborts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CUDA.h"
+
+#include "OnnxDialect/Runtime/OnnxRuntime.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+using namespace mlir::onnx::runtime;
+
+//===----------------------------------------------------------------------===//
+// The driver API, declared here (no cuda.h at build time)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = uint64_t;
+using CUcontext = void *;
+using CUmodule = void *;
+using CUfunction = void *;
+using CUstream = void *;
+using CUevent = void *;
+
+constexpr CUresult kSuccess = 0;
+constexpr int kJitErrorLogBuffer = 5;
+constexpr int kJitErrorLogBufferSize = 6;
+constexpr int kJitOptimizationLevel = 7;
+constexpr int kMaxDynamicSharedSize = 8;
+constexpr unsigned kStreamNonBlocking = 1;
+constexpr unsigned kMemAttachGlobal = 1;
+constexpr unsigned kEventDisableTiming = 2;
+
+/// The driver's functions this file calls, by the names cuda.h 13 maps
+/// its API to (the _v2 entry points where it has them).
+struct Driver {
+  CUresult (*init)(unsigned);
+  CUresult (*deviceGet)(CUdevice *, int);
+  CUresult (*deviceGetCount)(int *);
+  CUresult (*primaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*ctxSetCurrent)(CUcontext);
+  CUresult (*moduleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
+                               void **);
+  CUresult (*moduleUnload)(CUmodule);
+  CUresult (*moduleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, unsigned, CUstream, void **,
+                           void **);
+  CUresult (*funcSetAttribute)(CUfunction, int, int);
+  CUresult (*streamCreate)(CUstream *, unsigned);
+  CUresult (*streamDestroy)(CUstream);
+  CUresult (*streamSynchronize)(CUstream);
+  CUresult (*streamWaitEvent)(CUstream, CUevent, unsigned);
+  CUresult (*eventCreate)(CUevent *, unsigned);
+  CUresult (*eventDestroy)(CUevent);
+  CUresult (*eventRecord)(CUevent, CUstream);
+  CUresult (*eventSynchronize)(CUevent);
+  CUresult (*memAllocManaged)(CUdeviceptr *, size_t, unsigned);
+  CUresult (*memAlloc)(CUdeviceptr *, size_t);
+  CUresult (*memFree)(CUdeviceptr);
+  CUresult (*memcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*memsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
+  CUresult (*memsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
+  CUresult (*getErrorString)(CUresult, const char **);
+};
+
+struct DriverState {
+  std::once_flag once;
+  bool ok = false;
+  std::string error; // why not ok
+  Driver api{};
+  CUcontext context = nullptr;
+};
+
+DriverState &state() {
+  static DriverState *s = new DriverState; // used at exit too
+  return *s;
+}
+
+template <typename Fn>
+bool resolve(void *lib, const char *name, Fn &fn, std::string &missing) {
+  fn = reinterpret_cast<Fn>(dlsym(lib, name));
+  if (!fn && missing.empty())
+    missing = name;
+  return fn != nullptr;
+}
+
+std::string describe(CUresult result) {
+  const char *text = nullptr;
+  if (state().api.getErrorString &&
+      state().api.getErrorString(result, &text) == kSuccess && text)
+    return std::string(text) + " (CUresult " + std::to_string(result) + ")";
+  return "CUresult " + std::to_string(result);
+}
+
+void openDriver(DriverState &s) {
+  const char *path = std::getenv("ONNXD_CUDA_DRIVER");
+  if (!path || !*path)
+    path = "libcuda.so.1";
+  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char *why = dlerror();
+    s.error = std::string("no CUDA driver: ") + (why ? why : path);
+    return;
+  }
+  Driver &d = s.api;
+  std::string missing;
+  resolve(lib, "cuGetErrorString", d.getErrorString, missing);
+  resolve(lib, "cuInit", d.init, missing);
+  resolve(lib, "cuDeviceGet", d.deviceGet, missing);
+  resolve(lib, "cuDeviceGetCount", d.deviceGetCount, missing);
+  resolve(lib, "cuDevicePrimaryCtxRetain", d.primaryCtxRetain, missing);
+  resolve(lib, "cuCtxSetCurrent", d.ctxSetCurrent, missing);
+  resolve(lib, "cuModuleLoadDataEx", d.moduleLoadDataEx, missing);
+  resolve(lib, "cuModuleUnload", d.moduleUnload, missing);
+  resolve(lib, "cuModuleGetFunction", d.moduleGetFunction, missing);
+  resolve(lib, "cuLaunchKernel", d.launchKernel, missing);
+  resolve(lib, "cuFuncSetAttribute", d.funcSetAttribute, missing);
+  resolve(lib, "cuStreamCreate", d.streamCreate, missing);
+  resolve(lib, "cuStreamDestroy_v2", d.streamDestroy, missing);
+  resolve(lib, "cuStreamSynchronize", d.streamSynchronize, missing);
+  resolve(lib, "cuStreamWaitEvent", d.streamWaitEvent, missing);
+  resolve(lib, "cuEventCreate", d.eventCreate, missing);
+  resolve(lib, "cuEventDestroy_v2", d.eventDestroy, missing);
+  resolve(lib, "cuEventRecord", d.eventRecord, missing);
+  resolve(lib, "cuEventSynchronize", d.eventSynchronize, missing);
+  resolve(lib, "cuMemAllocManaged", d.memAllocManaged, missing);
+  resolve(lib, "cuMemAlloc_v2", d.memAlloc, missing);
+  resolve(lib, "cuMemFree_v2", d.memFree, missing);
+  resolve(lib, "cuMemcpyAsync", d.memcpyAsync, missing);
+  resolve(lib, "cuMemsetD32Async", d.memsetD32Async, missing);
+  resolve(lib, "cuMemsetD16Async", d.memsetD16Async, missing);
+  if (!missing.empty()) {
+    s.error = std::string(path) + " has no " + missing +
+              " (a CUDA driver older than the runtime needs?)";
+    return;
+  }
+  if (CUresult r = d.init(0); r != kSuccess) {
+    s.error = "the CUDA driver does not start: " + describe(r);
+    return;
+  }
+  int count = 0;
+  if (CUresult r = d.deviceGetCount(&count); r != kSuccess || count == 0) {
+    s.error =
+        "no CUDA device" + (r == kSuccess ? std::string() : ": " + describe(r));
+    return;
+  }
+  int ordinal = 0;
+  if (const char *env = std::getenv("ONNXD_CUDA_DEVICE"))
+    ordinal = std::atoi(env);
+  CUdevice device = 0;
+  if (CUresult r = d.deviceGet(&device, ordinal); r != kSuccess) {
+    s.error = "no CUDA device " + std::to_string(ordinal) + " (there are " +
+              std::to_string(count) + "): " + describe(r);
+    return;
+  }
+  if (CUresult r = d.primaryCtxRetain(&s.context, device); r != kSuccess) {
+    s.error = "cannot create a CUDA context: " + describe(r);
+    return;
+  }
+  s.ok = true;
+}
+
+/// The driver with this thread's current context, or null (with `error`).
+Driver *driver(std::string *error = nullptr) {
+  DriverState &s = state();
+  std::call_once(s.once, [&] { openDriver(s); });
+  if (!s.ok) {
+    if (error)
+      *error = s.error;
+    return nullptr;
+  }
+  static thread_local bool current = false;
+  if (!current) {
+    if (CUresult r = s.api.ctxSetCurrent(s.context); r != kSuccess) {
+      if (error)
+        *error = "cannot make the CUDA context current: " + describe(r);
+      return nullptr;
+    }
+    current = true;
+  }
+  return &s.api;
+}
+
+/// Ends the current run with `message` (never returns).
+[[noreturn]] void failRun(std::string message) {
+  static thread_local std::string text;
+  text = "CUDA: " + std::move(message);
+  onnxd_rt_fail(text.c_str());
+  std::abort(); // onnxd_rt_fail does not return
+}
+
+Driver &requireDriver() {
+  std::string error;
+  Driver *d = driver(&error);
+  if (!d)
+    failRun(error);
+  return *d;
+}
+
+void check(CUresult result, const char *what) {
+  if (result != kSuccess)
+    failRun(std::string(what) + ": " + describe(result));
+}
+
+//===----------------------------------------------------------------------===//
+// Modules: PTX recorded by constructors, loaded on first use
+//===----------------------------------------------------------------------===//
+
+struct Module {
+  std::mutex mutex;
+  const char *image; // NUL-terminated PTX, or a cubin/fatbin
+  int optLevel;
+  CUmodule loaded = nullptr;
+  std::unordered_map<std::string, CUfunction> functions;
+};
+
+/// The names of the loaded functions, for messages.
+std::mutex namesMutex;
+std::unordered_map<CUfunction, std::string> &functionNames() {
+  static auto *names = new std::unordered_map<CUfunction, std::string>;
+  return *names;
+}
+
+/// The first kernel a PTX image defines, to name it in messages.
+std::string firstEntry(const char *image) {
+  const char *entry = std::strstr(image, ".entry ");
+  if (!entry)
+    return "(no .entry)";
+  entry += 7;
+  size_t n = std::strcspn(entry, "( \n");
+  return std::string(entry, n);
+}
+
+CUstream threadStream() {
+  static thread_local CUstream stream = nullptr;
+  if (!stream)
+    check(requireDriver().streamCreate(&stream, kStreamNonBlocking),
+          "cuStreamCreate");
+  return stream;
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+/// Freed blocks beyond this many bytes go back to the driver.
+constexpr size_t kCacheLimit = size_t(1) << 30;
+
+struct Pool {
+  std::mutex mutex;
+  /// Live blocks: the block the driver gave and its size.
+  std::unordered_map<void *, std::pair<void *, size_t>> live;
+  std::map<size_t, std::vector<void *>> freed; // driver blocks by size
+  size_t freedBytes = 0;
+};
+
+Pool &pool() {
+  static Pool *p = new Pool;
+  return *p;
+}
+
+/// Managed memory: the driver aligns it to at least 256 bytes.
+void *allocate(size_t size, size_t alignment) {
+  size_t bytes = std::max<size_t>(size, 1);
+  if (alignment > 256)
+    bytes += alignment;
+  Pool &p = pool();
+  void *block = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(p.mutex);
+    auto it = p.freed.find(bytes);
+    if (it != p.freed.end() && !it->second.empty()) {
+      block = it->second.back();
+      it->second.pop_back();
+      p.freedBytes -= bytes;
+    }
+  }
+  if (!block) {
+    CUdeviceptr ptr = 0;
+    CUresult r = requireDriver().memAllocManaged(&ptr, bytes, kMemAttachGlobal);
+    if (r != kSuccess)
+      failRun("out of memory: cannot allocate a buffer of " +
+              std::to_string(size) + " bytes: " + describe(r));
+    block = reinterpret_cast<void *>(ptr);
+  }
+  void *user = block;
+  if (alignment > 256) {
+    auto address = reinterpret_cast<uintptr_t>(block);
+    user = reinterpret_cast<void *>((address + alignment - 1) / alignment *
+                                    alignment);
+  }
+  std::lock_guard<std::mutex> lock(pool().mutex);
+  pool().live[user] = {block, bytes};
+  return user;
+}
+
+/// Frees a block of ours; false when `ptr` is not one.
+bool release(void *ptr) {
+  Pool &p = pool();
+  std::unique_lock<std::mutex> lock(p.mutex);
+  auto it = p.live.find(ptr);
+  if (it == p.live.end())
+    return false;
+  auto [block, bytes] = it->second;
+  p.live.erase(it);
+  if (p.freedBytes + bytes <= kCacheLimit) {
+    p.freed[bytes].push_back(block);
+    p.freedBytes += bytes;
+    return true;
+  }
+  lock.unlock();
+  if (Driver *d = driver())
+    d->memFree(reinterpret_cast<CUdeviceptr>(block));
+  return true;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Models' globals
+//===----------------------------------------------------------------------===//
+
+struct mlir::onnx::runtime::GPUModelState {
+  std::mutex mutex;
+  std::unordered_map<const void *, void *> globals; // host -> device copy
+};
+
+static thread_local GPUModelState *activeState = nullptr;
+
+GPURunScope::GPURunScope(GPUModelState *&state) : previous(activeState) {
+  if (!state)
+    state = new GPUModelState;
+  activeState = state;
+}
+
+GPURunScope::~GPURunScope() { activeState = previous; }
+
+void mlir::onnx::runtime::destroyGPUState(GPUModelState *state) {
+  if (!state)
+    return;
+  Driver *d = driver();
+  for (auto &entry : state->globals)
+    if (d)
+      d->memFree(reinterpret_cast<CUdeviceptr>(entry.second));
+  delete state;
+}
+
+bool mlir::onnx::runtime::cudaReady(std::string &error) {
+  return driver(&error) != nullptr;
+}
+
+extern "C" void _mlir_memref_to_llvm_free(void *ptr);
+
+void mlir::onnx::runtime::freeGPUBuffer(void *ptr) {
+  if (ptr && !release(ptr))
+    _mlir_memref_to_llvm_free(ptr);
+}
+
+//===----------------------------------------------------------------------===//
+// The functions compiled code calls
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+
+void *onnxd_gpu_alloc(size_t size) { return allocate(size, 0); }
+
+void *onnxd_gpu_aligned_alloc(size_t alignment, size_t size) {
+  return allocate(size, alignment);
+}
+
+/// A block that is not ours came from a runtime function (host memory).
+void onnxd_gpu_free(void *ptr) { freeGPUBuffer(ptr); }
+
+void *onnxd_gpu_global(void *host, int64_t bytes) {
+  GPUModelState *s = activeState;
+  if (!s)
+    failRun("a GPU model ran outside onnxd_run");
+  Driver &d = requireDriver();
+  CUresult r = kSuccess;
+  void *copy = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(s->mutex);
+    auto it = s->globals.find(host);
+    if (it != s->globals.end())
+      return it->second;
+    CUdeviceptr ptr = 0;
+    r = d.memAllocManaged(&ptr, std::max<int64_t>(bytes, 1), kMemAttachGlobal);
+    if (r == kSuccess) {
+      copy = reinterpret_cast<void *>(ptr);
+      std::memcpy(copy, host, bytes);
+      s->globals[host] = copy;
+    }
+  }
+  if (r != kSuccess)
+    failRun("out of memory: cannot copy a constant of " +
+            std::to_string(bytes) + " bytes to the device: " + describe(r));
+  return copy;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  auto *module = new Module;
+  module->image = static_cast<const char *>(data);
+  module->optLevel = optLevel;
+  return module;
+}
+
+void *mgpuModuleLoad(void *data, size_t size) {
+  return mgpuModuleLoadJIT(data, 3);
+}
+
+void mgpuModuleUnload(void *handle) {
+  auto *module = static_cast<Module *>(handle);
+  if (!module)
+    return;
+  if (module->loaded)
+    if (Driver *d = driver()) {
+      std::lock_guard<std::mutex> lock(namesMutex);
+      for (auto &entry : module->functions)
+        functionNames().erase(entry.second);
+      d->moduleUnload(module->loaded);
+    }
+  delete module;
+}
+
+/// Loads the module on first use; the error message when it cannot.
+static std::string loadModule(Driver &d, Module &module) {
+  if (module.loaded)
+    return {};
+  char log[8192] = {0};
+  int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize,
+                   kJitOptimizationLevel};
+  void *values[] = {
+      log, reinterpret_cast<void *>(sizeof(log) - 1),
+      reinterpret_cast<void *>(static_cast<intptr_t>(module.optLevel))};
+  CUresult r =
+      d.moduleLoadDataEx(&module.loaded, module.image, 3, options, values);
+  if (r == kSuccess)
+    return {};
+  module.loaded = nullptr;
+  return "the driver cannot load the kernel " + firstEntry(module.image) +
+         ": " + describe(r) + (log[0] ? std::string(": ") + log : "");
+}
+
+void *mgpuModuleGetFunction(void *handle, const char *name) {
+  auto *module = static_cast<Module *>(handle);
+  if (!module)
+    failRun(std::string("the kernels of ") + name +
+            " were not loaded (the model's constructors did not run)");
+  Driver &d = requireDriver();
+  // No lock may be held when the run fails (longjmp).
+  std::string error;
+  CUfunction fn = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(module->mutex);
+    error = loadModule(d, *module);
+    if (error.empty()) {
+      CUfunction &cached = module->functions[name];
+      if (!cached) {
+        if (CUresult r = d.moduleGetFunction(&cached, module->loaded, name);
+            r != kSuccess) {
+          module->functions.erase(name);
+          error = std::string("no kernel ") + name + ": " + describe(r);
+        } else {
+          std::lock_guard<std::mutex> names(namesMutex);
+          functionNames()[cached] = name;
+        }
+      }
+      if (error.empty())
+        fn = cached;
+    }
+  }
+  if (!error.empty())
+    failRun(error);
+  return fn;
+}
+
+static std::string kernelName(void *fn) {
+  std::lock_guard<std::mutex> lock(namesMutex);
+  auto it = functionNames().find(fn);
+  return it == functionNames().end() ? "(unknown)" : it->second;
+}
+
+void mgpuLaunchKernel(void *fn, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                      intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                      int32_t smem, void *stream, void **params, void **extra,
+                      size_t paramsCount) {
+  Driver &d = requireDriver();
+  for (intptr_t v : {gridX, gridY, gridZ, blockX, blockY, blockZ})
+    if (v < 1 || v > INT32_MAX)
+      failRun("kernel " + kernelName(fn) + ": a launch size of " +
+              std::to_string(v));
+  if (smem > 0)
+    check(d.funcSetAttribute(fn, kMaxDynamicSharedSize, smem),
+          "cuFuncSetAttribute(shared memory)");
+  CUresult r = d.launchKernel(fn, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                              smem, stream, params, extra);
+  if (r != kSuccess)
+    failRun("launching kernel " + kernelName(fn) + " (" +
+            std::to_string(gridX) + " blocks of " + std::to_string(blockX) +
+            " threads): " + describe(r));
+}
+
+void *mgpuStreamCreate() { return threadStream(); }
+
+/// The thread's stream is kept for the next run.
+void mgpuStreamDestroy(void *stream) {}
+
+void mgpuStreamSynchronize(void *stream) {
+  check(requireDriver().streamSynchronize(stream), "a kernel failed");
+}
+
+void mgpuStreamWaitEvent(void *stream, void *event) {
+  check(requireDriver().streamWaitEvent(stream, event, 0), "cuStreamWaitEvent");
+}
+
+void *mgpuEventCreate() {
+  CUevent event = nullptr;
+  check(requireDriver().eventCreate(&event, kEventDisableTiming),
+        "cuEventCreate");
+  return event;
+}
+
+void mgpuEventDestroy(void *event) {
+  if (Driver *d = driver())
+    d->eventDestroy(event);
+}
+
+void mgpuEventSynchronize(void *event) {
+  check(requireDriver().eventSynchronize(event), "a kernel failed");
+}
+
+void mgpuEventRecord(void *event, void *stream) {
+  check(requireDriver().eventRecord(event, stream), "cuEventRecord");
+}
+
+void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared) {
+  if (bytes == 0)
+    return nullptr;
+  return allocate(bytes, 0);
+}
+
+void mgpuMemFree(void *ptr, void *stream) { freeGPUBuffer(ptr); }
+
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
+  check(requireDriver().memcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                                    reinterpret_cast<CUdeviceptr>(src), bytes,
+                                    stream),
+        "cuMemcpyAsync");
+}
+
+void mgpuMemset32(void *dst, unsigned value, size_t count, void *stream) {
+  check(requireDriver().memsetD32Async(reinterpret_cast<CUdeviceptr>(dst),
+                                       value, count, stream),
+        "cuMemsetD32Async");
+}
+
+void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
+  check(requireDriver().memsetD16Async(reinterpret_cast<CUdeviceptr>(dst),
+                                       value, count, stream),
+        "cuMemsetD16Async");
+}
+
+void mgpuSetDefaultDevice(int32_t device) {}
+
+} // extern "C"

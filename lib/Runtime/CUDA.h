@@ -1,0 +1,54 @@
+//===- CUDA.h - The GPU runtime of compiled models --------------*- C++ -*-===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What the rest of the runtime needs of CUDA.cpp, which also exports the C
+// functions that code compiled by onnx-lower-to-nvvm calls (the mgpu*
+// functions of upstream's host lowering, onnxd_gpu_alloc/free/global).
+// The NVIDIA driver (libcuda.so.1) is opened with dlopen when a model first
+// needs it; nothing links against CUDA.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXDIALECT_LIB_RUNTIME_CUDA_H
+#define ONNXDIALECT_LIB_RUNTIME_CUDA_H
+
+#include <string>
+
+namespace mlir {
+namespace onnx {
+namespace runtime {
+
+/// Opens the driver (once), initializes it and retains the primary context
+/// of the device (ONNXD_CUDA_DEVICE, default 0) for this thread; false with
+/// a one-line reason when there is no usable GPU. ONNXD_CUDA_DRIVER names
+/// another driver library (tests use a stub).
+bool cudaReady(std::string &error);
+
+/// A GPU model's state that outlives one run: the device copies of its
+/// globals. Created on the model's first run, destroyed with the model.
+struct GPUModelState;
+void destroyGPUState(GPUModelState *state);
+
+/// Brackets a run of a GPU model on this thread: its globals are looked up
+/// in (and added to) `*state`, created when null.
+struct GPURunScope {
+  explicit GPURunScope(GPUModelState *&state);
+  ~GPURunScope();
+
+private:
+  GPUModelState *previous;
+};
+
+/// Frees a buffer that compiled GPU code returned (onnxd_gpu_free).
+void freeGPUBuffer(void *ptr);
+
+} // namespace runtime
+} // namespace onnx
+} // namespace mlir
+
+#endif // ONNXDIALECT_LIB_RUNTIME_CUDA_H

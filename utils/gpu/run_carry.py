@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Runs the folder utils/gpu/make_carry.py built, on the machine with the GPU.
+
+Needs only Python, numpy and the NVIDIA driver (PyTorch, where present, for
+the cuBLAS comparison); the compiled models call the runtime library in
+lib/ through ctypes. Prints one line per failing case, the totals of the
+node tests (outputs compared as the conformance runner does: rtol 1e-3,
+atol 1e-7), then the MatMul benchmark: our median latency against
+torch.matmul with TF32 off and on, as ratios.
+
+Usage: python3 run_carry.py [DIR] [--filter REGEX] [--bench-runs 20]
+"""
+
+import argparse
+import ctypes
+import os
+import re
+import statistics
+import sys
+import time
+
+import numpy as np
+
+DTYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16,
+          6: np.int32, 7: np.int64, 9: np.bool_, 10: np.float16,
+          11: np.float64, 12: np.uint32, 13: np.uint64}
+CODES = {np.dtype(v): k for k, v in DTYPES.items()}
+
+
+class Tensor(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("dtype", ctypes.c_int32),
+                ("rank", ctypes.c_int32),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("data", ctypes.c_void_p)]
+
+
+class Runtime:
+    def __init__(self, path):
+        self.lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+        lib = self.lib
+        lib.onnxd_last_error.restype = ctypes.c_char_p
+        lib.onnxd_load.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+        lib.onnxd_model_num_outputs.argtypes = [ctypes.c_void_p]
+        lib.onnxd_model_num_outputs.restype = ctypes.c_size_t
+        lib.onnxd_run.argtypes = [ctypes.c_void_p, ctypes.POINTER(Tensor),
+                                  ctypes.c_size_t,
+                                  ctypes.POINTER(ctypes.POINTER(Tensor)),
+                                  ctypes.c_size_t]
+        lib.onnxd_tensor_free.argtypes = [ctypes.POINTER(Tensor)]
+        lib.onnxd_model_free.argtypes = [ctypes.c_void_p]
+        lib.onnxd_device_check.argtypes = [ctypes.c_char_p]
+
+    def error(self):
+        return self.lib.onnxd_last_error().decode(errors="replace")
+
+    def device_check(self, device):
+        if self.lib.onnxd_device_check(device.encode()):
+            raise RuntimeError(self.error())
+
+    def load(self, path):
+        model = ctypes.c_void_p()
+        if self.lib.onnxd_load(path.encode(), ctypes.byref(model)):
+            raise RuntimeError(self.error())
+        return model
+
+    def run(self, model, feed):
+        """feed: list of (name, array); returns the outputs as arrays."""
+        # (np.ascontiguousarray would make a 0-d array 1-d.)
+        arrays = [np.require(a, requirements="C") for _, a in feed]
+        inputs = (Tensor * max(len(feed), 1))()
+        keep = []
+        for t, (name, _), a in zip(inputs, feed, arrays):
+            shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
+            keep.append(shape)
+            t.name, t.dtype, t.rank = name.encode(), CODES[a.dtype], a.ndim
+            t.shape = ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64))
+            t.data = a.ctypes.data
+        n = self.lib.onnxd_model_num_outputs(model)
+        outputs = (ctypes.POINTER(Tensor) * n)()
+        if self.lib.onnxd_run(model, inputs, len(feed), outputs, n):
+            raise RuntimeError(self.error())
+        result = []
+        for p in outputs:
+            t = p.contents
+            shape = [t.shape[i] for i in range(t.rank)]
+            dtype = DTYPES[t.dtype]
+            count = int(np.prod(shape)) if shape else 1
+            buf = (ctypes.c_char * (count * np.dtype(dtype).itemsize)).from_address(t.data)
+            result.append(np.frombuffer(bytes(buf), dtype).reshape(shape))
+            self.lib.onnxd_tensor_free(p)
+        return result
+
+
+def run_case(rt, case):
+    """'pass', or the reason it failed."""
+    model = rt.load(os.path.join(case, "model.so"))
+    try:
+        with open(os.path.join(case, "inputs.txt")) as f:
+            input_names = [l.strip() for l in f if l.strip()]
+        for data_set in sorted(d for d in os.listdir(case) if d.isdigit()):
+            base = os.path.join(case, data_set)
+            names = dict(l.split(" ", 1) for l in
+                         open(os.path.join(base, "names.txt")).read().splitlines())
+            feed = []
+            for k in range(len([n for n in names if n.startswith("input_")])):
+                name = names["input_%d" % k] or input_names[k]
+                feed.append((name, np.load(os.path.join(base, "input_%d.npy" % k))))
+            outputs = rt.run(model, feed)
+            for k, got in enumerate(outputs):
+                want = np.load(os.path.join(base, "output_%d.npy" % k))
+                if got.shape != want.shape:
+                    return "output %d: shape %s, expected %s" % (k, got.shape, want.shape)
+                if want.dtype.kind == "f":
+                    ok = np.allclose(got, want, rtol=1e-3, atol=1e-7, equal_nan=True)
+                else:
+                    ok = np.array_equal(got, want)
+                if not ok:
+                    diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+                    return "output %d differs (max abs diff %.3g)" % (k, np.nanmax(diff))
+        return "pass"
+    finally:
+        rt.lib.onnxd_model_free(model)
+
+
+def bench(rt, folder, runs):
+    for so in sorted(f for f in os.listdir(folder) if f.endswith(".so")):
+        n = int(re.findall(r"\d+", so)[0])
+        model = rt.load(os.path.join(folder, so))
+        a = np.random.rand(n, n).astype(np.float32)
+        b = np.random.rand(n, n).astype(np.float32)
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            c, = rt.run(model, [("a", a), ("b", b)])
+            times.append(time.perf_counter() - start)
+        ok = np.allclose(c, a @ b, rtol=1e-3, atol=1e-3)
+        ours = statistics.median(times)
+        line = "matmul %d: ours %.3f ms (%.1f GFLOP/s, includes copies), %s" % (
+            n, ours * 1e3, 2 * n**3 / ours / 1e9, "matches numpy" if ok else "DIFFERS")
+        try:
+            import torch
+            ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
+            for tf32 in (False, True):
+                torch.backends.cuda.matmul.allow_tf32 = tf32
+                ts = []
+                for _ in range(runs):
+                    torch.cuda.synchronize()
+                    start = time.perf_counter()
+                    (ta @ tb).cpu()
+                    torch.cuda.synchronize()
+                    ts.append(time.perf_counter() - start)
+                ref = statistics.median(ts)
+                line += "; cuBLAS%s %.3f ms (ours/cuBLAS %.2fx)" % (
+                    " TF32" if tf32 else "", ref * 1e3, ours / ref)
+        except Exception as e:  # noqa: BLE001  (no PyTorch or no GPU there)
+            line += "; no cuBLAS comparison (%s)" % e
+        print(line)
+        rt.lib.onnxd_model_free(model)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dir", nargs="?", default=os.path.dirname(os.path.abspath(__file__)))
+    parser.add_argument("--filter", default="")
+    parser.add_argument("--bench-runs", type=int, default=20)
+    args = parser.parse_args()
+    rt = Runtime(os.path.join(args.dir, "lib", "libOnnxDialectRuntime.so"))
+    cases_dir = os.path.join(args.dir, "cases")
+    cases = sorted(c for c in os.listdir(cases_dir) if re.search(args.filter, c))
+    passed = 0
+    for case in cases:
+        try:
+            result = run_case(rt, os.path.join(cases_dir, case))
+        except RuntimeError as e:
+            result = "error: %s" % str(e).splitlines()[0]
+        if result == "pass":
+            passed += 1
+        else:
+            print("FAIL %s: %s" % (case, result), flush=True)
+    print("%d passed, %d failed (of %d node tests carried)" % (
+        passed, len(cases) - passed, len(cases)), flush=True)
+    if os.path.isdir(os.path.join(args.dir, "bench")) and args.bench_runs > 0:
+        bench(rt, os.path.join(args.dir, "bench"), args.bench_runs)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
