@@ -137,10 +137,14 @@ void vectorizeStaticCopy(RewriterBase &rewriter, memref::CopyOp copy) {
   }
 }
 
+/// Strides up to this one are read as one masked load and a shuffle.
+constexpr int64_t kMaxShuffledStride = 4;
+
 /// A vector read along a memref's last dim whose stride is not 1 (a stride-2
-/// convolution window) as a vector.gather from the flat buffer: lowered to
-/// scf, it was a loop inserting one lane per step into a vector LLVM keeps
-/// on the stack.
+/// convolution or pooling window) from the flat buffer: for a small stride
+/// one masked load of the span and a shuffle, else a vector.gather. Lowered
+/// to scf, it was a loop inserting one lane per step into a vector LLVM
+/// keeps on the stack.
 struct StridedReadToGather : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -181,6 +185,27 @@ struct StridedReadToGather : OpRewritePattern<vector::TransferReadOp> {
         rewriter, loc, flatType, meta.getBaseBuffer(), rewriter.getIndexAttr(0),
         ArrayRef<OpFoldResult>{extent},
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+    // A small stride: one masked load of the span, then a shuffle that
+    // keeps every stride-th element (a permute; a gather costs a load per
+    // lane). The lanes past the last element read are masked off, so
+    // nothing beyond the span is touched.
+    if (stride <= kMaxShuffledStride) {
+      int64_t span = (lanes - 1) * stride + 1;
+      auto spanType = VectorType::get({lanes * stride}, memref.getElementType());
+      Value spanMask = vector::CreateMaskOp::create(
+          rewriter, loc, VectorType::get({lanes * stride}, rewriter.getI1Type()),
+          ValueRange{arith::ConstantIndexOp::create(rewriter, loc, span)});
+      Value padding =
+          vector::BroadcastOp::create(rewriter, loc, spanType, read.getPadding());
+      Value loaded = vector::MaskedLoadOp::create(
+          rewriter, loc, spanType, flat, ValueRange{linear}, spanMask, padding);
+      SmallVector<int64_t> picks;
+      for (int64_t lane = 0; lane < lanes; ++lane)
+        picks.push_back(lane * stride);
+      rewriter.replaceOpWithNewOp<vector::ShuffleOp>(read, loaded, loaded,
+                                                     picks);
+      return success();
+    }
     SmallVector<int32_t> positions;
     for (int64_t lane = 0; lane < lanes; ++lane)
       positions.push_back(static_cast<int32_t>(lane * stride));

@@ -396,6 +396,35 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   }
 };
 
+/// The KH * KW windows of the NCHW image `x` that a 2-D window op with
+/// output shape `shape` reads: tap (ky, kx) is the strided view
+/// x[:, :, ky d0 + oh s0, kx d1 + ow s1] of that shape (no copies).
+static SmallVector<Value> stridedWindows(PatternRewriter &rewriter,
+                                         Location loc, Value x,
+                                         ArrayRef<int64_t> shape, int64_t kh,
+                                         int64_t kw, ArrayRef<int64_t> strides,
+                                         ArrayRef<int64_t> dilations) {
+  Type element = cast<RankedTensorType>(x.getType()).getElementType();
+  SmallVector<OpFoldResult> sizes, steps;
+  for (int64_t d : shape)
+    sizes.push_back(rewriter.getIndexAttr(d));
+  steps = {rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
+           rewriter.getIndexAttr(strides[0]),
+           rewriter.getIndexAttr(strides[1])};
+  SmallVector<Value> windows;
+  for (int64_t ky = 0; ky < kh; ++ky)
+    for (int64_t kx = 0; kx < kw; ++kx) {
+      SmallVector<OpFoldResult> offsets = {
+          rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+          rewriter.getIndexAttr(ky * dilations[0]),
+          rewriter.getIndexAttr(kx * dilations[1])};
+      windows.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, RankedTensorType::get(shape, element), x, offsets,
+          sizes, steps));
+    }
+  return windows;
+}
+
 /// A depthwise 2-D convolution, y[n, c, oh, ow] = init + sum over (ky, kx)
 /// of w[c, ky, kx] * x[n, c, oh s0 + ky d0, ow s1 + kx d1], as one
 /// elementwise op over y whose inputs are the KH * KW strided windows of x
@@ -421,25 +450,13 @@ struct DepthwiseConvToElementwise
     SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
     SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
     Location loc = op.getLoc();
-    ArrayRef<int64_t> shape = yType.getShape();
     int64_t channels = wType.getDimSize(0);
 
-    SmallVector<Value> windows, columns;
+    SmallVector<Value> windows = stridedWindows(
+        rewriter, loc, x, yType.getShape(), kh, kw, strides, dilations);
+    SmallVector<Value> columns;
     for (int64_t ky = 0; ky < kh; ++ky)
-      for (int64_t kx = 0; kx < kw; ++kx) {
-        SmallVector<OpFoldResult> offsets = {
-            rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-            rewriter.getIndexAttr(ky * dilations[0]),
-            rewriter.getIndexAttr(kx * dilations[1])};
-        SmallVector<OpFoldResult> sizes, steps;
-        for (int64_t d : shape)
-          sizes.push_back(rewriter.getIndexAttr(d));
-        steps = {rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
-                 rewriter.getIndexAttr(strides[0]),
-                 rewriter.getIndexAttr(strides[1])};
-        windows.push_back(tensor::ExtractSliceOp::create(
-            rewriter, loc, RankedTensorType::get(shape, f32), x, offsets, sizes,
-            steps));
+      for (int64_t kx = 0; kx < kw; ++kx)
         columns.push_back(tensor::ExtractSliceOp::create(
             rewriter, loc, RankedTensorType::get({channels}, f32), w,
             ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
@@ -451,7 +468,6 @@ struct DepthwiseConvToElementwise
             ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
                                    rewriter.getIndexAttr(1),
                                    rewriter.getIndexAttr(1)}));
-      }
     MLIRContext *ctx = rewriter.getContext();
     AffineMap identity = rewriter.getMultiDimIdentityMap(4);
     AffineMap channel = AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)}, ctx);
@@ -470,6 +486,46 @@ struct DepthwiseConvToElementwise
             acc = arith::AddFOp::create(
                 b, l, acc,
                 arith::MulFOp::create(b, l, args[t], args[taps + t]));
+          linalg::YieldOp::create(b, l, acc);
+        });
+    return success();
+  }
+};
+
+/// Max and sum pooling over NCHW, y = combine(init, x[window tap 0], ...,
+/// x[window tap KH*KW-1]) in the named op's order (ky, then kx), as one
+/// elementwise op over y whose inputs are the strided windows of x, which
+/// onnx-cpu-tile-and-vectorize vectorizes (MaxPool and AveragePool's sum;
+/// the named ops stay scalar loop nests).
+template <typename PoolOp, typename CombineOp>
+struct PoolingToElementwise : OpRewritePattern<PoolOp> {
+  using OpRewritePattern<PoolOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PoolOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(matchStaticF32(rewriter, op)))
+      return failure();
+    Value x = op.getDpsInputs()[0], window = op.getDpsInputs()[1];
+    Value init = op.getDpsInits()[0];
+    auto windowType = cast<RankedTensorType>(window.getType());
+    auto yType = cast<RankedTensorType>(init.getType());
+    int64_t kh = windowType.getDimSize(0), kw = windowType.getDimSize(1);
+    if (kh * kw > 49)
+      return rewriter.notifyMatchFailure(op, "window larger than 7x7");
+    SmallVector<int64_t> strides(op.getStrides().template getValues<int64_t>());
+    SmallVector<int64_t> dilations(
+        op.getDilations().template getValues<int64_t>());
+    SmallVector<Value> windows = stridedWindows(
+        rewriter, op.getLoc(), x, yType.getShape(), kh, kw, strides, dilations);
+    AffineMap identity = rewriter.getMultiDimIdentityMap(4);
+    SmallVector<AffineMap> maps(windows.size() + 1, identity);
+    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+        op, TypeRange{yType}, windows, ValueRange{init}, maps,
+        SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value acc = args.back();
+          for (Value tap : args.drop_back())
+            acc = CombineOp::create(b, l, acc, tap);
           linalg::YieldOp::create(b, l, acc);
         });
     return success();
@@ -534,14 +590,19 @@ struct CPUPackMatmulPass
     RewritePatternSet patterns(&getContext());
     PackedConstants packed;
     patterns.add<MatmulToMmt4d>(&getContext(), target, packed);
-    patterns.add<ConvToMatmul, DepthwiseConvToElementwise>(&getContext());
+    patterns
+        .add<ConvToMatmul, DepthwiseConvToElementwise,
+             PoolingToElementwise<linalg::PoolingNchwMaxOp, arith::MaximumFOp>,
+             PoolingToElementwise<linalg::PoolingNchwSumOp, arith::AddFOp>>(
+            &getContext());
     // Only the matmuls and convolutions (and the matmuls these become): the
     // rest is left as it is (but for the canonicalization above, when a
     // matmul had dynamic rows).
     SmallVector<Operation *> matmuls;
     getOperation().walk([&](Operation *op) {
       if (isa<linalg::MatmulOp, linalg::Conv2DNchwFchwOp,
-              linalg::DepthwiseConv2DNchwChwOp>(op))
+              linalg::DepthwiseConv2DNchwChwOp, linalg::PoolingNchwMaxOp,
+              linalg::PoolingNchwSumOp>(op))
         matmuls.push_back(op);
     });
     GreedyRewriteConfig config;

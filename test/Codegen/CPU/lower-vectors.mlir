@@ -30,18 +30,32 @@ func.func @copy(%a: memref<4x16xf32, strided<[64, 1], offset: ?>>, %b: memref<4x
   return
 }
 
-// A read along a stride-2 dim (a depthwise convolution's window) is one
-// gather from the flat buffer, not a loop inserting lane by lane.
+// A read along a stride-2 dim (a depthwise convolution's or a pool's
+// window) is one masked load of the 31 elements it spans (32 lanes, the last
+// masked off) and a shuffle keeping the even ones; a larger stride is one
+// gather from the flat buffer. Never a loop inserting lane by lane.
 // CHECK-LABEL: func.func @strided_read
 // CHECK: %[[M:.*]] = memref.extract_strided_metadata %arg0
 // CHECK: %[[F:.*]] = memref.reinterpret_cast
 // CHECK-SAME: to offset: [0], sizes: [%{{.*}}], strides: [1]
-// CHECK: vector.gather %[[F]][%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : memref<?xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK: %[[MASK:.*]] = vector.constant_mask [31] : vector<32xi1>
+// CHECK: %[[L:.*]] = vector.maskedload %[[F]][%{{.*}}], %[[MASK]], %{{.*}} : memref<?xf32>, vector<32xi1>, vector<32xf32> into vector<32xf32>
+// CHECK: vector.shuffle %[[L]], %[[L]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30] : vector<32xf32>, vector<32xf32>
+// CHECK-NOT: scf.for
+// CHECK-LABEL: func.func @strided_read_5
+// CHECK: vector.gather %{{.*}}[%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : memref<?xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
 // CHECK-NOT: scf.for
 func.func @strided_read(%a: memref<4x16xf32, strided<[230, 2], offset: ?>>, %i: index, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
   %f0 = arith.constant 0.0 : f32
   %v = vector.transfer_read %a[%i, %c0], %f0 {in_bounds = [true]} : memref<4x16xf32, strided<[230, 2], offset: ?>>, vector<16xf32>
+  vector.transfer_write %v, %out[%c0] {in_bounds = [true]} : vector<16xf32>, memref<16xf32>
+  return
+}
+func.func @strided_read_5(%a: memref<4x16xf32, strided<[230, 5], offset: ?>>, %i: index, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %v = vector.transfer_read %a[%i, %c0], %f0 {in_bounds = [true]} : memref<4x16xf32, strided<[230, 5], offset: ?>>, vector<16xf32>
   vector.transfer_write %v, %out[%c0] {in_bounds = [true]} : vector<16xf32>, memref<16xf32>
   return
 }

@@ -128,6 +128,25 @@ func.func @depthwise(%x: tensor<1x4x9x9xf32>, %w: tensor<4x3x3xf32>, %init: tens
   return %r : tensor<1x4x4x4xf32>
 }
 
+// Max and sum pooling: one elementwise op over the 9 strided windows of the
+// (padded) image, combined in the named op's order; the window operand is
+// only a shape.
+// CHECK-LABEL: func.func @pools
+// CHECK-DAG: tensor.extract_slice %arg0[0, 0, 0, 0] [1, 4, 4, 4] [1, 1, 2, 2]
+// CHECK-DAG: tensor.extract_slice %arg0[0, 0, 2, 2] [1, 4, 4, 4] [1, 1, 2, 2]
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK-COUNT-9: arith.maximumf
+// CHECK: linalg.generic
+// CHECK-COUNT-9: arith.addf
+// CHECK-NOT: linalg.pooling_nchw
+func.func @pools(%x: tensor<1x4x9x9xf32>, %init: tensor<1x4x4x4xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) {
+  %window = tensor.empty() : tensor<3x3xf32>
+  %m = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %window : tensor<1x4x9x9xf32>, tensor<3x3xf32>) outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %s = linalg.pooling_nchw_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %window : tensor<1x4x9x9xf32>, tensor<3x3xf32>) outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %m, %s : tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>
+}
+
 // The packed blob of @matmul_const after its alignment (0x40000000: 64):
 // row k = 0 is 1, 2, 3 then 13 zeros, row k = 1 is 4, 5, 6 then 13 zeros
 // (f32, little endian).
