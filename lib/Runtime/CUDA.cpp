@@ -518,6 +518,9 @@ void mgpuLaunchKernel(void *fn, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
                       int32_t smem, void *stream, void **params, void **extra,
                       size_t paramsCount) {
   Driver &d = requireDriver();
+  // A loop of no iteration (a tensor with a zero dim) has no block to run.
+  if (gridX == 0 || gridY == 0 || gridZ == 0)
+    return;
   for (intptr_t v : {gridX, gridY, gridZ, blockX, blockY, blockZ})
     if (v < 1 || v > INT32_MAX)
       failRun("kernel " + kernelName(fn) + ": a launch size of " +

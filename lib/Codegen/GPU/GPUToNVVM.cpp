@@ -47,6 +47,25 @@ using namespace mlir::onnx;
 
 namespace {
 
+/// log10(x) = log(x) / ln(10): upstream has no expansion of it.
+struct ExpandLog10 : OpRewritePattern<math::Log10Op> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::Log10Op op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!isa<FloatType>(getElementTypeOrSelf(type)))
+      return failure();
+    Value log = math::LogOp::create(rewriter, op.getLoc(), op.getOperand(),
+                                    op.getFastmathAttr());
+    Value scale = arith::ConstantOp::create(
+        rewriter, op.getLoc(),
+        rewriter.getFloatAttr(getElementTypeOrSelf(type),
+                              0.434294481903251827651));
+    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, log, scale);
+    return success();
+  }
+};
+
 struct GPUToNVVM : public onnx::impl::GPUToNVVMBase<GPUToNVVM> {
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
@@ -57,9 +76,10 @@ struct GPUToNVVM : public onnx::impl::GPUToNVVMBase<GPUToNVVM> {
     // arithmetic.
     {
       RewritePatternSet patterns(ctx);
-      math::populateExpansionPatterns(
-          patterns, {"tan", "sinh", "cosh", "asinh", "acosh", "atanh", "powf",
-                     "fpowi", "rsqrt", "exp2", "log10", "ipowi"});
+      math::populateExpansionPatterns(patterns, {"tan", "sinh", "cosh", "asinh",
+                                                 "acosh", "atanh", "powf",
+                                                 "fpowi", "rsqrt", "exp2"});
+      patterns.add<ExpandLog10>(ctx);
       populateMathPolynomialApproximationPatterns(
           patterns, [](StringRef name) { return true; });
       memref::populateExpandStridedMetadataPatterns(patterns);

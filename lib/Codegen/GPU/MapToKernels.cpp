@@ -59,11 +59,9 @@ static bool isDeviceType(Type type) {
 /// ones.
 static bool isNativeMath(StringRef name) {
   static const llvm::StringSet<> names = {
-      "math.absf",    "math.ceil",  "math.floor",    "math.trunc",
-      "math.sqrt",    "math.fma",   "math.copysign", "math.roundeven",
-      "math.round",   "math.absi",  "math.ctlz",     "math.cttz",
-      "math.ctpop",   "math.isnan", "math.isinf",    "math.isfinite",
-      "math.isnormal"};
+      "math.absf", "math.ceil",     "math.floor",     "math.trunc", "math.sqrt",
+      "math.fma",  "math.copysign", "math.roundeven", "math.round", "math.absi",
+      "math.ctlz", "math.cttz",     "math.ctpop",     "math.isnan"};
   return names.contains(name);
 }
 
