@@ -191,12 +191,14 @@ struct StridedReadToGather : OpRewritePattern<vector::TransferReadOp> {
     // nothing beyond the span is touched.
     if (stride <= kMaxShuffledStride) {
       int64_t span = (lanes - 1) * stride + 1;
-      auto spanType = VectorType::get({lanes * stride}, memref.getElementType());
+      auto spanType =
+          VectorType::get({lanes * stride}, memref.getElementType());
       Value spanMask = vector::CreateMaskOp::create(
-          rewriter, loc, VectorType::get({lanes * stride}, rewriter.getI1Type()),
+          rewriter, loc,
+          VectorType::get({lanes * stride}, rewriter.getI1Type()),
           ValueRange{arith::ConstantIndexOp::create(rewriter, loc, span)});
-      Value padding =
-          vector::BroadcastOp::create(rewriter, loc, spanType, read.getPadding());
+      Value padding = vector::BroadcastOp::create(rewriter, loc, spanType,
+                                                  read.getPadding());
       Value loaded = vector::MaskedLoadOp::create(
           rewriter, loc, spanType, flat, ValueRange{linear}, spanMask, padding);
       SmallVector<int64_t> picks;
