@@ -26,11 +26,11 @@ node or rule.
 from ._onnx_dialect import (CompileError, Error, FileError, InvalidArgument,
                             RunError, Unsupported)
 from ._session import (InferenceSession, NodeArg, compile, export_model,
-                       import_model, load, run_passes)
+                       import_model, load, mpi_init, mpi_set_comm, run_passes)
 
 __all__ = [
     "InferenceSession", "NodeArg", "compile", "load", "import_model",
     "run_passes", "export_model", "Error", "InvalidArgument", "CompileError",
-    "FileError", "RunError", "Unsupported",
+    "FileError", "RunError", "Unsupported", "mpi_init", "mpi_set_comm",
 ]
 __version__ = "0.1.0"

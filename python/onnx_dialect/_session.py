@@ -94,7 +94,11 @@ class InferenceSession:
     device, the first of `providers` (CUDAExecutionProvider: "cuda"). A
     session on a device this machine lacks is an error saying why, raised
     before compiling. profile: compile timing probes
-    (end_profiling() writes ONNX Runtime's profile format). The rest are the
+    (end_profiling() writes ONNX Runtime's profile format). device_config:
+    a device configuration of the model (ONNX IR 11) that this process runs
+    as one rank of an MPI job (docs/multi-device.md: every rank creates the
+    session and runs it with the same inputs; mpi_init() says which rank this
+    is; micro_batches splits the batch for pipeline stages). The rest are the
     compiler's options (docs/runtime.md). sess_options is accepted for ONNX
     Runtime compatibility: its intra_op_num_threads sets threads when threads
     is not given.
@@ -103,7 +107,8 @@ class InferenceSession:
     def __init__(self, model, sess_options=None, providers=None, *,
                  threads=None, device=None, opt_level=3, codegen=True,
                  profile=False, target_cpu="", target_features="",
-                 gpu_chip="", _native_model=None):
+                 gpu_chip="", device_config=None, micro_batches=1,
+                 _native_model=None):
         if _native_model is None:
             device = _device(device, providers)
             _native.device_check(device)
@@ -118,7 +123,9 @@ class InferenceSession:
                     target_cpu=target_cpu or "",
                     target_features=target_features or "",
                     codegen=codegen, profile=profile, device=device,
-                    gpu_chip=gpu_chip or "")
+                    gpu_chip=gpu_chip or "",
+                    device_config=device_config or "",
+                    micro_batches=int(micro_batches))
         self._inputs = [NodeArg(i) for i in self._model.inputs]
         self._outputs = [NodeArg(o) for o in self._model.outputs]
         self._output_index = {o.name: i for i, o in enumerate(self._outputs)}
@@ -174,12 +181,14 @@ class InferenceSession:
 
 def compile(model, output="model.so", *, threads=1, opt_level=3,
             codegen=True, profile=False, target_cpu="", target_features="",
-            kind="shared", device="cpu", gpu_chip=""):
+            kind="shared", device="cpu", gpu_chip="", device_config="",
+            micro_batches=1):
     """Compiles a model ahead of time. kind "shared" writes a shared library
     (and its C header, model.h) that load() or the C API runs; "object",
     "llvm", "mlir" or "ptx" (device "cuda": the kernels) write what onnx-run
     --emit does. device "cuda" compiles for an NVIDIA GPU (no GPU needed to
-    compile). Returns output."""
+    compile). device_config compiles the program of this process's rank of
+    an MPI job (one library a rank). Returns output."""
     if kind not in _EMIT_KINDS:
         raise ValueError("kind: one of %s" % ", ".join(_EMIT_KINDS))
     with tempfile.TemporaryDirectory(prefix="onnx_dialect-") as tmp:
@@ -188,7 +197,9 @@ def compile(model, output="model.so", *, threads=1, opt_level=3,
                      target_cpu=target_cpu or "",
                      target_features=target_features or "",
                      codegen=codegen, profile=profile, device=device,
-                     gpu_chip=gpu_chip or "")
+                     gpu_chip=gpu_chip or "",
+                     device_config=device_config or "",
+                     micro_batches=int(micro_batches))
     return output
 
 
@@ -224,3 +235,16 @@ def export_model(mlir, text=False):
     """Exports an MLIR module at the onnx level as an ONNX model: the bytes
     of a binary ModelProto (protobuf text format when text=True)."""
     return _native.export_model(mlir, text=text)
+
+
+def mpi_init():
+    """Joins the MPI job of a multi-device run (Open MPI, opened at run time;
+    once): (rank, size) of this process (docs/multi-device.md)."""
+    return _native.mpi_init()
+
+
+def mpi_set_comm(comm):
+    """The MPI communicator multi-device models run on: an MPI_Comm handle
+    as an integer (mpi4py: MPI._handleof(comm)); 0 or None restores
+    MPI_COMM_WORLD."""
+    _native.mpi_set_comm(int(comm or 0))

@@ -509,7 +509,8 @@ onnxd_options makeOptions(int optLevel, int threads, const std::string &format,
                           const std::string &targetCpu,
                           const std::string &targetFeatures, bool codegen,
                           bool profile, const std::string &device,
-                          const std::string &gpuChip) {
+                          const std::string &gpuChip,
+                          const std::string &deviceConfig, int microBatches) {
   onnxd_options o;
   onnxd_options_init(&o);
   o.opt_level = optLevel;
@@ -521,6 +522,8 @@ onnxd_options makeOptions(int optLevel, int threads, const std::string &format,
   o.profile = profile ? 1 : 0;
   o.device = device.c_str();
   o.gpu_chip = gpuChip.c_str();
+  o.device_config = deviceConfig.c_str();
+  o.micro_batches = microBatches;
   return o;
 }
 
@@ -735,27 +738,30 @@ PYBIND11_MODULE(_onnx_dialect, m) {
       [](const std::string &path, int optLevel, int threads,
          const std::string &format, const std::string &targetCpu,
          const std::string &targetFeatures, bool codegen, bool profile,
-         const std::string &device, const std::string &gpuChip) {
-        return Model::compile(path,
-                              makeOptions(optLevel, threads, format, targetCpu,
-                                          targetFeatures, codegen, profile,
-                                          device, gpuChip));
+         const std::string &device, const std::string &gpuChip,
+         const std::string &deviceConfig, int microBatches) {
+        return Model::compile(
+            path, makeOptions(optLevel, threads, format, targetCpu,
+                              targetFeatures, codegen, profile, device, gpuChip,
+                              deviceConfig, microBatches));
       },
       py::arg("path"), py::arg("opt_level") = 3, py::arg("threads") = 1,
       py::arg("format") = "", py::arg("target_cpu") = "",
       py::arg("target_features") = "", py::arg("codegen") = true,
       py::arg("profile") = false, py::arg("device") = "",
-      py::arg("gpu_chip") = "");
+      py::arg("gpu_chip") = "", py::arg("device_config") = "",
+      py::arg("micro_batches") = 1);
   m.def(
       "emit",
       [](const std::string &path, const std::string &out, int kind,
          int optLevel, int threads, const std::string &format,
          const std::string &targetCpu, const std::string &targetFeatures,
          bool codegen, bool profile, const std::string &device,
-         const std::string &gpuChip) {
-        onnxd_options o =
-            makeOptions(optLevel, threads, format, targetCpu, targetFeatures,
-                        codegen, profile, device, gpuChip);
+         const std::string &gpuChip, const std::string &deviceConfig,
+         int microBatches) {
+        onnxd_options o = makeOptions(optLevel, threads, format, targetCpu,
+                                      targetFeatures, codegen, profile, device,
+                                      gpuChip, deviceConfig, microBatches);
         onnxd_status s;
         {
           py::gil_scoped_release release;
@@ -767,8 +773,25 @@ PYBIND11_MODULE(_onnx_dialect, m) {
       py::arg("opt_level") = 3, py::arg("threads") = 1, py::arg("format") = "",
       py::arg("target_cpu") = "", py::arg("target_features") = "",
       py::arg("codegen") = true, py::arg("profile") = false,
-      py::arg("device") = "", py::arg("gpu_chip") = "");
+      py::arg("device") = "", py::arg("gpu_chip") = "",
+      py::arg("device_config") = "", py::arg("micro_batches") = 1);
   m.def("load", &Model::load, py::arg("path"));
+  m.def(
+      "mpi_init",
+      [] {
+        int rank = 0, size = 0;
+        check(onnxd_mpi_init(&rank, &size));
+        return py::make_tuple(rank, size);
+      },
+      "Joins the MPI job (Open MPI, once): (rank, size) of this process.");
+  m.def(
+      "mpi_set_comm",
+      [](uintptr_t comm) {
+        check(onnxd_mpi_set_comm(reinterpret_cast<void *>(comm)));
+      },
+      py::arg("comm"),
+      "The MPI communicator models run on: an MPI_Comm handle as an integer "
+      "(mpi4py: MPI._handleof(comm)); 0 restores MPI_COMM_WORLD.");
   m.def(
       "device_check",
       [](const std::string &device) {
