@@ -22,6 +22,9 @@ carries configurations for 1, 2 and 4 devices:
   convolutions, global pooling and a Gemm on every shard. Configs dp1/dp2/dp4.
 - pipeline: four MatMul+Relu layers as pipeline stages: layer i on stage
   i * N / 4 of configuration ppN. Configs pp1/pp2/pp4.
+- colgather: one column-parallel MatMul (W sharded on axis 1) whose
+  replicated output gathers the shards along axis 1 (a gather on an inner
+  axis: transposed around the MPI_Allgather). Configs tp1/tp2/tp4.
 
 ONNX 1.12's Python package has no IR 11 fields, so the models are written
 as text here and read by the project's importer.
@@ -143,6 +146,20 @@ def make_mlp(rng, d, h, batch):
            configs=[split("tp", n, "W2", 0, h) for n in DEVICES])
     x = rng.standard_normal((batch, d), dtype=np.float32)
     return m, {"X": x}, {"Y": relu(x @ w1) @ w2}
+
+
+def make_colgather(rng, d, h, batch):
+    m = Model("colgather")
+    w = rng.standard_normal((d, h), dtype=np.float32) / np.sqrt(d)
+    m.inits = [("W", w)]
+    m.inputs = [("X", (batch, d))]
+    m.outputs = [("Y", (batch, h))]
+    m.configs = [config("tp", n) for n in DEVICES]
+    m.node("MatMul", ["X", "W"], ["H"], "fc",
+           configs=[split("tp", n, "W", 1, h) for n in DEVICES])
+    m.node("Relu", ["H"], ["Y"], "act")
+    x = rng.standard_normal((batch, d), dtype=np.float32)
+    return m, {"X": x}, {"Y": relu(x @ w)}
 
 
 def make_attention(rng, seq, d, heads):
@@ -281,6 +298,7 @@ def main():
         make_attention(rng, 64 if large else 16, 512 if large else 64, 8),
         make_cnn(rng, 8, 32 if large else 12),
         make_pipeline(rng, 1024 if large else 128, 64 if large else 8),
+        make_colgather(rng, 64, 32, 6),
     ]
     for m, inputs, outputs in models:
         fix_int_inits(m)

@@ -19,9 +19,12 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MPI/IR/MPI.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -42,6 +45,11 @@ using namespace mlir;
 using namespace mlir::onnx;
 
 namespace {
+
+/// The runtime's all-gather (lib/Runtime/MPI.cpp) and the attribute on its
+/// calls that records the bytes each moves.
+constexpr const char *kAllGatherFunction = "onnxd_rt_allgather";
+constexpr const char *kCommBytesAttr = "onnx.comm_bytes";
 
 struct ShardSpecializePass
     : public onnx::impl::ShardSpecializeBase<ShardSpecializePass> {
@@ -147,27 +155,86 @@ struct ShardSpecializePass
                                           strides);
   }
 
-  /// All ranks' blocks of `local` along `axis`: each puts its block at its
-  /// offset in zeros and the sum over the ranks assembles the whole.
+  /// All ranks' blocks of `local` along `axis`, in rank order: an
+  /// MPI_Allgather of bytes (onnxd_rt_allgather, lib/Runtime/MPI.cpp) into
+  /// a buffer whose leading dim is `axis`, transposed there and back when
+  /// `axis` is not the leading one.
   Value gatherOf(OpBuilder &b, Location loc, Value local, int64_t axis,
                  RankedTensorType fullType) {
     auto type = cast<RankedTensorType>(local.getType());
-    Value empty = tensor::EmptyOp::create(b, loc, fullType.getShape(),
-                                          fullType.getElementType());
-    Value zero = arith::ConstantOp::create(
-        b, loc, b.getZeroAttr(fullType.getElementType()));
-    Value zeros = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
-    for (int64_t d : type.getShape())
-      sizes.push_back(b.getIndexAttr(d));
-    offsets[axis] = b.getIndexAttr(rank * type.getDimSize(axis));
-    Value placed = tensor::InsertSliceOp::create(b, loc, local, zeros, offsets,
-                                                 sizes, strides);
-    return shard::AllReduceOp::create(b, loc, placed, kShardGridName,
-                                      ArrayRef<shard::GridAxis>{0},
-                                      shard::ReductionKind::Sum)
-        .getResult();
+    Type element = type.getElementType();
+    int64_t rankOfTensor = type.getRank();
+    // Dims before `axis` of size 1 keep the blocks contiguous in rank order.
+    bool leading = llvm::all_of(type.getShape().take_front(axis),
+                                [](int64_t d) { return d == 1; });
+    SmallVector<int64_t> perm, inverse(rankOfTensor);
+    if (!leading) {
+      perm.push_back(axis);
+      for (int64_t d = 0; d < rankOfTensor; ++d)
+        if (d != axis)
+          perm.push_back(d);
+      for (auto [i, p] : llvm::enumerate(perm))
+        inverse[p] = i;
+      SmallVector<int64_t> moved;
+      for (int64_t p : perm)
+        moved.push_back(type.getDimSize(p));
+      Value init = tensor::EmptyOp::create(b, loc, moved, element);
+      local =
+          linalg::TransposeOp::create(b, loc, local, init, perm)->getResult(0);
+      type = cast<RankedTensorType>(local.getType());
+    }
+    SmallVector<int64_t> gathered(type.getShape());
+    gathered[leading ? axis : 0] *= size;
+    int64_t elementBytes =
+        std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
+    int64_t bytes = type.getNumElements() * elementBytes;
+
+    // The send buffer: a copy of the block in bytes; the receive buffer:
+    // size blocks, viewed with the element type.
+    auto i8 = b.getI8Type();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value send = memref::AllocOp::create(b, loc, MemRefType::get({bytes}, i8),
+                                         ValueRange{}, b.getI64IntegerAttr(64));
+    auto blockType = MemRefType::get(type.getShape(), element);
+    Value sendTyped =
+        memref::ViewOp::create(b, loc, blockType, send, zero, ValueRange{});
+    Value block = bufferization::ToBufferOp::create(b, loc, blockType, local,
+                                                    /*readOnly=*/true);
+    memref::CopyOp::create(b, loc, block, sendTyped);
+    Value recv =
+        memref::AllocOp::create(b, loc, MemRefType::get({bytes * size}, i8),
+                                ValueRange{}, b.getI64IntegerAttr(64));
+    auto dynamic = MemRefType::get({ShapedType::kDynamic}, i8);
+    func::FuncOp callee = allgatherFunction(b, dynamic);
+    auto call = func::CallOp::create(
+        b, loc, callee,
+        ValueRange{memref::CastOp::create(b, loc, dynamic, send),
+                   memref::CastOp::create(b, loc, dynamic, recv)});
+    call->setAttr(kCommBytesAttr, b.getI64IntegerAttr(bytes * size));
+    Value recvTyped = memref::ViewOp::create(
+        b, loc, MemRefType::get(gathered, element), recv, zero, ValueRange{});
+    Value full = bufferization::ToTensorOp::create(
+        b, loc, RankedTensorType::get(gathered, element), recvTyped,
+        /*restrict=*/true, /*writable=*/true);
+    if (leading)
+      return full;
+    Value init = tensor::EmptyOp::create(b, loc, fullType.getShape(), element);
+    return linalg::TransposeOp::create(b, loc, full, init, inverse)
+        ->getResult(0);
+  }
+
+  /// The declaration of onnxd_rt_allgather, made once.
+  func::FuncOp allgatherFunction(OpBuilder &b, MemRefType bytes) {
+    auto module =
+        b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+    if (auto fn = module.lookupSymbol<func::FuncOp>(kAllGatherFunction))
+      return fn;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    auto fn = func::FuncOp::create(b, module.getLoc(), kAllGatherFunction,
+                                   b.getFunctionType({bytes, bytes}, {}));
+    fn.setPrivate();
+    return fn;
   }
 
   int64_t rank = 0;
@@ -209,6 +276,10 @@ static LogicalResult recordCommBytes(ModuleOp module) {
   });
   if (walk.wasInterrupted())
     return failure();
+  module.walk([&](func::CallOp call) {
+    if (auto gathered = call->getAttrOfType<IntegerAttr>(kCommBytesAttr))
+      bytes += gathered.getInt();
+  });
   if (auto old = module->getAttrOfType<IntegerAttr>("onnx.comm_bytes"))
     bytes += old.getInt();
   module->setAttr(

@@ -183,6 +183,36 @@ onnxd_status onnxd_mpi_set_comm(void *comm) {
   return ONNXD_OK;
 }
 
+/// What compiled multi-device code calls for a gather (onnx-shard-specialize):
+/// every rank's `send` bytes, in rank order, into `recv` (size times as
+/// many), over the model's communicator. The two buffers are memref<?xi8>
+/// descriptors, expanded. A failure ends the run (onnxd_rt_fail).
+void onnxd_rt_allgather(void *sendAllocated, char *sendAligned,
+                        int64_t sendOffset, int64_t sendSize,
+                        int64_t sendStride, void *recvAllocated,
+                        char *recvAligned, int64_t recvOffset, int64_t recvSize,
+                        int64_t recvStride) {
+  MPIApi &mpi = api();
+  static thread_local std::string message;
+  if (mpi.rank < 0) {
+    onnxd_rt_fail("all-gather: the process has not joined MPI");
+    return;
+  }
+  if (sendStride != 1 || recvStride != 1 || sendSize < 0 ||
+      recvSize != sendSize * mpi.size || sendSize > INT_MAX) {
+    message = "all-gather: " + std::to_string(sendSize) +
+              " bytes a rank into " + std::to_string(recvSize) + " over " +
+              std::to_string(mpi.size) +
+              " ranks (a bug of the compiled code, or more than 2^31-1 bytes)";
+    onnxd_rt_fail(message.c_str());
+    return;
+  }
+  if (mpi.allgather(sendAligned + sendOffset, int(sendSize), mpi.byteType,
+                    recvAligned + recvOffset, int(sendSize), mpi.byteType,
+                    onnxd_mpi_comm()) != 0)
+    onnxd_rt_fail("all-gather: MPI_Allgather failed");
+}
+
 void *onnxd_mpi_comm(void) {
   MPIApi &mpi = api();
   return mpi.comm ? mpi.comm : mpi.world;

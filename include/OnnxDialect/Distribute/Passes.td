@@ -96,15 +96,20 @@ def ShardSpecialize : Pass<"onnx-shard-specialize", "::mlir::ModuleOp"> {
       MPI conversion, `mpi.comm_rank` of the world communicator by the rank;
     - `shard.all_slice` (a replicated tensor to its local shard: no
       communication) by a `tensor.extract_slice` at the rank's offset;
-    - `shard.all_gather` by the local shard inserted into a zero tensor and
-      a `shard.all_reduce` (sum) of it, and `shard.all_to_all` by a gather
-      then a slice (the `mpi` dialect has no gather);
+    - `shard.all_gather` by a call of the runtime's `onnxd_rt_allgather`
+      (MPI_Allgather of the shard's bytes into a buffer viewed with the
+      element type; the gathered axis moved to the front and back by
+      transposes when dims before it are not 1), and `shard.all_to_all` by
+      a gather then a slice (the `mpi` dialect has no gather);
     - `mpi.comm_split` of the world communicator with one color (the 1-D
       grid spans every rank) by the world communicator: no communicator is
       created per run.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::func::FuncDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 
