@@ -24,9 +24,10 @@ lit=$(command -v lit-22 || echo /usr/lib/llvm-22/build/utils/lit/lit.py)
 rc=${PIPESTATUS[0]}
 
 # lit's summary: "  Passed: N", "  Failed: N", "  Unsupported: N", "  Expectedly Failed: N", ...
+# (padded to one width when there are several kinds: "  Passed     : N").
 count() {
   local n
-  n=$(grep -E "^ +$1: +[0-9]+" "$log" | sed -E 's/^ +[^:]+: +([0-9]+).*/\1/' | head -n1)
+  n=$(grep -E "^ +$1 *: +[0-9]+" "$log" | sed -E 's/^ +[^:]+: +([0-9]+).*/\1/' | head -n1)
   echo "${n:-0}"
 }
 passed=$(( $(count Passed) + $(count "Expectedly Failed") ))

@@ -153,12 +153,16 @@ public:
   /// Whether the attribute is a reference to a function attribute parameter.
   bool isAttrRef(StringRef name) const;
   std::optional<int64_t> getIntAttr(StringRef name) const;
-  int64_t getIntAttr(StringRef name, int64_t deflt) const;
+  /// The attribute, else the default the op's schema version states, else
+  /// `absent` (a version without the attribute, or one without a default):
+  /// `absent` is not a restated default, the schema's wins.
+  int64_t getIntAttr(StringRef name, int64_t absent) const;
   std::optional<double> getFloatAttr(StringRef name) const;
   std::optional<SmallVector<int64_t>> getIntsAttr(StringRef name) const;
   std::optional<SmallVector<double>> getFloatsAttr(StringRef name) const;
   std::optional<StringRef> getStringAttr(StringRef name) const;
-  StringRef getStringAttr(StringRef name, StringRef deflt) const;
+  /// As getIntAttr(name, absent).
+  StringRef getStringAttr(StringRef name, StringRef absent) const;
   /// The value of attribute `name`, else the default that the op's schema
   /// version states; empty when there is neither (an attribute this version
   /// does not have, or one without a default).

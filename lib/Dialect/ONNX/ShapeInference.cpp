@@ -524,8 +524,8 @@ std::optional<int64_t> InferenceContext::getIntAttr(StringRef name) const {
   return std::nullopt;
 }
 
-int64_t InferenceContext::getIntAttr(StringRef name, int64_t deflt) const {
-  return getIntAttr(name).value_or(deflt);
+int64_t InferenceContext::getIntAttr(StringRef name, int64_t absent) const {
+  return getIntAttrOrDefault(name).value_or(absent);
 }
 
 std::optional<double> InferenceContext::getFloatAttr(StringRef name) const {
@@ -556,8 +556,8 @@ std::optional<StringRef> InferenceContext::getStringAttr(StringRef name) const {
 }
 
 StringRef InferenceContext::getStringAttr(StringRef name,
-                                          StringRef deflt) const {
-  return getStringAttr(name).value_or(deflt);
+                                          StringRef absent) const {
+  return getStringAttrOrDefault(name).value_or(absent);
 }
 
 Type InferenceContext::getDataTypeAttr(StringRef name) const {
