@@ -247,11 +247,33 @@ struct Module {
   std::unordered_map<std::string, CUfunction> functions;
 };
 
-/// The names of the loaded functions, for messages.
+/// A loaded function: its name (for messages) and the parameters its PTX
+/// declares (-1: not PTX), checked against what each launch passes.
+struct FunctionInfo {
+  std::string name;
+  int64_t params = -1;
+};
 std::mutex namesMutex;
-std::unordered_map<CUfunction, std::string> &functionNames() {
-  static auto *names = new std::unordered_map<CUfunction, std::string>;
+std::unordered_map<CUfunction, FunctionInfo> &functionNames() {
+  static auto *names = new std::unordered_map<CUfunction, FunctionInfo>;
   return *names;
+}
+
+/// The number of parameters of kernel `name` in a PTX image (its `.param`
+/// declarations between `.entry name(` and `)`); -1 when not found.
+int64_t ptxParamCount(const char *image, const std::string &name) {
+  std::string head = ".entry " + name + "(";
+  const char *entry = std::strstr(image, head.c_str());
+  if (!entry)
+    return -1;
+  const char *p = entry + head.size();
+  const char *end = std::strchr(p, ')');
+  if (!end)
+    return -1;
+  int64_t count = 0;
+  for (const char *q = p; (q = std::strstr(q, ".param")) && q < end; q += 6)
+    ++count;
+  return count;
 }
 
 /// The first kernel a PTX image defines, to name it in messages.
@@ -495,7 +517,7 @@ void *mgpuModuleGetFunction(void *handle, const char *name) {
           error = std::string("no kernel ") + name + ": " + describe(r);
         } else {
           std::lock_guard<std::mutex> names(namesMutex);
-          functionNames()[cached] = name;
+          functionNames()[cached] = {name, ptxParamCount(module->image, name)};
         }
       }
       if (error.empty())
@@ -507,11 +529,14 @@ void *mgpuModuleGetFunction(void *handle, const char *name) {
   return fn;
 }
 
-static std::string kernelName(void *fn) {
+static FunctionInfo kernelInfo(void *fn) {
   std::lock_guard<std::mutex> lock(namesMutex);
   auto it = functionNames().find(fn);
-  return it == functionNames().end() ? "(unknown)" : it->second;
+  return it == functionNames().end() ? FunctionInfo{"(unknown)", -1}
+                                     : it->second;
 }
+
+static std::string kernelName(void *fn) { return kernelInfo(fn).name; }
 
 void mgpuLaunchKernel(void *fn, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
                       intptr_t blockX, intptr_t blockY, intptr_t blockZ,
@@ -525,6 +550,12 @@ void mgpuLaunchKernel(void *fn, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
     if (v < 1 || v > INT32_MAX)
       failRun("kernel " + kernelName(fn) + ": a launch size of " +
               std::to_string(v));
+  // The host's launch and the kernel's PTX disagree on the parameters (an
+  // ABI mismatch of the compiler): an error, not a kernel reading garbage.
+  FunctionInfo info = kernelInfo(fn);
+  if (info.params >= 0 && static_cast<size_t>(info.params) != paramsCount)
+    failRun("kernel " + info.name + " declares " + std::to_string(info.params) +
+            " parameters, the launch passes " + std::to_string(paramsCount));
   if (smem > 0)
     check(d.funcSetAttribute(fn, kMaxDynamicSharedSize, smem),
           "cuFuncSetAttribute(shared memory)");
