@@ -97,6 +97,11 @@ struct ShardSpecializePass
       slice.erase();
       return success();
     }
+    if (isa<shard::AllGatherOp, shard::AllToAllOp>(op) &&
+        !cast<RankedTensorType>(op->getOperand(0).getType()).hasStaticShape())
+      return op->emitError()
+             << "a gather of a shard with dynamic dims is not supported "
+                "(the all-gather moves a fixed number of bytes)";
     if (auto gather = dyn_cast<shard::AllGatherOp>(op)) {
       Value full = gatherOf(b, loc, gather.getInput(),
                             gather.getGatherAxis().getSExtValue(),
