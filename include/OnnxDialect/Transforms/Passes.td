@@ -36,7 +36,12 @@ def ONNXInferShapes : Pass<"onnx-infer-shapes", "::mlir::ModuleOp"> {
     when its result is known (shape arithmetic over static shapes, ops on
     small constants, ops that do nothing; see ONNXFolding.h), so that the
     ops after it see constants: a Reshape whose shape comes from
-    Shape/Gather/Concat of static shapes gets a static result.
+    Shape/Gather/Concat of static shapes gets a static result. An If whose
+    condition is known becomes the branch it takes. An If whose branches
+    yield tensors of different ranks (its result has no known rank, which no
+    lowering takes) gets the ops after it in its block copied into both
+    branches, where each copy sees its branch's ranks, and yields what the
+    block's terminator returned (outputs renamed NAME.then and NAME.else).
   }];
   let options = [
     Option<"fold", "fold", "bool", /*default=*/"true",

@@ -130,9 +130,31 @@ struct ConvertONNXToLinalgPass
         return;
       for (OpResult result : op->getResults())
         if (isa<UnrankedTensorType>(result.getType())) {
-          op->emitError() << describeNode(op) << ": result #"
-                          << result.getResultNumber()
-                          << " has an unknown rank (run onnx-infer-shapes)";
+          InFlightDiagnostic diag = op->emitError()
+                                    << describeNode(op) << ": result #"
+                                    << result.getResultNumber();
+          // An If whose branches disagree on the rank: onnx-infer-shapes
+          // copies the ops after such an If into both branches, so this is
+          // a value that leaves its graph with either rank.
+          SmallVector<int64_t, 2> ranks;
+          if (op->getNumRegions() == 2)
+            for (Region &region : op->getRegions())
+              if (region.hasOneBlock() &&
+                  region.front().getTerminator()->getNumOperands() ==
+                      op->getNumResults())
+                if (auto t = dyn_cast<RankedTensorType>(
+                        region.front()
+                            .getTerminator()
+                            ->getOperand(result.getResultNumber())
+                            .getType()))
+                  ranks.push_back(t.getRank());
+          if (ranks.size() == 2 && ranks[0] != ranks[1])
+            diag << " has rank " << ranks[1] << " in then_branch and "
+                 << ranks[0]
+                 << " in else_branch: the (sub)graph outputs that come "
+                    "from it have no known rank, which is not supported";
+          else
+            diag << " has an unknown rank (run onnx-infer-shapes)";
           missing = true;
           return;
         }

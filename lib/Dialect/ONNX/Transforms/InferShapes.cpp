@@ -19,6 +19,7 @@
 #include "../Inference/JoinTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -95,6 +96,110 @@ static LogicalResult inlineKnownBranch(Operation *op,
   return success();
 }
 
+/// Whether `type` is a tensor of unknown rank.
+static bool isUnranked(Type type) {
+  auto tensor = dyn_cast<TensorType>(type);
+  return tensor && !tensor.hasRank();
+}
+
+/// At most this many ops after an If are copied into its branches.
+static constexpr unsigned kMaxSunkOps = 20000;
+
+/// An If whose branches yield tensors of different ranks has a result of
+/// unknown rank, which no lowering takes. The ops after it in its block,
+/// which use that result, are copied into both branches (each copy then
+/// sees its branch's ranks), and the If yields what the block's terminator
+/// returned. Runs once per such If; `thenOps`/`elseOps` get the copies (to
+/// be inferred), and the new If is returned (null when nothing was done:
+/// the unknown rank goes straight to the terminator, or there is too much
+/// to copy).
+static Operation *sinkIntoBranches(Operation *op,
+                                   SmallVectorImpl<Operation *> &thenOps,
+                                   SmallVectorImpl<Operation *> &elseOps) {
+  auto iface = dyn_cast<ONNXSchemaOpInterface>(op);
+  if (!iface || !isOperator<IfOp>(iface.getSchema()) ||
+      op->getNumRegions() != 2 ||
+      !llvm::any_of(op->getResultTypes(), isUnranked))
+    return nullptr;
+  Block *block = op->getBlock();
+  Operation *terminator = block->getTerminator();
+  if (!terminator || terminator == op)
+    return nullptr;
+  SmallVector<Operation *> rest;
+  for (Operation *o = op->getNextNode(); o != terminator; o = o->getNextNode())
+    rest.push_back(o);
+  if (rest.empty() || rest.size() > kMaxSunkOps)
+    return nullptr;
+  for (Region &branch : op->getRegions())
+    if (!branch.hasOneBlock() || !branch.front().mightHaveTerminator() ||
+        branch.front().getTerminator()->getNumOperands() != op->getNumResults())
+      return nullptr;
+
+  // What the If now gives the terminator: its operands that the If or the
+  // ops after it compute.
+  llvm::SmallPtrSet<Operation *, 16> moved(rest.begin(), rest.end());
+  moved.insert(op);
+  SmallVector<unsigned> outIndices;
+  for (OpOperand &operand : terminator->getOpOperands())
+    if (Operation *def = operand.get().getDefiningOp(); def && moved.count(def))
+      outIndices.push_back(operand.getOperandNumber());
+
+  MLIRContext *ctx = op->getContext();
+  // The regions follow the schema's attribute order: else_branch, then_branch.
+  SmallVector<SmallVector<Type>> yielded;
+  for (auto [index, branch] : llvm::enumerate(op->getRegions())) {
+    Operation *yield = branch.front().getTerminator();
+    IRMapping mapping;
+    mapping.map(op->getResults(), yield->getOperands());
+    OpBuilder builder(yield);
+    StringRef suffix = index == 0 ? ".else" : ".then";
+    for (Operation *o : rest) {
+      Operation *copy = builder.clone(*o, mapping);
+      // Names stay unique across the graph and its subgraphs.
+      if (auto names = copy->getAttrOfType<ArrayAttr>("onnx.outputs")) {
+        SmallVector<Attribute> renamed;
+        for (Attribute name : names) {
+          auto s = dyn_cast<StringAttr>(name);
+          renamed.push_back(s && !s.getValue().empty()
+                                ? StringAttr::get(ctx, s.getValue() + suffix)
+                                : name);
+        }
+        copy->setAttr("onnx.outputs", ArrayAttr::get(ctx, renamed));
+      }
+      (index == 0 ? elseOps : thenOps).push_back(copy);
+    }
+    SmallVector<Value> operands;
+    for (unsigned i : outIndices)
+      operands.push_back(mapping.lookupOrDefault(terminator->getOperand(i)));
+    yield->setOperands(operands);
+    yielded.emplace_back(yield->getOperandTypes());
+  }
+
+  SmallVector<Type> types;
+  SmallVector<Attribute> names;
+  for (auto [k, i] : llvm::enumerate(outIndices)) {
+    Type joined = joinTypes(yielded[0][k], yielded[1][k]);
+    types.push_back(joined ? joined : terminator->getOperand(i).getType());
+    names.push_back(StringAttr::get(ctx, valueName(terminator->getOperand(i))));
+  }
+  OperationState state(op->getLoc(), op->getName());
+  state.addOperands(op->getOperands());
+  state.addAttributes(op->getAttrs());
+  state.addTypes(types);
+  for (Region &branch : op->getRegions())
+    state.addRegion()->takeBody(branch);
+  OpBuilder builder(op);
+  Operation *sunk = builder.create(state);
+  sunk->setAttr("onnx.outputs", ArrayAttr::get(ctx, names));
+  sunk->removeDiscardableAttr(kDimParams);
+  for (auto [k, i] : llvm::enumerate(outIndices))
+    terminator->setOperand(i, sunk->getResult(k));
+  for (Operation *o : llvm::reverse(rest))
+    o->erase();
+  op->erase();
+  return sunk;
+}
+
 /// A body argument of a Loop or Scan, the type the op's inputs give it, and
 /// for a loop-carried value the body output that feeds the next iteration.
 struct BodySeed {
@@ -168,6 +273,9 @@ struct InferShapesPass
   /// the op that owns them.
   LogicalResult processRegion(Region &region);
   LogicalResult processOp(Operation *op);
+  /// Set by processOp when it moved the rest of the op's block into the
+  /// op's regions (sinkIntoBranches): the block has nothing more to process.
+  bool restOfBlockSunk = false;
   LogicalResult processLoopBody(Operation *op);
   void forgetSymbols(Region &region);
   void replaceResults(Operation *op, ArrayRef<Value> replacements);
@@ -259,9 +367,14 @@ void InferShapesPass::replaceResults(Operation *op,
 
 LogicalResult InferShapesPass::processRegion(Region &region) {
   for (Block &block : region)
-    for (Operation &op : llvm::make_early_inc_range(block))
+    for (Operation &op : llvm::make_early_inc_range(block)) {
       if (failed(processOp(&op)))
         return failure();
+      if (restOfBlockSunk) {
+        restOfBlockSunk = false;
+        break;
+      }
+    }
   return success();
 }
 
@@ -296,6 +409,19 @@ LogicalResult InferShapesPass::processOp(Operation *op) {
     return success();
   if (failed(inferOp(op)))
     return failure();
+  if (fold) {
+    SmallVector<Operation *> thenOps, elseOps;
+    if (Operation *sunk = sinkIntoBranches(op, thenOps, elseOps)) {
+      for (Operation *copy : llvm::concat<Operation *>(elseOps, thenOps))
+        if (failed(processOp(copy)))
+          return failure();
+      restOfBlockSunk = false;
+      if (failed(inferOp(sunk)))
+        return failure();
+      restOfBlockSunk = true;
+      return success();
+    }
+  }
   // Fold what is now known, so that the ops after it see constants.
   OpBuilder builder(op->getContext());
   if (fold && succeeded(foldONNXOp(op, builder, replacements,

@@ -1,0 +1,53 @@
+// RUN: onnx-opt %s --onnx-infer-shapes --split-input-file | FileCheck %s
+
+// An If whose branches yield different ranks: the ops after it, up to the
+// block's terminator, are copied into both branches (their outputs renamed
+// with .then/.else), and the If yields what the terminator returned; here
+// that is of rank 2 in both branches. An op that does not use the If moves
+// too (%b); a terminator operand from before the If (%x) stays.
+// CHECK-LABEL: func.func @sink
+// CHECK-SAME: -> (tensor<1x?xf32>, tensor<f32>, tensor<?xf32>)
+// CHECK: %[[IF:.*]]:2 = onnx.If(%{{.*}}) {onnx.outputs = ["y", "b"]} : (tensor<i1>) -> (tensor<1x?xf32>, tensor<f32>) else_branch {
+// CHECK:   onnx.Reshape
+// CHECK:   onnx.Relu{{.*}}onnx.outputs = ["r.else"]{{.*}} -> tensor<?x2xf32>
+// CHECK:   onnx.Flatten{{.*}}onnx.outputs = ["y.else"]{{.*}} -> tensor<1x?xf32>
+// CHECK:   onnx.Neg{{.*}}onnx.outputs = ["b.else"]
+// CHECK:   onnx.yield
+// CHECK: } then_branch {
+// CHECK:   onnx.Relu{{.*}}onnx.outputs = ["r.then"]{{.*}} -> tensor<?xf32>
+// CHECK:   onnx.Flatten{{.*}}onnx.outputs = ["y.then"]{{.*}} -> tensor<1x?xf32>
+// CHECK:   onnx.Neg{{.*}}onnx.outputs = ["b.then"]
+// CHECK:   onnx.yield
+// CHECK: }
+// CHECK: return %[[IF]]#0, %[[IF]]#1, %{{.*}} : tensor<1x?xf32>, tensor<f32>, tensor<?xf32>
+func.func @sink(%c: tensor<i1>, %x: tensor<?xf32>, %a: tensor<f32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<?xf32>) {
+  %z = onnx.If(%c) {onnx.outputs = ["z"]} : (tensor<i1>) -> tensor<*xf32> else_branch {
+    %s = onnx.Constant() {value = dense<[-1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+    %e = onnx.Reshape(%x, %s) : (tensor<?xf32>, tensor<2xi64>) -> tensor<*xf32>
+    onnx.yield %e : tensor<*xf32>
+  } then_branch {
+    %t = onnx.Relu(%x) : (tensor<?xf32>) -> tensor<*xf32>
+    onnx.yield %t : tensor<*xf32>
+  }
+  %r = onnx.Relu(%z) {onnx.outputs = ["r"]} : (tensor<*xf32>) -> tensor<*xf32>
+  %y = onnx.Flatten(%r) {axis = 0 : i64, onnx.outputs = ["y"]} : (tensor<*xf32>) -> tensor<*xf32>
+  %b = onnx.Neg(%a) {onnx.outputs = ["b"]} : (tensor<f32>) -> tensor<*xf32>
+  return %y, %b, %x : tensor<*xf32>, tensor<*xf32>, tensor<?xf32>
+}
+
+// -----
+
+// Branches of the same rank: nothing moves (the result merges the shapes).
+// CHECK-LABEL: func.func @same_rank
+// CHECK: onnx.If{{.*}} -> tensor<?xf32> else_branch
+// CHECK: onnx.Relu{{.*}} : (tensor<?xf32>) -> tensor<?xf32>
+// CHECK-NEXT: return
+func.func @same_rank(%c: tensor<i1>, %x: tensor<2xf32>, %w: tensor<3xf32>) -> tensor<*xf32> {
+  %z = onnx.If(%c) : (tensor<i1>) -> tensor<*xf32> else_branch {
+    onnx.yield %w : tensor<3xf32>
+  } then_branch {
+    onnx.yield %x : tensor<2xf32>
+  }
+  %r = onnx.Relu(%z) : (tensor<*xf32>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}
