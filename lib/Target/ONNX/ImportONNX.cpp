@@ -66,8 +66,8 @@ public:
            StringRef fileName)
       : context(context), options(options), builder(context),
         fileLoc(FileLineColLoc::get(context, fileName, 0, 0)),
-        tensors(context, options.modelDirectory, options.inlineTensorLimit,
-                options.maxTensorBytes) {}
+        tensors(context, fileLoc, options.modelDirectory,
+                options.inlineTensorLimit, options.maxTensorBytes) {}
 
   OwningOpRef<ModuleOp> importModel(proto::ModelProto &model);
 

@@ -107,8 +107,7 @@ static FailureOr<ElementsAttr> denseFromBytes(ShapedType type, unsigned bits,
 static FailureOr<std::string> resolveExternal(StringRef modelDir,
                                               StringRef location,
                                               const std::string &what,
-                                              MLIRContext *context) {
-  Location loc = UnknownLoc::get(context);
+                                              Location loc) {
   auto fail = [&](const Twine &why) {
     return emitError(loc, what + ": external data location '" + location +
                               "' " + why + " [ir-ext-location]");
@@ -173,9 +172,7 @@ void mlir::onnx::releaseExternalDataPages(const void *data, size_t size) {
 
 static FailureOr<Bytes> readExternal(proto::TensorProto &tensor,
                                      StringRef modelDir, uint64_t expected,
-                                     const std::string &what,
-                                     MLIRContext *context) {
-  Location loc = UnknownLoc::get(context);
+                                     const std::string &what, Location loc) {
   std::string location, checksum;
   uint64_t offset = 0, length = expected;
   bool hasLength = false;
@@ -201,8 +198,7 @@ static FailureOr<Bytes> readExternal(proto::TensorProto &tensor,
   if (location.empty())
     return emitError(
         loc, what + ": external data has no 'location' [ir-ext-location]");
-  FailureOr<std::string> path =
-      resolveExternal(modelDir, location, what, context);
+  FailureOr<std::string> path = resolveExternal(modelDir, location, what, loc);
   if (failed(path))
     return failure();
   uint64_t size = 0;
@@ -261,7 +257,6 @@ static FailureOr<Bytes> readExternal(proto::TensorProto &tensor,
 FailureOr<ElementsAttr> TensorImporter::importTensor(proto::TensorProto &tensor,
                                                      const std::string &what,
                                                      bool dense) {
-  Location loc = UnknownLoc::get(context);
   const DataTypeInfo *info = getDataTypeInfo(tensor.data_type());
   if (!info)
     return emitError(loc, what + ": unknown data type code " +
@@ -302,7 +297,7 @@ FailureOr<ElementsAttr> TensorImporter::importTensor(proto::TensorProto &tensor,
       return emitError(loc, what + ": external data and a value field at "
                                    "once [ir-ext-no-value-fields]");
     FailureOr<Bytes> ext =
-        readExternal(tensor, modelDirectory, byteSize, what, context);
+        readExternal(tensor, modelDirectory, byteSize, what, loc);
     if (failed(ext))
       return failure();
     bytes = *ext;
@@ -388,7 +383,6 @@ FailureOr<ElementsAttr> TensorImporter::importTensor(proto::TensorProto &tensor,
 FailureOr<Attribute>
 TensorImporter::importSparseTensor(proto::SparseTensorProto &sparse,
                                    const std::string &what) {
-  Location loc = UnknownLoc::get(context);
   // The dense shape: lowerings materialize it, so its size is bounded.
   SmallVector<int64_t> dims(sparse.dims().begin(), sparse.dims().end());
   uint64_t count = 1;

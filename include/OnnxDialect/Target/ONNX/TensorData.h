@@ -55,9 +55,10 @@ void releaseExternalDataPages(const void *data, size_t size);
 
 class TensorImporter {
 public:
-  TensorImporter(MLIRContext *context, std::string modelDirectory,
+  /// Errors are reported at `loc` (the model file).
+  TensorImporter(MLIRContext *context, Location loc, std::string modelDirectory,
                  int64_t inlineLimit, uint64_t maxTensorBytes)
-      : context(context), modelDirectory(std::move(modelDirectory)),
+      : context(context), loc(loc), modelDirectory(std::move(modelDirectory)),
         inlineLimit(inlineLimit), maxTensorBytes(maxTensorBytes) {}
 
   /// The value of `tensor` as a dense, dense_resource or string elements
@@ -76,6 +77,7 @@ public:
 
 private:
   MLIRContext *context;
+  Location loc;
   std::string modelDirectory;
   int64_t inlineLimit;
   uint64_t maxTensorBytes;
