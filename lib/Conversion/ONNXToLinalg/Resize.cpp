@@ -52,10 +52,11 @@ struct ResizePlan {
   StringRef mode, ctm, nearestMode, policy;
   SmallVector<Axis> info;
   /// Per resized axis: the first tap's offset from x0, the filter's scale
-  /// (antialiasing), the number of taps, and whether the axis is copied.
+  /// (antialiasing), the number of taps, whether the axis is copied, and
+  /// whether its input has one element (every output reads index 0).
   SmallVector<Value> tapStart, filterScale;
   SmallVector<int64_t> tapCount;
-  SmallVector<bool> identity;
+  SmallVector<bool> identity, single;
   bool antialias = false, excludeOutside = false, isUnsigned = false;
   double cubicA = -0.75, extrapolation = 0;
 };
@@ -244,11 +245,13 @@ LogicalResult planTaps(ResizeOp op, OpBuilder &b, Location loc,
   // An axis of scale 1, or of size 1, is copied (a single tap of
   // weight 1) unless tf_crop_and_resize may extrapolate on it.
   p.identity.assign(k, false);
+  p.single.assign(k, false);
   for (int64_t a = 0; a < k; ++a) {
     const Axis &axis = p.info[a];
-    p.identity[a] = p.ctm != "tf_crop_and_resize" &&
-                    (axis.staticScale == std::optional<double>(1.0) ||
-                     xType.getDimSize(axis.dim) == 1);
+    p.single[a] = xType.getDimSize(axis.dim) == 1;
+    p.identity[a] =
+        p.ctm != "tf_crop_and_resize" &&
+        (axis.staticScale == std::optional<double>(1.0) || p.single[a]);
     if (mode == "nearest" || p.identity[a]) {
       p.tapCount[a] = 1;
       continue;
@@ -386,7 +389,10 @@ void axisTaps(const F64Math &m, const ResizePlan &p, int64_t a, Value iv,
   Location nloc = m.nloc;
   const Axis &axis = p.info[a];
   if (p.identity[a]) {
-    tapIndex.push_back(iv);
+    // Of scale 1 the output index is the input's; of one input element
+    // every output reads it.
+    tapIndex.push_back(
+        p.single[a] ? Value(arith::ConstantIndexOp::create(nb, nloc, 0)) : iv);
     return;
   }
   Value xr = arith::SIToFPOp::create(
