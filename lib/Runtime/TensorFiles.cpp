@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
@@ -140,6 +141,28 @@ static const NpyType kNpyBitTypes[] = {
     {"i1", ONNXD_INT2},
 };
 
+/// The contents of the regular file `path` (a device or a pipe may never
+/// end: /dev/zero); null with `error` set otherwise.
+static std::unique_ptr<llvm::MemoryBuffer>
+openInputFile(const std::string &path, std::string &error) {
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(path, status)) {
+    error = path + ": " + ec.message();
+    return nullptr;
+  }
+  if (status.type() != llvm::sys::fs::file_type::regular_file) {
+    error = path + ": not a regular file: tensors are read from files";
+    return nullptr;
+  }
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    error = path + ": " + buffer.getError().message();
+    return nullptr;
+  }
+  return std::move(*buffer);
+}
+
 /// The value of `key` in the header dict: the text after "'key':".
 static llvm::StringRef headerValue(llvm::StringRef header,
                                    llvm::StringRef key) {
@@ -154,13 +177,17 @@ static llvm::StringRef headerValue(llvm::StringRef header,
 
 bool mlir::onnx::runtime::readNpy(const std::string &path, HostTensor &out,
                                   std::string &error) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer) {
-    error = path + ": " + buffer.getError().message();
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(path, error);
+  if (!buffer)
     return false;
-  }
-  llvm::StringRef bytes = (*buffer)->getBuffer();
+  return readNpyBytes(buffer->getBufferStart(), buffer->getBufferSize(), path,
+                      out, error);
+}
+
+bool mlir::onnx::runtime::readNpyBytes(const char *data, size_t size,
+                                       const std::string &path, HostTensor &out,
+                                       std::string &error) {
+  llvm::StringRef bytes(data, size);
   if (bytes.size() < 10 || !bytes.starts_with("\x93NUMPY")) {
     error = path + ": not a .npy file";
     return false;
@@ -237,13 +264,13 @@ bool mlir::onnx::runtime::readNpy(const std::string &path, HostTensor &out,
   }
   if (!checkShape(out.shape, path, error))
     return false;
-  size_t size = out.numElements() * dtypeSize(out.dtype);
+  size_t dataSize = out.numElements() * dtypeSize(out.dtype);
   llvm::StringRef payload = bytes.drop_front(start + headerLen);
-  if (payload.size() < size) {
+  if (payload.size() < dataSize) {
     error = path + ": the data is shorter than the shape says";
     return false;
   }
-  out.data.assign(payload.begin(), payload.begin() + size);
+  out.data.assign(payload.begin(), payload.begin() + dataSize);
   return true;
 }
 
@@ -347,17 +374,11 @@ static void unpack(const std::vector<uint8_t> &packed, int64_t n, unsigned bits,
 
 bool mlir::onnx::runtime::readTensorProto(const std::string &path,
                                           HostTensor &out, std::string &error) {
-  std::ifstream is(path, std::ios::binary);
-  if (!is) {
-    error = path + ": cannot open";
+  HostValue value;
+  if (!readValueProto(path, ONNXD_KIND_TENSOR, value, error))
     return false;
-  }
-  onnx_dialect::proto::TensorProto proto;
-  if (!proto.ParseFromIstream(&is)) {
-    error = path + ": not a TensorProto";
-    return false;
-  }
-  return readTensorMessage(proto, path, out, error);
+  out = std::move(value.tensor);
+  return true;
 }
 
 static bool readTensorMessage(const onnx_dialect::proto::TensorProto &proto,
@@ -549,21 +570,37 @@ static bool readOptionalMessage(const onnx_dialect::proto::OptionalProto &p,
 
 bool mlir::onnx::runtime::readValueProto(const std::string &path, int32_t kind,
                                          HostValue &out, std::string &error) {
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(path, error);
+  if (!buffer)
+    return false;
+  return readValueProtoBytes(buffer->getBufferStart(), buffer->getBufferSize(),
+                             path, kind, out, error);
+}
+
+bool mlir::onnx::runtime::readValueProtoBytes(const char *data, size_t size,
+                                              const std::string &path,
+                                              int32_t kind, HostValue &out,
+                                              std::string &error) {
+  if (size > size_t(std::numeric_limits<int>::max())) {
+    error = path + ": larger than protobuf's 2 GiB message limit";
+    return false;
+  }
+  int length = static_cast<int>(size);
   if (kind == ONNXD_KIND_TENSOR) {
+    onnx_dialect::proto::TensorProto proto;
+    if (!proto.ParseFromArray(data, length)) {
+      error = path + ": not a TensorProto";
+      return false;
+    }
     out.kind = ONNXD_KIND_TENSOR;
-    if (!readTensorProto(path, out.tensor, error))
+    if (!readTensorMessage(proto, path, out.tensor, error))
       return false;
     out.name = out.tensor.name;
     return true;
   }
-  std::ifstream is(path, std::ios::binary);
-  if (!is) {
-    error = path + ": cannot open";
-    return false;
-  }
   if (kind == ONNXD_KIND_SEQUENCE) {
     onnx_dialect::proto::SequenceProto proto;
-    if (!proto.ParseFromIstream(&is)) {
+    if (!proto.ParseFromArray(data, length)) {
       error = path + ": not a SequenceProto";
       return false;
     }
@@ -571,7 +608,7 @@ bool mlir::onnx::runtime::readValueProto(const std::string &path, int32_t kind,
   }
   if (kind == ONNXD_KIND_OPTIONAL) {
     onnx_dialect::proto::OptionalProto proto;
-    if (!proto.ParseFromIstream(&is)) {
+    if (!proto.ParseFromArray(data, length)) {
       error = path + ": not an OptionalProto";
       return false;
     }

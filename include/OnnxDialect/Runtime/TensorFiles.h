@@ -62,6 +62,9 @@ struct HostValue {
 /// `kind` says (the name goes to out.name).
 bool readValueProto(const std::string &path, int32_t kind, HostValue &out,
                     std::string &error);
+/// The same over `size` bytes in memory; `path` names them in errors.
+bool readValueProtoBytes(const char *data, size_t size, const std::string &path,
+                         int32_t kind, HostValue &out, std::string &error);
 
 /// The numpy type code ("f4", "b1", ...; no byte-order character) of the
 /// arrays that hold tensors of `dtype` in the C API's layout: the type
@@ -72,6 +75,9 @@ const char *npyDescr(int32_t dtype);
 
 /// Reads a .npy file; false with `error` (naming the file) on failure.
 bool readNpy(const std::string &path, HostTensor &out, std::string &error);
+/// The same over `size` bytes in memory; `path` names them in errors.
+bool readNpyBytes(const char *data, size_t size, const std::string &path,
+                  HostTensor &out, std::string &error);
 /// Writes a .npy file (version 1).
 bool writeNpy(const std::string &path, const HostTensor &t, std::string &error);
 /// Reads a serialized TensorProto (its name goes to out.name).
