@@ -51,12 +51,24 @@ Dim pick(const Dim &a, const Dim &b) {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return llvm::divideCeilSigned(a, b); }
 
-/// A Dim computed from static dims, unknown when one of them is not.
+/// A Dim computed from static dims, unknown when one of them is not or
+/// when `fn` gives no value (its arithmetic left int64_t; the run then
+/// checks the actual sizes).
 template <typename F> Dim mapStatic(std::initializer_list<Dim> dims, F fn) {
   for (const Dim &d : dims)
     if (!d.isStatic())
       return Dim::unknown();
-  return Dim(fn());
+  std::optional<int64_t> size = fn();
+  return size ? Dim(*size) : Dim::unknown();
+}
+
+/// floor(`v`) as a dimension, or nullopt when it is not one (negative, not
+/// a number, or beyond int64_t).
+std::optional<int64_t> floorToDim(double v) {
+  v = std::floor(v);
+  if (!(v >= 0) || v >= 9.2e18)
+    return std::nullopt;
+  return static_cast<int64_t>(v);
 }
 
 /// The value of a scalar (or one-element) constant integer input.
@@ -290,7 +302,8 @@ LogicalResult inferConvLike(InferenceContext &ctx, unsigned xSlot,
     return ctx.fail() << "attribute 'group' must be >= 1, got " << group;
   Dim c = x ? (*x)[1] : Dim::unknown();
   Dim cPerGroup = wShape ? (*wShape)[1] : Dim::unknown();
-  if (c.isStatic() && cPerGroup.isStatic() && c.size != cPerGroup.size * group)
+  if (c.isStatic() && cPerGroup.isStatic() &&
+      llvm::checkedMul(cPerGroup.size, group) != std::optional<int64_t>(c.size))
     return ctx.fail() << "input '" << inputName(ctx, xSlot) << "' has "
                       << c.size << " channels, but input '"
                       << inputName(ctx, wSlot) << "' expects " << cPerGroup.size
@@ -358,7 +371,8 @@ LogicalResult inferConvTranspose(InferenceContext &ctx) {
     return ctx.fail() << "input 'X' has " << c.size
                       << " channels, but input 'W' expects " << wc.size;
   Dim mPerGroup = wShape ? (*wShape)[1] : Dim::unknown();
-  Dim m = mapStatic({mPerGroup}, [&] { return mPerGroup.size * group; });
+  Dim m = mapStatic({mPerGroup},
+                    [&] { return llvm::checkedMul(mPerGroup.size, group); });
   if (ctx.hasInput(2)) {
     if (failed(expectRank(ctx, 2, 1)))
       return failure();
@@ -409,12 +423,14 @@ LogicalResult inferConvTranspose(InferenceContext &ctx) {
       out.push_back(Dim::unknown());
       continue;
     }
-    // Each attribute term is below 2^62: only the product with the input
-    // dim can overflow.
+    // Each attribute term is below 2^62: only the products with the input
+    // and kernel dims can overflow.
+    std::optional<int64_t> window =
+        checkedMulAdd(k.size - 1, w.dilations[i],
+                      outputPadding[i] + 1 - w.pads[i] - w.pads[i + n]);
     std::optional<int64_t> size =
-        checkedMulAdd(w.strides[i], in.size - 1,
-                      outputPadding[i] + (k.size - 1) * w.dilations[i] + 1 -
-                          w.pads[i] - w.pads[i + n]);
+        window ? checkedMulAdd(w.strides[i], in.size - 1, *window)
+               : std::nullopt;
     if (!size)
       return overflows();
     out.push_back(Dim(*size));
@@ -778,9 +794,7 @@ FailureOr<Shape> scaleShape(const InferenceContext &ctx, const Shape &x,
     if (!(scale > 0))
       return ctx.fail() << what << " must be > 0, got " << scale;
     Dim in = x[axis];
-    out[axis] = mapStatic({in}, [&] {
-      return static_cast<int64_t>(std::floor(in.size * scale));
-    });
+    out[axis] = mapStatic({in}, [&] { return floorToDim(in.size * scale); });
   }
   return out;
 }
@@ -870,9 +884,12 @@ LogicalResult inferResize(InferenceContext &ctx) {
       scale =
           policy == "not_larger" ? std::min(*scale, s) : std::max(*scale, s);
   }
-  for (int64_t axis : axes)
-    out[axis] = Dim(static_cast<int64_t>(
-        std::floor(*scale * static_cast<double>((*x)[axis].size) + 0.5)));
+  for (int64_t axis : axes) {
+    Dim in = (*x)[axis];
+    out[axis] = mapStatic({in}, [&] {
+      return floorToDim(*scale * static_cast<double>(in.size) + 0.5);
+    });
+  }
   ctx.setOutput(0, {}, out);
   return success();
 }
@@ -1101,7 +1118,8 @@ LogicalResult inferDFT(InferenceContext &ctx) {
   Dim in = (*x)[a];
   Dim length = in;
   if (onesided && inverse)
-    length = mapStatic({in}, [&] { return 2 * (in.size - 1); });
+    length = mapStatic(
+        {in}, [&] { return llvm::checkedMul<int64_t>(2, in.size - 1); });
   int lengthSlot = ctx.getInputSlot("dft_length");
   if (lengthSlot >= 0 && ctx.hasInput(lengthSlot)) {
     std::optional<int64_t> l = getConstantScalar(ctx, lengthSlot);
@@ -1201,7 +1219,7 @@ Dim headSize(const Dim &hidden, std::optional<int64_t> heads) {
 }
 
 Dim addDims(const Dim &a, const Dim &b) {
-  return mapStatic({a, b}, [&] { return a.size + b.size; });
+  return mapStatic({a, b}, [&] { return llvm::checkedAdd(a.size, b.size); });
 }
 
 LogicalResult inferAttention(InferenceContext &ctx) {
@@ -1287,7 +1305,8 @@ LogicalResult inferAttention(InferenceContext &ctx) {
     return failure();
 
   if (q && q->size() == 3) {
-    Dim hidden = mapStatic({vSize}, [&] { return vSize.size * *qHeads; });
+    Dim hidden = mapStatic(
+        {vSize}, [&] { return llvm::checkedMul(vSize.size, *qHeads); });
     ctx.setOutput(0, {}, Shape{batch, qSeq, hidden});
   } else if (q) {
     ctx.setOutput(0, {}, Shape{batch, qHeadsDim, qSeq, vSize});
@@ -1339,7 +1358,7 @@ LogicalResult inferLinearAttention(InferenceContext &ctx) {
   }
   ctx.setOutput(0, {},
                 Shape{batch, inputDim(ctx, 0, 1), mapStatic({valueSize}, [&] {
-                        return valueSize.size * *qHeads;
+                        return llvm::checkedMul(valueSize.size, *qHeads);
                       })});
   // The state's type S is bound by past_state; without one, the state
   // keeps the activations' type (the spec recommends float32 or T; the

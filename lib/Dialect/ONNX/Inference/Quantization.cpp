@@ -89,7 +89,7 @@ LogicalResult checkQuantParams(InferenceContext &ctx, StringRef xName,
       continue;
     }
     if (s.isStatic() && xd.isStatic() &&
-        (xd.size + blockSize - 1) / blockSize != s.size)
+        xd.size / blockSize + (xd.size % blockSize != 0) != s.size)
       return ctx.fail() << "input '" << scaleName << "' " << formatShape(*scale)
                         << " does not fit input '" << xName << "' "
                         << formatShape(*x) << " in blocks of " << blockSize

@@ -15,6 +15,8 @@
 #include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::onnx;
 
@@ -149,7 +151,8 @@ LogicalResult inferSplitToSequence(InferenceContext &ctx) {
     } else if (splitRank == 1) {
       int64_t sum = 0;
       for (int64_t s : *split)
-        sum += s;
+        if (llvm::AddOverflow(sum, s, sum))
+          return ctx.fail() << "the sum of input 'split' overflows";
       if (dim.isStatic() && sum != dim.size)
         return ctx.fail() << "input 'split' sums to " << sum
                           << " but the split axis has size " << dim.size;

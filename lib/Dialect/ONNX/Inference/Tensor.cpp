@@ -37,10 +37,13 @@ LogicalResult sameShapeAs(InferenceContext &ctx, unsigned in,
   return setOut(ctx, ctx.getInputShape(in), elementType, slot);
 }
 
-/// Dim `a` times `b` when both are static.
+/// Dim `a` times `b` when both are static (unknown when the product leaves
+/// int64_t: the run checks the actual sizes).
 Dim mulDims(const Dim &a, const Dim &b) {
-  if (a.isStatic() && b.isStatic())
-    return Dim(a.size * b.size);
+  if (a.isStatic() && b.isStatic()) {
+    std::optional<int64_t> product = llvm::checkedMul(a.size, b.size);
+    return product ? Dim(*product) : Dim::unknown();
+  }
   if ((a.isStatic() && a.size == 0) || (b.isStatic() && b.size == 0))
     return Dim(0);
   return Dim::unknown();
@@ -286,10 +289,11 @@ LogicalResult inferReshape(InferenceContext &ctx) {
   for (auto [i, d] : llvm::enumerate(out)) {
     if (static_cast<int>(i) == inferredAxis)
       continue;
-    if (d.isStatic())
-      known *= d.size;
-    else
+    if (!d.isStatic())
       allKnown = false;
+    else if (llvm::MulOverflow(known, d.size, known))
+      return ctx.fail() << "input 'shape' " << formatShape(out)
+                        << " has more elements than int64 can count";
   }
   if (inferredAxis >= 0) {
     if (inElems && allKnown) {
@@ -465,8 +469,11 @@ LogicalResult inferConcat(InferenceContext &ctx) {
     for (int64_t d = 0; d < *rank; ++d) {
       if (d == *a) {
         const Dim &x = (*s)[d];
-        if (out[d].isStatic() && x.isStatic())
-          out[d] = Dim(out[d].size + x.size);
+        std::optional<int64_t> sum = out[d].isStatic() && x.isStatic()
+                                         ? llvm::checkedAdd(out[d].size, x.size)
+                                         : std::nullopt;
+        if (sum)
+          out[d] = Dim(*sum);
         else
           out[d] = Dim::unknown();
         continue;
@@ -523,7 +530,8 @@ LogicalResult inferSplit(InferenceContext &ctx) {
   if (split) {
     int64_t sum = 0;
     for (int64_t s : *split)
-      sum += s;
+      if (llvm::AddOverflow(sum, s, sum))
+        return ctx.fail() << "the sum of 'split' overflows";
     if (dim.isStatic() && sum != dim.size)
       return ctx.fail() << "'split' sums to " << sum << " but the split axis "
                         << "has size " << dim.size;
@@ -532,7 +540,7 @@ LogicalResult inferSplit(InferenceContext &ctx) {
   } else if (!present && dim.isStatic()) {
     int64_t n = numOutputs;
     if (numParts) {
-      int64_t chunk = (dim.size + n - 1) / n;
+      int64_t chunk = dim.size / n + (dim.size % n != 0);
       for (int64_t i = 0; i < n; ++i)
         sizes[i] = Dim(std::max<int64_t>(
             0, std::min<int64_t>(chunk, dim.size - i * chunk)));
@@ -787,7 +795,13 @@ LogicalResult inferPad(InferenceContext &ctx) {
       out[axis] = Dim::unknown();
       continue;
     }
-    int64_t size = d.size + before + after;
+    std::optional<int64_t> padded = llvm::checkedAdd(d.size, before);
+    if (padded)
+      padded = llvm::checkedAdd(*padded, after);
+    if (!padded)
+      return ctx.fail() << "'pads' make axis " << axis << " of size " << d.size
+                        << " overflow";
+    int64_t size = *padded;
     if (size < 0)
       return ctx.fail() << "'pads' make axis " << axis << " of size " << d.size
                         << " negative";
