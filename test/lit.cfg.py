@@ -110,4 +110,5 @@ config.substitutions.append(
 tool_dirs = [config.onnx_dialect_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
     ["onnx-opt", "onnx-translate", "onnx-run", "onnxd-api-test", "onnxd-values-test",
-     "onnxd-run-only", "onnxd-mpi-comm-test"], tool_dirs)
+     "onnxd-run-only", "onnxd-mpi-comm-test", "onnx-import-fuzzer", "onnx-text-fuzzer",
+     "onnx-syntax-fuzzer", "onnx-tensor-fuzzer"], tool_dirs)

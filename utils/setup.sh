@@ -3,6 +3,7 @@
 # Installs what the project needs on Debian 12 (when missing), configures and
 # builds it. Idempotent and non-interactive; run as root (or with sudo).
 #   utils/setup.sh [ninja targets...]      (default: all)
+#   utils/setup.sh --packages              (the packages only)
 # Environment: BUILD_DIR (default: build), BUILD_TYPE (default: Release),
 # JOBS (default: the number of cores).
 set -euo pipefail
@@ -17,6 +18,7 @@ packages=(
   python3-onnx python3-numpy libonnx-testdata
   python3-dev pybind11-dev python3-pytest libopenmpi-dev openmpi-bin
   cmake ninja-build ccache g++ clang-format
+  clang-22 libclang-rt-22-dev
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -31,6 +33,8 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+[ "${1:-}" = --packages ] && exit 0
 
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" \
