@@ -24,7 +24,9 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::onnx;
@@ -96,14 +98,26 @@ void mlir::onnx::emitRuntimeCheck(OpBuilder &b, Location loc, Value cond,
 // Values
 //===----------------------------------------------------------------------===//
 
+/// `d` truncated toward zero, saturated to int64_t's range (NaN: 0): a C++
+/// conversion of a value out of range is undefined.
+static int64_t truncateToInt64(double d) {
+  if (std::isnan(d))
+    return 0;
+  if (d >= 9223372036854775807.0)
+    return std::numeric_limits<int64_t>::max();
+  if (d <= -9223372036854775808.0)
+    return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(d);
+}
+
 Value mlir::onnx::createScalarConstant(OpBuilder &b, Location loc, Type type,
                                        double value) {
   if (isa<FloatType>(type))
     return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
   if (type.isIndex())
-    return arith::ConstantIndexOp::create(b, loc, static_cast<int64_t>(value));
+    return arith::ConstantIndexOp::create(b, loc, truncateToInt64(value));
   return arith::ConstantOp::create(
-      b, loc, type, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+      b, loc, type, b.getIntegerAttr(type, truncateToInt64(value)));
 }
 
 /// The elements of a constant attribute (dense, or a resource blob of ints
@@ -118,7 +132,7 @@ template <typename Fn> static bool forEachElement(Attribute attr, Fn fn) {
   };
   auto fromFloat = [&](const APFloat &v) {
     double d = v.convertToDouble();
-    fn(static_cast<int64_t>(d), d);
+    fn(truncateToInt64(d), d);
   };
   if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
     Type elementType = dense.getElementType();

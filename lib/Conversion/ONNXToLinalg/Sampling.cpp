@@ -353,12 +353,13 @@ Value deformedInput(FloatMath &m, const DeformGeometry &g, Value x,
     at.append(outPos);
     Value off = convertScalar(
         nb, nloc, tensor::ExtractOp::create(nb, nloc, offset, at), f64, false);
-    // o * stride - pad + k * dilation + offset
-    Value base = subI(
-        nb, nloc,
-        addI(nb, nloc, mulI(nb, nloc, outPos[d], idx(nb, nloc, g.strides[d])),
-             mulI(nb, nloc, ivs[rank + 1 + d], idx(nb, nloc, g.dilations[d]))),
-        idx(nb, nloc, g.pads[d]));
+    // o * stride - pad + k * dilation + offset (each step its own
+    // statement: argument evaluation order differs between compilers).
+    Value kernelPos =
+        mulI(nb, nloc, ivs[rank + 1 + d], idx(nb, nloc, g.dilations[d]));
+    Value outStart = mulI(nb, nloc, outPos[d], idx(nb, nloc, g.strides[d]));
+    Value base = subI(nb, nloc, addI(nb, nloc, outStart, kernelPos),
+                      idx(nb, nloc, g.pads[d]));
     Value pos = m.add(m.fromIndex(base), off);
     Value fl = m.floor(pos);
     lowIdx.push_back(m.toIndex(fl));
