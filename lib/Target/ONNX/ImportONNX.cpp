@@ -209,7 +209,8 @@ private:
   }
 
   MLIRContext *context;
-  const ImportOptions &options;
+  /// A copy: callers pass temporaries (withModelDirectory).
+  ImportOptions options;
   OpBuilder builder;
   Location fileLoc;
   TensorImporter tensors;
@@ -223,8 +224,11 @@ private:
   void declareTypes(const proto::GraphProto &graph) {
     for (const proto::ValueInfoProto &vi : graph.value_info())
       declareValueInfo(vi);
+    // An output whose type has no value (`type {}`, as torch.onnx.export
+    // writes the outputs of nested If branches) declares nothing: its value
+    // keeps the type its node gives it, as in ONNX Runtime.
     for (const proto::ValueInfoProto &vi : graph.output())
-      if (vi.has_type())
+      if (vi.has_type() && isTypeSet(vi.type()))
         declaredTypes.back()[vi.name()] = &vi.type();
   }
   /// A value_info entry into the innermost scope. value_info is a hint (ONNX
