@@ -23,6 +23,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::onnx;
@@ -55,10 +56,13 @@ static bool isFoldableElementType(Type t) {
   return t.isF16() || t.isBF16() || t.isF32() || t.isF64();
 }
 
+/// The element count of `shape`; INT64_MAX when it overflows (more than
+/// any fold takes).
 static int64_t product(ArrayRef<int64_t> shape) {
   int64_t n = 1;
   for (int64_t d : shape)
-    n *= d;
+    if (llvm::MulOverflow(n, d, n))
+      return std::numeric_limits<int64_t>::max();
   return n;
 }
 
@@ -237,6 +241,7 @@ private:
   std::optional<Const> unary(Unary kind);
   std::optional<Const> cast(Type to);
   std::optional<Const> gather();
+  std::optional<Const> gatherOfShape();
   std::optional<Const> slice();
   std::optional<Const> concat();
   std::optional<Const> transpose();
@@ -374,8 +379,11 @@ std::optional<Const> Evaluator::evaluate() {
     in->shape = *shape;
     return in;
   }
-  if (isOperator<GatherOp>(schema))
-    return gather();
+  if (isOperator<GatherOp>(schema)) {
+    if (std::optional<Const> c = gather())
+      return c;
+    return gatherOfShape();
+  }
   if (isOperator<SliceOp>(schema))
     return slice();
   if (isOperator<ConcatOp>(schema))
@@ -665,6 +673,46 @@ std::optional<Const> Evaluator::gather() {
         out.append(*data, src);
       }
     }
+  return out;
+}
+
+/// Gather(Shape(x), constant indices) when the dims it picks are static,
+/// even where other dims of x are not: torch.onnx.export writes
+/// x.squeeze(d) as If(Shape(x)[d] == 1) with Squeeze and Identity branches.
+std::optional<Const> Evaluator::gatherOfShape() {
+  Value data = ctx.getInput(0);
+  Operation *def = data ? data.getDefiningOp() : nullptr;
+  auto shapeOp = dyn_cast_or_null<ONNXSchemaOpInterface>(def);
+  if (!shapeOp || !isOperator<ShapeOp>(shapeOp.getSchema()) ||
+      def->getNumOperands() != 1)
+    return std::nullopt;
+  auto t = dyn_cast<RankedTensorType>(def->getOperand(0).getType());
+  std::optional<Const> indices = readConst(ctx, 1);
+  if (!t || !indices || indices->isFloat)
+    return std::nullopt;
+  int64_t rank = t.getRank();
+  auto bound = [&](StringRef name, int64_t absent) {
+    auto attr = def->getAttrOfType<IntegerAttr>(name);
+    int64_t a = attr ? attr.getInt() : absent;
+    if (a < 0)
+      a += rank;
+    return std::clamp<int64_t>(a, 0, rank);
+  };
+  int64_t start = bound("start", 0), end = bound("end", rank);
+  int64_t length = std::max<int64_t>(end - start, 0);
+  Const out;
+  out.elementType = Builder(ctx.getContext()).getI64Type();
+  out.shape = indices->shape;
+  for (int64_t idx : indices->ints) {
+    if (idx < -length || idx >= length)
+      return std::nullopt;
+    if (idx < 0)
+      idx += length;
+    int64_t size = t.getDimSize(start + idx);
+    if (ShapedType::isDynamic(size))
+      return std::nullopt;
+    out.ints.push_back(size);
+  }
   return out;
 }
 

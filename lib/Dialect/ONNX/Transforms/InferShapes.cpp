@@ -155,17 +155,24 @@ static Operation *sinkIntoBranches(Operation *op,
     StringRef suffix = index == 0 ? ".else" : ".then";
     for (Operation *o : rest) {
       Operation *copy = builder.clone(*o, mapping);
-      // Names stay unique across the graph and its subgraphs.
-      if (auto names = copy->getAttrOfType<ArrayAttr>("onnx.outputs")) {
-        SmallVector<Attribute> renamed;
-        for (Attribute name : names) {
-          auto s = dyn_cast<StringAttr>(name);
-          renamed.push_back(s && !s.getValue().empty()
-                                ? StringAttr::get(ctx, s.getValue() + suffix)
-                                : name);
+      copy->walk([&](Operation *inner) {
+        // What the model declares of these values assumed one of the
+        // ranks: each copy is inferred afresh from its branch's values.
+        for (OpResult result : inner->getResults())
+          if (auto ranked = dyn_cast<RankedTensorType>(result.getType()))
+            result.setType(UnrankedTensorType::get(ranked.getElementType()));
+        // Names stay unique across the graph and its subgraphs.
+        if (auto names = inner->getAttrOfType<ArrayAttr>("onnx.outputs")) {
+          SmallVector<Attribute> renamed;
+          for (Attribute name : names) {
+            auto s = dyn_cast<StringAttr>(name);
+            renamed.push_back(s && !s.getValue().empty()
+                                  ? StringAttr::get(ctx, s.getValue() + suffix)
+                                  : name);
+          }
+          inner->setAttr("onnx.outputs", ArrayAttr::get(ctx, renamed));
         }
-        copy->setAttr("onnx.outputs", ArrayAttr::get(ctx, renamed));
-      }
+      });
       (index == 0 ? elseOps : thenOps).push_back(copy);
     }
     SmallVector<Value> operands;
@@ -412,9 +419,22 @@ LogicalResult InferShapesPass::processOp(Operation *op) {
   if (fold) {
     SmallVector<Operation *> thenOps, elseOps;
     if (Operation *sunk = sinkIntoBranches(op, thenOps, elseOps)) {
-      for (Operation *copy : llvm::concat<Operation *>(elseOps, thenOps))
-        if (failed(processOp(copy)))
-          return failure();
+      for (auto [branch, copies] : {std::make_pair("else_branch", &elseOps),
+                                    std::make_pair("then_branch", &thenOps)})
+        for (Operation *copy : *copies)
+          if (failed(processOp(copy))) {
+            // The nodes after the If may hold only for one branch's ranks
+            // (ONNX Runtime fails the run when the other one is taken).
+            auto name = sunk->getAttrOfType<StringAttr>("onnx.name");
+            sunk->emitError()
+                << "If" << (name ? " '" + name.str() + "'" : std::string())
+                << ": its branches yield different "
+                << "ranks, so the nodes after it were copied into both; in "
+                << branch << " they do not accept what it yields (the error "
+                << "above); an If whose branches only one rank suits is not "
+                   "supported";
+            return failure();
+          }
       restOfBlockSunk = false;
       if (failed(inferOp(sunk)))
         return failure();

@@ -126,3 +126,27 @@ func.func @known_branch(%x: tensor<2x3x4xf32>) -> tensor<*xf32> {
   }
   return %r : tensor<*xf32>
 }
+
+// -----
+
+// Gather of a Shape picks static dims even where other dims are dynamic
+// (torch.onnx.export writes x.squeeze(1) as If(Shape(x)[1] == 1)): the If
+// becomes its then branch.
+// INFER-LABEL: func.func @gather_of_shape
+// INFER-NOT: onnx.If
+// INFER: %[[S:.*]] = onnx.Squeeze
+// INFER: return %[[S]] : tensor<?x?xf32>
+func.func @gather_of_shape(%x: tensor<?x1x?xf32>) -> tensor<*xf32> {
+  %s = onnx.Shape(%x) : (tensor<?x1x?xf32>) -> tensor<*xi64>
+  %one = onnx.Constant() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %d = onnx.Gather(%s, %one) {axis = 0 : i64} : (tensor<*xi64>, tensor<i64>) -> tensor<*xi64>
+  %c = onnx.Equal(%d, %one) : (tensor<*xi64>, tensor<i64>) -> tensor<*xi1>
+  %r = onnx.If(%c) : (tensor<*xi1>) -> tensor<*xf32> else_branch {
+    onnx.yield %x : tensor<?x1x?xf32>
+  } then_branch {
+    %axes = onnx.Constant() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+    %q = onnx.Squeeze(%x, %axes) : (tensor<?x1x?xf32>, tensor<1xi64>) -> tensor<*xf32>
+    onnx.yield %q : tensor<*xf32>
+  }
+  return %r : tensor<*xf32>
+}
