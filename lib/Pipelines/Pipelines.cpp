@@ -130,6 +130,7 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createProfileKernelsPass());
   // 5. loops (parallel ones on OpenMP threads) and LLVM.
   pm.addPass(createStridedCopiesToLinalgPass());
+  pm.addPass(createExpandShapesToReinterpretCastsPass());
   pm.addPass(createFlattenConstantGlobalsPass());
   pm.addPass(createMarkEntryCInterfacePass());
   if (options.runtimeChecks)
@@ -163,6 +164,7 @@ void mlir::onnx::buildLowerToNVVMPipeline(OpPassManager &pm,
   // 3. buffers.
   addBufferization(pm);
   pm.addPass(createStridedCopiesToLinalgPass());
+  pm.addPass(createExpandShapesToReinterpretCastsPass());
   pm.addPass(createFlattenConstantGlobalsPass());
   pm.addPass(createMarkEntryCInterfacePass());
   if (options.runtimeChecks)

@@ -53,6 +53,23 @@ def StridedCopiesToLinalgPass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def ExpandShapesToReinterpretCastsPass
+    : Pass<"onnx-expand-shapes-to-reinterpret-casts", "::mlir::ModuleOp"> {
+  let summary = "Rewrite memref.expand_shape ops that split one dim into "
+                "several dynamic ones as memref.reinterpret_cast";
+  let description = [{
+    A `memref.expand_shape` whose reassociation group has more than one
+    dynamic size (a matmul of `[B, T, K]` with both B and T dynamic collapses
+    them into rows and expands the product back) crashes MLIR 22's
+    `expand-strided-metadata`, whose folders assume at most one dynamic size
+    per group. This pass rewrites each such op, before that pass runs, as a
+    `memref.reinterpret_cast` of its source's base buffer: the sizes are the
+    op's output shape, each group's strides the source dim's stride times
+    the sizes after it in the group, the offset the source's.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def FlattenConstantGlobalsPass
     : Pass<"onnx-flatten-constant-globals", "::mlir::ModuleOp"> {
   let summary = "Give constant memref.globals of rank > 1 a 1-D type (flat "
