@@ -263,7 +263,8 @@ void *onnxd_seq_concat(void *seq, int64_t axis, int64_t newAxis,
   for (int64_t o = 0; o < outer; ++o)
     for (const RtValue *e : in->elements) {
       size_t chunk = outer ? e->data.size() / outer : 0;
-      std::memcpy(dst, e->data.data() + o * chunk, chunk);
+      if (chunk)
+        std::memcpy(dst, e->data.data() + o * chunk, chunk);
       dst += chunk;
     }
   return out;
@@ -329,7 +330,9 @@ void *onnxd_seq_split(void *input, void *split, int64_t axis, int64_t keepdims,
     if (squeeze)
       piece->shape.erase(piece->shape.begin() + axis);
     piece->data.resize(outer * s * inner);
-    for (int64_t o = 0; o < outer; ++o)
+    // (An empty piece has no buffer to copy into: memcpy of a null pointer
+    // is undefined even for 0 bytes.)
+    for (int64_t o = 0; s * inner > 0 && o < outer; ++o)
       std::memcpy(piece->data.data() + o * s * inner,
                   in->data.data() + (o * dim + start) * inner, s * inner);
     start += s;
@@ -534,9 +537,11 @@ void *onnxd_str_split(void *input, const char *delimiter, int64_t maxsplit) {
     zs.push_back(static_cast<int64_t>(p.size()));
   }
   y->data.resize(ys.size() * sizeof(const char *));
-  std::memcpy(y->data.data(), ys.data(), y->data.size());
+  if (!ys.empty())
+    std::memcpy(y->data.data(), ys.data(), y->data.size());
   z->data.resize(zs.size() * sizeof(int64_t));
-  std::memcpy(z->data.data(), zs.data(), z->data.size());
+  if (!zs.empty())
+    std::memcpy(z->data.data(), zs.data(), z->data.size());
   RtValue *pair = arena.make(ONNXD_KIND_SEQUENCE);
   pair->elements = {y, z};
   return pair;
