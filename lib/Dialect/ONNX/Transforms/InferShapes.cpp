@@ -404,9 +404,14 @@ LogicalResult InferShapesPass::processOp(Operation *op) {
       }
       replaceResults(op, replacements);
       op->erase();
-      for (Operation *inner : moved)
+      for (Operation *inner : moved) {
         if (failed(processOp(inner)))
           return failure();
+        // An If among them took the rest of the block into its branches
+        // (the flag stays set: the caller's block is done too).
+        if (restOfBlockSunk)
+          return success();
+      }
       return success();
     }
   }
@@ -421,7 +426,7 @@ LogicalResult InferShapesPass::processOp(Operation *op) {
     if (Operation *sunk = sinkIntoBranches(op, thenOps, elseOps)) {
       for (auto [branch, copies] : {std::make_pair("else_branch", &elseOps),
                                     std::make_pair("then_branch", &thenOps)})
-        for (Operation *copy : *copies)
+        for (Operation *copy : *copies) {
           if (failed(processOp(copy))) {
             // The nodes after the If may hold only for one branch's ranks
             // (ONNX Runtime fails the run when the other one is taken).
@@ -435,6 +440,13 @@ LogicalResult InferShapesPass::processOp(Operation *op) {
                    "supported";
             return failure();
           }
+          // A copy that is itself such an If took the copies after it
+          // into its own branches (and erased these).
+          if (restOfBlockSunk) {
+            restOfBlockSunk = false;
+            break;
+          }
+        }
       restOfBlockSunk = false;
       if (failed(inferOp(sunk)))
         return failure();

@@ -51,3 +51,31 @@ func.func @same_rank(%c: tensor<i1>, %x: tensor<2xf32>, %w: tensor<3xf32>) -> te
   %r = onnx.Relu(%z) : (tensor<*xf32>) -> tensor<*xf32>
   return %r : tensor<*xf32>
 }
+
+// -----
+
+// Two such Ifs in a row: the copies of the second in the first's branches
+// take the nodes after them into their own branches.
+// CHECK-LABEL: func.func @two_ifs
+// CHECK-SAME: -> tensor<1x?xf32>
+// CHECK: onnx.If{{.*}} -> tensor<1x?xf32> else_branch
+// CHECK: onnx.If{{.*}} -> tensor<1x6xf32> else_branch
+// CHECK-COUNT-2: onnx.Flatten
+// CHECK: onnx.If{{.*}} -> tensor<1x?xf32> else_branch
+// CHECK-COUNT-2: onnx.Flatten
+// CHECK-NOT: onnx.Flatten
+func.func @two_ifs(%c: tensor<i1>, %d: tensor<i1>, %x: tensor<3xf32>, %w: tensor<2x3xf32>) -> tensor<*xf32> {
+  %z = onnx.If(%c) {onnx.outputs = ["z"]} : (tensor<i1>) -> tensor<*xf32> else_branch {
+    onnx.yield %w : tensor<2x3xf32>
+  } then_branch {
+    onnx.yield %x : tensor<3xf32>
+  }
+  %u = onnx.If(%d) {onnx.outputs = ["u"]} : (tensor<i1>) -> tensor<*xf32> else_branch {
+    onnx.yield %w : tensor<2x3xf32>
+  } then_branch {
+    onnx.yield %x : tensor<3xf32>
+  }
+  %s = onnx.Add(%z, %u) {onnx.outputs = ["s"]} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %y = onnx.Flatten(%s) {axis = 0 : i64, onnx.outputs = ["y"]} : (tensor<*xf32>) -> tensor<*xf32>
+  return %y : tensor<*xf32>
+}
