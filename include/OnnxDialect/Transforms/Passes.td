@@ -41,7 +41,9 @@ def ONNXInferShapes : Pass<"onnx-infer-shapes", "::mlir::ModuleOp"> {
     yield tensors of different ranks (its result has no known rank, which no
     lowering takes) gets the ops after it in its block copied into both
     branches, where each copy sees its branch's ranks, and yields what the
-    block's terminator returned (outputs renamed NAME.then and NAME.else).
+    block's terminator returned (outputs renamed NAME.then and NAME.else);
+    at most 20,000 ops are copied so in one run, since each such If doubles
+    what follows it.
   }];
   let options = [
     Option<"fold", "fold", "bool", /*default=*/"true",

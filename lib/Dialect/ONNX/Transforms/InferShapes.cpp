@@ -102,8 +102,10 @@ static bool isUnranked(Type type) {
   return tensor && !tensor.hasRank();
 }
 
-/// At most this many ops after an If are copied into its branches.
-static constexpr unsigned kMaxSunkOps = 20000;
+/// At most this many ops (nested ones included) are copied into branches in
+/// one run of the pass: each If of different ranks doubles what follows it,
+/// so several in a row would grow the module exponentially.
+static constexpr int64_t kMaxSunkOps = 20000;
 
 /// An If whose branches yield tensors of different ranks has a result of
 /// unknown rank, which no lowering takes. The ops after it in its block,
@@ -111,11 +113,12 @@ static constexpr unsigned kMaxSunkOps = 20000;
 /// sees its branch's ranks), and the If yields what the block's terminator
 /// returned. Runs once per such If; `thenOps`/`elseOps` get the copies (to
 /// be inferred), and the new If is returned (null when nothing was done:
-/// the unknown rank goes straight to the terminator, or there is too much
-/// to copy).
+/// the unknown rank goes straight to the terminator, or the copies would
+/// exceed what is left of `budget`, which they are taken from).
 static Operation *sinkIntoBranches(Operation *op,
                                    SmallVectorImpl<Operation *> &thenOps,
-                                   SmallVectorImpl<Operation *> &elseOps) {
+                                   SmallVectorImpl<Operation *> &elseOps,
+                                   int64_t &budget) {
   auto iface = dyn_cast<ONNXSchemaOpInterface>(op);
   if (!iface || !isOperator<IfOp>(iface.getSchema()) ||
       op->getNumRegions() != 2 ||
@@ -128,12 +131,16 @@ static Operation *sinkIntoBranches(Operation *op,
   SmallVector<Operation *> rest;
   for (Operation *o = op->getNextNode(); o != terminator; o = o->getNextNode())
     rest.push_back(o);
-  if (rest.empty() || rest.size() > kMaxSunkOps)
+  int64_t copies = 0;
+  for (Operation *o : rest)
+    o->walk([&](Operation *) { copies += 2; });
+  if (rest.empty() || copies > budget)
     return nullptr;
   for (Region &branch : op->getRegions())
     if (!branch.hasOneBlock() || !branch.front().mightHaveTerminator() ||
         branch.front().getTerminator()->getNumOperands() != op->getNumResults())
       return nullptr;
+  budget -= copies;
 
   // What the If now gives the terminator: its operands that the If or the
   // ops after it compute.
@@ -283,6 +290,8 @@ struct InferShapesPass
   /// Set by processOp when it moved the rest of the op's block into the
   /// op's regions (sinkIntoBranches): the block has nothing more to process.
   bool restOfBlockSunk = false;
+  /// What sinkIntoBranches may still copy in this run.
+  int64_t sinkBudget = kMaxSunkOps;
   LogicalResult processLoopBody(Operation *op);
   void forgetSymbols(Region &region);
   void replaceResults(Operation *op, ArrayRef<Value> replacements);
@@ -423,7 +432,7 @@ LogicalResult InferShapesPass::processOp(Operation *op) {
     return failure();
   if (fold) {
     SmallVector<Operation *> thenOps, elseOps;
-    if (Operation *sunk = sinkIntoBranches(op, thenOps, elseOps)) {
+    if (Operation *sunk = sinkIntoBranches(op, thenOps, elseOps, sinkBudget)) {
       for (auto [branch, copies] : {std::make_pair("else_branch", &elseOps),
                                     std::make_pair("then_branch", &thenOps)})
         for (Operation *copy : *copies) {
