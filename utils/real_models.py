@@ -161,7 +161,20 @@ def tv_specs():
             yield group, "tv_" + name, builder, kwargs, shape
 
 
+def install_packages():
+    """What fetch uses (torchvision, npm), through utils/setup.sh --corpus,
+    when something is missing; errors are left to the imports and calls."""
+    try:
+        import torchvision  # noqa: F401
+        if shutil.which("npm"):
+            return
+    except ImportError:
+        pass
+    subprocess.run([os.path.join(ROOT, "utils", "setup.sh"), "--corpus"])
+
+
 def torch_modules():
+    install_packages()
     try:
         import torch
         import torchvision
@@ -627,6 +640,8 @@ def npm_tarball(package, version, cache):
     stem = package.lstrip("@").replace("/", "-")
     tgz = os.path.join(cache, "%s-%s.tgz" % (stem, version))
     if not os.path.exists(tgz):
+        if not shutil.which("npm"):
+            install_packages()
         if not shutil.which("npm"):
             raise RuntimeError("npm is not installed")
         log("fetch: npm pack %s@%s" % (package, version))

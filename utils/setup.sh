@@ -4,6 +4,8 @@
 # builds it. Idempotent and non-interactive; run as root (or with sudo).
 #   utils/setup.sh [ninja targets...]      (default: all)
 #   utils/setup.sh --packages              (the packages only)
+#   utils/setup.sh --corpus                (only what utils/real_models.py
+#                                           fetch uses: torchvision, npm)
 # Environment: BUILD_DIR (default: build), BUILD_TYPE (default: Release),
 # JOBS (default: the number of cores).
 set -euo pipefail
@@ -20,6 +22,11 @@ packages=(
   cmake ninja-build ccache g++ clang-format
   clang-22 libclang-rt-22-dev
 )
+if [ "${1:-}" = --corpus ]; then
+  packages=(python3-torchvision)
+  # Node's own npm (bench/README.md) does as well as Debian's.
+  command -v npm >/dev/null || packages+=(npm)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -34,7 +41,7 @@ if ((${#missing[@]})); then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-[ "${1:-}" = --packages ] && exit 0
+case "${1:-}" in --packages | --corpus) exit 0 ;; esac
 
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" \
