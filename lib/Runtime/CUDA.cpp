@@ -11,8 +11,9 @@
 // - the mgpu* functions of upstream's GPU host lowering, with the signatures
 //   of MLIR 22 (symbol-compatible with libmlir_cuda_runtime);
 // - onnxd_gpu_alloc/aligned_alloc/free: every buffer of the compiled code,
-//   in memory that host and device share (cuMemAllocManaged), freed blocks
-//   kept by size for the next run;
+//   in memory that host and device share (cuMemAllocManaged, or pinned
+//   mapped host memory where managed memory is refused), freed blocks kept
+//   by size for the next run;
 // - onnxd_gpu_global: the device copy of a global, made on its first use.
 // Over the driver API of libcuda.so.1, opened with dlopen on first use: a
 // process without a driver loads this library and compiled GPU code, and
@@ -27,6 +28,7 @@
 
 #include "OnnxDialect/Runtime/OnnxRuntime.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -35,6 +37,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 using namespace mlir::onnx::runtime;
@@ -61,6 +64,9 @@ constexpr int kJitOptimizationLevel = 7;
 constexpr int kMaxDynamicSharedSize = 8;
 constexpr unsigned kStreamNonBlocking = 1;
 constexpr unsigned kMemAttachGlobal = 1;
+constexpr unsigned kMemHostAllocPortable = 1;
+constexpr unsigned kMemHostAllocDeviceMap = 2;
+constexpr CUresult kErrorOutOfMemory = 2;
 constexpr unsigned kEventDisableTiming = 2;
 
 /// The driver's functions this file calls, by the names cuda.h 13 maps
@@ -90,6 +96,10 @@ struct Driver {
   CUresult (*memAllocManaged)(CUdeviceptr *, size_t, unsigned);
   CUresult (*memAlloc)(CUdeviceptr *, size_t);
   CUresult (*memFree)(CUdeviceptr);
+  // Optional (null when the driver lacks them): pinned host memory that
+  // the device reaches, used where managed memory is not supported.
+  CUresult (*memHostAlloc)(void **, size_t, unsigned);
+  CUresult (*memFreeHost)(void *);
   CUresult (*memcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*memsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
   CUresult (*memsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
@@ -159,6 +169,9 @@ void openDriver(DriverState &s) {
   resolve(lib, "cuMemAllocManaged", d.memAllocManaged, missing);
   resolve(lib, "cuMemAlloc_v2", d.memAlloc, missing);
   resolve(lib, "cuMemFree_v2", d.memFree, missing);
+  std::string optional;
+  resolve(lib, "cuMemHostAlloc", d.memHostAlloc, optional);
+  resolve(lib, "cuMemFreeHost", d.memFreeHost, optional);
   resolve(lib, "cuMemcpyAsync", d.memcpyAsync, missing);
   resolve(lib, "cuMemsetD32Async", d.memsetD32Async, missing);
   resolve(lib, "cuMemsetD16Async", d.memsetD16Async, missing);
@@ -298,6 +311,64 @@ CUstream threadStream() {
 // Buffers
 //===----------------------------------------------------------------------===//
 
+/// Memory that the host code and the kernels both reach. Managed memory by
+/// default; pinned host memory mapped into the device's address space
+/// (cuMemHostAlloc) with ONNXD_CUDA_MEMORY=host, or when the driver refuses
+/// managed memory for another reason than its size (some virtualized
+/// drivers do): slower for kernels, but the same pointer on both sides.
+struct SharedMemory {
+  std::mutex mutex;
+  std::unordered_set<void *> hostBlocks; // from cuMemHostAlloc
+  std::atomic<bool> useHost{false};
+  std::once_flag once;
+};
+
+SharedMemory &sharedMemory() {
+  static SharedMemory *m = new SharedMemory;
+  std::call_once(m->once, [] {
+    const char *env = std::getenv("ONNXD_CUDA_MEMORY");
+    m->useHost = env && std::string(env) == "host";
+  });
+  return *m;
+}
+
+CUresult allocateShared(Driver &d, size_t bytes, void *&block) {
+  SharedMemory &m = sharedMemory();
+  CUresult r = kSuccess;
+  if (!m.useHost) {
+    CUdeviceptr ptr = 0;
+    r = d.memAllocManaged(&ptr, bytes, kMemAttachGlobal);
+    if (r == kSuccess) {
+      block = reinterpret_cast<void *>(ptr);
+      return r;
+    }
+    if (r == kErrorOutOfMemory || !d.memHostAlloc)
+      return r;
+    m.useHost = true;
+  }
+  if (!d.memHostAlloc)
+    return r == kSuccess ? CUresult(801) : r; // CUDA_ERROR_NOT_SUPPORTED
+  r = d.memHostAlloc(&block, bytes,
+                     kMemHostAllocPortable | kMemHostAllocDeviceMap);
+  if (r == kSuccess) {
+    std::lock_guard<std::mutex> lock(m.mutex);
+    m.hostBlocks.insert(block);
+  }
+  return r;
+}
+
+void freeShared(Driver &d, void *block) {
+  SharedMemory &m = sharedMemory();
+  {
+    std::lock_guard<std::mutex> lock(m.mutex);
+    if (m.hostBlocks.erase(block)) {
+      d.memFreeHost(block);
+      return;
+    }
+  }
+  d.memFree(reinterpret_cast<CUdeviceptr>(block));
+}
+
 /// Freed blocks beyond this many bytes go back to the driver.
 constexpr size_t kCacheLimit = size_t(1) << 30;
 
@@ -331,12 +402,10 @@ void *allocate(size_t size, size_t alignment) {
     }
   }
   if (!block) {
-    CUdeviceptr ptr = 0;
-    CUresult r = requireDriver().memAllocManaged(&ptr, bytes, kMemAttachGlobal);
+    CUresult r = allocateShared(requireDriver(), bytes, block);
     if (r != kSuccess)
       failRun("out of memory: cannot allocate a buffer of " +
               std::to_string(size) + " bytes: " + describe(r));
-    block = reinterpret_cast<void *>(ptr);
   }
   void *user = block;
   if (alignment > 256) {
@@ -365,7 +434,7 @@ bool release(void *ptr) {
   }
   lock.unlock();
   if (Driver *d = driver())
-    d->memFree(reinterpret_cast<CUdeviceptr>(block));
+    freeShared(*d, block);
   return true;
 }
 
@@ -396,7 +465,7 @@ void mlir::onnx::runtime::destroyGPUState(GPUModelState *state) {
   Driver *d = driver();
   for (auto &entry : state->globals)
     if (d)
-      d->memFree(reinterpret_cast<CUdeviceptr>(entry.second));
+      freeShared(*d, entry.second);
   delete state;
 }
 
@@ -438,10 +507,8 @@ void *onnxd_gpu_global(void *host, int64_t bytes) {
     auto it = s->globals.find(host);
     if (it != s->globals.end())
       return it->second;
-    CUdeviceptr ptr = 0;
-    r = d.memAllocManaged(&ptr, std::max<int64_t>(bytes, 1), kMemAttachGlobal);
+    r = allocateShared(d, std::max<int64_t>(bytes, 1), copy);
     if (r == kSuccess) {
-      copy = reinterpret_cast<void *>(ptr);
       std::memcpy(copy, host, bytes);
       s->globals[host] = copy;
     }

@@ -15,9 +15,13 @@ Usage: python3 run_carry.py [DIR] [--filter REGEX] [--bench-runs 20]
 import argparse
 import ctypes
 import os
+import json
 import re
+import select
 import statistics
+import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -130,10 +134,15 @@ def bench(rt, folder, runs):
         a = np.random.rand(n, n).astype(np.float32)
         b = np.random.rand(n, n).astype(np.float32)
         times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            c, = rt.run(model, [("a", a), ("b", b)])
-            times.append(time.perf_counter() - start)
+        try:
+            for _ in range(runs + 1):  # the first run loads the module
+                start = time.perf_counter()
+                c, = rt.run(model, [("a", a), ("b", b)])
+                times.append(time.perf_counter() - start)
+        except RuntimeError as e:
+            print("matmul %d: %s" % (n, e))
+            continue
+        times = times[1:]
         ok = np.allclose(c, a @ b, rtol=1e-3, atol=1e-3)
         ours = statistics.median(times)
         line = "matmul %d: ours %.3f ms (%.1f GFLOP/s, includes copies), %s" % (
@@ -144,19 +153,101 @@ def bench(rt, folder, runs):
             for tf32 in (False, True):
                 torch.backends.cuda.matmul.allow_tf32 = tf32
                 ts = []
-                for _ in range(runs):
+                for _ in range(runs + 1):
                     torch.cuda.synchronize()
                     start = time.perf_counter()
-                    (ta @ tb).cpu()
+                    ta @ tb
                     torch.cuda.synchronize()
                     ts.append(time.perf_counter() - start)
+                ts = ts[1:]
                 ref = statistics.median(ts)
-                line += "; cuBLAS%s %.3f ms (ours/cuBLAS %.2fx)" % (
-                    " TF32" if tf32 else "", ref * 1e3, ours / ref)
+                ts = []
+                for _ in range(runs):
+                    start = time.perf_counter()
+                    (torch.from_numpy(a).cuda() @ torch.from_numpy(b).cuda()).cpu().numpy()
+                    ts.append(time.perf_counter() - start)
+                ref_copies = statistics.median(ts)
+                line += ("; cuBLAS%s %.3f ms on device data (ours/cuBLAS %.2fx), "
+                         "%.3f ms with the same copies as ours (%.2fx)") % (
+                    " TF32" if tf32 else "", ref * 1e3, ours / ref,
+                    ref_copies * 1e3, ours / ref_copies)
         except Exception as e:  # noqa: BLE001  (no PyTorch or no GPU there)
             line += "; no cuBLAS comparison (%s)" % e
         print(line)
         rt.lib.onnxd_model_free(model)
+
+
+def worker(args):
+    """Runs the cases named on stdin, one per line; answers each with one
+    line on stdout. Exits after a runtime error: a fault can leave the CUDA
+    context unusable, so the next case gets a fresh process."""
+    rt = Runtime(os.path.join(args.dir, "lib", "libOnnxDialectRuntime.so"))
+    out = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)  # what the compiled code prints goes to stderr
+    for line in sys.stdin:
+        case = line.strip()
+        try:
+            result = run_case(rt, os.path.join(args.dir, "cases", case))
+        except RuntimeError as e:
+            result = "error: %s" % " | ".join(str(e).splitlines()[:3])
+        except Exception as e:  # noqa: BLE001  (bad data: report, go on)
+            result = "python: %s: %s" % (type(e).__name__, e)
+        out.write("%s\t%s\n" % (case, result))
+        out.flush()
+        if result.startswith("error:"):
+            return 0
+    return 0
+
+
+class Pool:
+    """--jobs worker processes; a case that runs past --case-timeout is
+    killed and reported as a hang, a worker that dies as a crash."""
+
+    def __init__(self, args):
+        self.args = args
+        self.lock = threading.Lock()
+        self.results = {}
+
+    def spawn(self, n):
+        log = open(os.path.join(self.args.logs, "worker%d.log" % n), "ab")
+        return subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), self.args.dir, "--worker"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+            bufsize=0), log
+
+    def loop(self, n, queue, deadline):
+        proc, log = None, None
+        while True:
+            with self.lock:
+                if not queue or time.time() > deadline:
+                    break
+                case = queue.pop(0)
+            if proc is None:
+                proc, log = self.spawn(n)
+            proc.stdin.write((case + "\n").encode())
+            ready, _, _ = select.select([proc.stdout], [], [], self.args.case_timeout)
+            line = proc.stdout.readline() if ready else b""
+            if not ready:
+                result = "hang: no answer in %d s" % self.args.case_timeout
+            elif not line:
+                log.flush()
+                with open(log.name, "rb") as f:
+                    tail = f.read()[-300:].decode(errors="replace")
+                result = "crash: exit %s: %s" % (
+                    proc.wait(), " | ".join(tail.strip().splitlines()[-2:]))
+            else:
+                result = line.decode(errors="replace").rstrip("\n").split("\t", 1)[1]
+            if not ready or not line or result.startswith("error:"):
+                proc.kill()
+                proc.wait()
+                proc = None
+            with self.lock:
+                self.results[case] = result
+                if result != "pass":
+                    print("FAIL %s: %s" % (case, result), flush=True)
+        if proc is not None:
+            proc.stdin.close()
+            proc.wait()
 
 
 def main():
@@ -164,25 +255,54 @@ def main():
     parser.add_argument("dir", nargs="?", default=os.path.dirname(os.path.abspath(__file__)))
     parser.add_argument("--filter", default="")
     parser.add_argument("--bench-runs", type=int, default=20)
+    parser.add_argument("--jobs", type=int, default=8)
+    parser.add_argument("--case-timeout", type=int, default=60)
+    parser.add_argument("--budget", type=float, default=1e9,
+                        help="seconds after which no new case starts")
+    parser.add_argument("--json", help="writes {case: result} there")
+    parser.add_argument("--logs", default=None, help="the workers' stderr")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        return worker(args)
+    args.logs = args.logs or os.path.join(args.dir, "logs")
+    os.makedirs(args.logs, exist_ok=True)
     rt = Runtime(os.path.join(args.dir, "lib", "libOnnxDialectRuntime.so"))
+    try:
+        rt.device_check("cuda")
+        print("device cuda: available", flush=True)
+    except RuntimeError as e:
+        print("device cuda: %s" % e, flush=True)
     cases_dir = os.path.join(args.dir, "cases")
     cases = sorted(c for c in os.listdir(cases_dir) if re.search(args.filter, c))
-    passed = 0
-    for case in cases:
-        try:
-            result = run_case(rt, os.path.join(cases_dir, case))
-        except RuntimeError as e:
-            result = "error: %s" % str(e).splitlines()[0]
-        if result == "pass":
-            passed += 1
-        else:
-            print("FAIL %s: %s" % (case, result), flush=True)
-    print("%d passed, %d failed (of %d node tests carried)" % (
-        passed, len(cases) - passed, len(cases)), flush=True)
+    pool = Pool(args)
+    queue = list(cases)
+    start = time.time()
+    threads = [threading.Thread(target=pool.loop, args=(n, queue, start + args.budget))
+               for n in range(args.jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    results = pool.results
+    passed = sum(1 for r in results.values() if r == "pass")
+    kinds = {}
+    for r in results.values():
+        if r != "pass":
+            k = r.split(":")[0]
+            kinds[k] = kinds.get(k, 0) + 1
+    print("%d passed, %d failed, %d not run (of %d node tests carried) in %.0f s; "
+          "failures by kind: %s" % (
+              passed, len(results) - passed, len(cases) - len(results), len(cases),
+              time.time() - start,
+              ", ".join("%s %d" % kv for kv in sorted(kinds.items())) or "none"),
+          flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1, sort_keys=True)
     if os.path.isdir(os.path.join(args.dir, "bench")) and args.bench_runs > 0:
         bench(rt, os.path.join(args.dir, "bench"), args.bench_runs)
-
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())

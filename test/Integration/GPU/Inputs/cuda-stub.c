@@ -28,7 +28,8 @@ enum {
   kNoDevice = 100,
   kInvalidPtx = 218,
   kLaunchFailed = 719,
-  kIllegalAddress = 700
+  kIllegalAddress = 700,
+  kNotSupported = 801
 };
 
 static int failing(const char *step) {
@@ -224,7 +225,24 @@ static CUresult allocate(uint64_t *ptr, size_t bytes, const char *what) {
 }
 
 CUresult cuMemAllocManaged(uint64_t *ptr, size_t bytes, unsigned flags) {
+  if (failing("managed"))
+    return kNotSupported;
   return allocate(ptr, bytes, "cuMemAllocManaged");
+}
+
+CUresult cuMemHostAlloc(void **ptr, size_t bytes, unsigned flags) {
+  uint64_t block = 0;
+  CUresult r = allocate(&block, bytes, "cuMemHostAlloc");
+  if (r == kSuccess)
+    record("cuMemHostAlloc flags=%u", flags);
+  *ptr = (void *)(uintptr_t)block;
+  return r;
+}
+
+CUresult cuMemFreeHost(void *ptr) {
+  record("cuMemFreeHost");
+  free(ptr);
+  return kSuccess;
 }
 
 CUresult cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
