@@ -28,8 +28,10 @@
 
 #include "OnnxDialect/Runtime/OnnxRuntime.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -93,6 +95,9 @@ struct Driver {
   CUresult (*eventDestroy)(CUevent);
   CUresult (*eventRecord)(CUevent, CUstream);
   CUresult (*eventSynchronize)(CUevent);
+  CUresult (*eventElapsedTime)(float *, CUevent, CUevent); // optional
+  CUresult (*memPrefetchAsync)(CUdeviceptr, size_t, CUdevice,
+                               CUstream); // optional
   CUresult (*memAllocManaged)(CUdeviceptr *, size_t, unsigned);
   CUresult (*memAlloc)(CUdeviceptr *, size_t);
   CUresult (*memFree)(CUdeviceptr);
@@ -112,6 +117,7 @@ struct DriverState {
   std::string error; // why not ok
   Driver api{};
   CUcontext context = nullptr;
+  CUdevice device = 0;
 };
 
 DriverState &state() {
@@ -170,6 +176,9 @@ void openDriver(DriverState &s) {
   resolve(lib, "cuMemAlloc_v2", d.memAlloc, missing);
   resolve(lib, "cuMemFree_v2", d.memFree, missing);
   std::string optional;
+  resolve(lib, "cuMemPrefetchAsync", d.memPrefetchAsync, optional);
+  if (!resolve(lib, "cuEventElapsedTime_v2", d.eventElapsedTime, optional))
+    resolve(lib, "cuEventElapsedTime", d.eventElapsedTime, optional);
   resolve(lib, "cuMemHostAlloc", d.memHostAlloc, optional);
   resolve(lib, "cuMemFreeHost", d.memFreeHost, optional);
   resolve(lib, "cuMemcpyAsync", d.memcpyAsync, missing);
@@ -199,6 +208,7 @@ void openDriver(DriverState &s) {
               std::to_string(count) + "): " + describe(r);
     return;
   }
+  s.device = device;
   if (CUresult r = d.primaryCtxRetain(&s.context, device); r != kSuccess) {
     s.error = "cannot create a CUDA context: " + describe(r);
     return;
@@ -265,6 +275,7 @@ struct Module {
 struct FunctionInfo {
   std::string name;
   int64_t params = -1;
+  std::vector<int> pointers; // the parameters that are buffers
 };
 std::mutex namesMutex;
 std::unordered_map<CUfunction, FunctionInfo> &functionNames() {
@@ -274,7 +285,10 @@ std::unordered_map<CUfunction, FunctionInfo> &functionNames() {
 
 /// The number of parameters of kernel `name` in a PTX image (its `.param`
 /// declarations between `.entry name(` and `)`); -1 when not found.
-int64_t ptxParamCount(const char *image, const std::string &name) {
+/// The number of parameters kernel `name` declares in a PTX image (-1 when
+/// not found), and which of them are pointers (`.ptr`: the buffers).
+int64_t ptxParams(const char *image, const std::string &name,
+                  std::vector<int> *pointers = nullptr) {
   std::string head = ".entry " + name + "(";
   const char *entry = std::strstr(image, head.c_str());
   if (!entry)
@@ -284,8 +298,13 @@ int64_t ptxParamCount(const char *image, const std::string &name) {
   if (!end)
     return -1;
   int64_t count = 0;
-  for (const char *q = p; (q = std::strstr(q, ".param")) && q < end; q += 6)
+  for (const char *q = p; (q = std::strstr(q, ".param")) && q < end; q += 6) {
+    const char *lineEnd = std::strpbrk(q, ",)\n");
+    const char *ptr = std::strstr(q, ".ptr");
+    if (pointers && ptr && lineEnd && ptr < lineEnd)
+      pointers->push_back(static_cast<int>(count));
     ++count;
+  }
   return count;
 }
 
@@ -372,10 +391,22 @@ void freeShared(Driver &d, void *block) {
 /// Freed blocks beyond this many bytes go back to the driver.
 constexpr size_t kCacheLimit = size_t(1) << 30;
 
+/// A live block: what the driver gave, its size, and the run in which it
+/// was last prefetched to the device.
+struct LiveBlock {
+  void *block;
+  size_t bytes;
+  uint64_t prefetched = 0;
+};
+
+/// Runs are numbered (GPURunScope): a buffer is prefetched to the device at
+/// most once per run, by the first launch that passes it.
+std::atomic<uint64_t> runNumber{1};
+
 struct Pool {
   std::mutex mutex;
-  /// Live blocks: the block the driver gave and its size.
-  std::unordered_map<void *, std::pair<void *, size_t>> live;
+  /// Live blocks, by the pointer compiled code got.
+  std::unordered_map<void *, LiveBlock> live;
   std::map<size_t, std::vector<void *>> freed; // driver blocks by size
   size_t freedBytes = 0;
 };
@@ -425,7 +456,8 @@ bool release(void *ptr) {
   auto it = p.live.find(ptr);
   if (it == p.live.end())
     return false;
-  auto [block, bytes] = it->second;
+  void *block = it->second.block;
+  size_t bytes = it->second.bytes;
   p.live.erase(it);
   if (p.freedBytes + bytes <= kCacheLimit) {
     p.freed[bytes].push_back(block);
@@ -436,6 +468,45 @@ bool release(void *ptr) {
   if (Driver *d = driver())
     freeShared(*d, block);
   return true;
+}
+
+/// Managed memory that the host wrote migrates to the device page by page
+/// as kernels fault on it, at a fraction of the bus's speed: the buffers a
+/// launch passes are prefetched in bulk first (once per run each). A hint:
+/// a driver without prefetching runs the same, slower.
+std::atomic<bool> prefetchWorks{true};
+using SmallBlocks = std::vector<std::pair<void *, size_t>>;
+
+void prefetch(Driver &d, void *block, size_t bytes, CUstream stream) {
+  if (!d.memPrefetchAsync || !prefetchWorks || sharedMemory().useHost)
+    return;
+  if (d.memPrefetchAsync(reinterpret_cast<CUdeviceptr>(block), bytes,
+                         state().device, stream) != kSuccess)
+    prefetchWorks = false;
+}
+
+void prefetchArguments(Driver &d, const std::vector<int> &pointers,
+                       void **params, size_t count, CUstream stream) {
+  if (!d.memPrefetchAsync || !prefetchWorks || sharedMemory().useHost)
+    return;
+  uint64_t run = runNumber;
+  SmallBlocks blocks;
+  {
+    Pool &p = pool();
+    std::lock_guard<std::mutex> lock(p.mutex);
+    for (int i : pointers) {
+      if (static_cast<size_t>(i) >= count)
+        continue;
+      void *ptr = *static_cast<void **>(params[i]);
+      auto it = p.live.find(ptr);
+      if (it == p.live.end() || it->second.prefetched == run)
+        continue;
+      it->second.prefetched = run;
+      blocks.push_back({it->second.block, it->second.bytes});
+    }
+  }
+  for (auto [block, bytes] : blocks)
+    prefetch(d, block, bytes, stream);
 }
 
 } // namespace
@@ -455,6 +526,7 @@ GPURunScope::GPURunScope(GPUModelState *&state) : previous(activeState) {
   if (!state)
     state = new GPUModelState;
   activeState = state;
+  ++runNumber;
 }
 
 GPURunScope::~GPURunScope() { activeState = previous; }
@@ -475,10 +547,101 @@ bool mlir::onnx::runtime::cudaReady(std::string &error) {
 
 extern "C" void _mlir_memref_to_llvm_free(void *ptr);
 
+bool mlir::onnx::runtime::copyFromGPUBuffer(void *host, const void *buffer,
+                                            size_t bytes) {
+  Driver *d = driver();
+  if (!d || bytes == 0)
+    return bytes == 0;
+  CUstream stream = threadStream();
+  return d->memcpyAsync(reinterpret_cast<CUdeviceptr>(host),
+                        reinterpret_cast<CUdeviceptr>(buffer), bytes,
+                        stream) == kSuccess &&
+         d->streamSynchronize(stream) == kSuccess;
+}
+
 void mlir::onnx::runtime::freeGPUBuffer(void *ptr) {
   if (ptr && !release(ptr))
     _mlir_memref_to_llvm_free(ptr);
 }
+
+//===----------------------------------------------------------------------===//
+// Kernel times (ONNXD_CUDA_KERNEL_TIMES)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// With ONNXD_CUDA_KERNEL_TIMES set, each launch is bracketed by two timing
+/// events; the next synchronization of the stream adds their interval to
+/// the kernel's total. onnxd_gpu_kernel_time_ms returns (and resets) the sum
+/// over all kernels; with ONNXD_CUDA_KERNEL_TIMES=print the totals per
+/// kernel go to stderr at exit, the largest first.
+struct KernelTimes {
+  bool enabled = false, print = false;
+  std::mutex mutex;
+  std::map<std::string, std::pair<int64_t, double>> perKernel; // count, ms
+  double sinceReset = 0;
+};
+
+struct PendingTime {
+  std::string name;
+  CUevent start, stop;
+};
+
+thread_local std::vector<PendingTime> pendingTimes;
+
+void printKernelTimes();
+
+KernelTimes &kernelTimes() {
+  static KernelTimes *t = [] {
+    auto *t = new KernelTimes;
+    if (const char *env = std::getenv("ONNXD_CUDA_KERNEL_TIMES")) {
+      t->enabled = *env && std::string(env) != "0";
+      t->print = std::string(env) == "print";
+      if (t->print)
+        std::atexit(printKernelTimes);
+    }
+    return t;
+  }();
+  return *t;
+}
+
+void printKernelTimes() {
+  KernelTimes &t = kernelTimes();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  std::vector<std::pair<double, std::string>> rows;
+  double total = 0;
+  for (auto &[name, entry] : t.perKernel) {
+    rows.push_back({entry.second, name});
+    total += entry.second;
+  }
+  std::sort(rows.rbegin(), rows.rend());
+  std::fprintf(stderr, "onnxd: GPU kernel times (%.3f ms in all)\n", total);
+  for (auto &[ms, name] : rows)
+    std::fprintf(stderr, "  %10.3f ms %8lld launches  %s\n", ms,
+                 static_cast<long long>(t.perKernel[name].first), name.c_str());
+}
+
+/// Adds the intervals of this thread's finished launches (the stream has
+/// been synchronized).
+void collectKernelTimes(Driver &d) {
+  KernelTimes &t = kernelTimes();
+  for (PendingTime &p : pendingTimes) {
+    float ms = 0;
+    if (d.eventElapsedTime &&
+        d.eventElapsedTime(&ms, p.start, p.stop) == kSuccess) {
+      std::lock_guard<std::mutex> lock(t.mutex);
+      auto &entry = t.perKernel[p.name];
+      ++entry.first;
+      entry.second += ms;
+      t.sinceReset += ms;
+    }
+    d.eventDestroy(p.start);
+    d.eventDestroy(p.stop);
+  }
+  pendingTimes.clear();
+}
+
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // The functions compiled code calls
@@ -510,6 +673,7 @@ void *onnxd_gpu_global(void *host, int64_t bytes) {
     r = allocateShared(d, std::max<int64_t>(bytes, 1), copy);
     if (r == kSuccess) {
       std::memcpy(copy, host, bytes);
+      prefetch(d, copy, std::max<int64_t>(bytes, 1), threadStream());
       s->globals[host] = copy;
     }
   }
@@ -584,7 +748,9 @@ void *mgpuModuleGetFunction(void *handle, const char *name) {
           error = std::string("no kernel ") + name + ": " + describe(r);
         } else {
           std::lock_guard<std::mutex> names(namesMutex);
-          functionNames()[cached] = {name, ptxParamCount(module->image, name)};
+          FunctionInfo &info = functionNames()[cached];
+          info.name = name;
+          info.params = ptxParams(module->image, name, &info.pointers);
         }
       }
       if (error.empty())
@@ -623,11 +789,26 @@ void mgpuLaunchKernel(void *fn, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
   if (info.params >= 0 && static_cast<size_t>(info.params) != paramsCount)
     failRun("kernel " + info.name + " declares " + std::to_string(info.params) +
             " parameters, the launch passes " + std::to_string(paramsCount));
+  prefetchArguments(d, info.pointers, params, paramsCount, stream);
   if (smem > 0)
     check(d.funcSetAttribute(fn, kMaxDynamicSharedSize, smem),
           "cuFuncSetAttribute(shared memory)");
+  PendingTime timing;
+  bool timed =
+      kernelTimes().enabled && d.eventCreate(&timing.start, 0) == kSuccess;
+  if (timed && d.eventCreate(&timing.stop, 0) != kSuccess) {
+    d.eventDestroy(timing.start);
+    timed = false;
+  }
+  if (timed)
+    d.eventRecord(timing.start, stream);
   CUresult r = d.launchKernel(fn, gridX, gridY, gridZ, blockX, blockY, blockZ,
                               smem, stream, params, extra);
+  if (timed) {
+    d.eventRecord(timing.stop, stream);
+    timing.name = kernelName(fn);
+    pendingTimes.push_back(std::move(timing));
+  }
   if (r != kSuccess)
     failRun("launching kernel " + kernelName(fn) + " (" +
             std::to_string(gridX) + " blocks of " + std::to_string(blockX) +
@@ -640,7 +821,18 @@ void *mgpuStreamCreate() { return threadStream(); }
 void mgpuStreamDestroy(void *stream) {}
 
 void mgpuStreamSynchronize(void *stream) {
-  check(requireDriver().streamSynchronize(stream), "a kernel failed");
+  Driver &d = requireDriver();
+  check(d.streamSynchronize(stream), "a kernel failed");
+  if (!pendingTimes.empty())
+    collectKernelTimes(d);
+}
+
+double onnxd_gpu_kernel_time_ms(void) {
+  KernelTimes &t = kernelTimes();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  double ms = t.sinceReset;
+  t.sinceReset = 0;
+  return ms;
 }
 
 void mgpuStreamWaitEvent(void *stream, void *event) {

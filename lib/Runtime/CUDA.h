@@ -47,6 +47,11 @@ private:
 /// Frees a buffer that compiled GPU code returned (onnxd_gpu_free).
 void freeGPUBuffer(void *ptr);
 
+/// Copies `bytes` of a buffer compiled GPU code returned into host memory
+/// by the driver (no page faults on managed memory); false where the driver
+/// refuses (then the caller copies on the host).
+bool copyFromGPUBuffer(void *host, const void *buffer, size_t bytes);
+
 } // namespace runtime
 } // namespace onnx
 } // namespace mlir

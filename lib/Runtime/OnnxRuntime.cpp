@@ -910,7 +910,11 @@ static onnxd_status runEntry(onnxd_model *model,
       break;
     }
     t->tensor.data = t->base;
-    if (elements > 0)
+    // A GPU model's dense outputs are copied by the driver, which reads
+    // managed memory where it lies (the host would fault on each page).
+    bool copied = sig.onGPU() && dense && v.dtype != ONNXD_STRING &&
+                  elements > 0 && copyFromGPUBuffer(t->base, data, bytes);
+    if (elements > 0 && !copied)
       copyStrided(static_cast<char *>(t->base), data, elemSize, rank, sizes,
                   strides);
     // Strings point into the run's arena (or the inputs): copy them.

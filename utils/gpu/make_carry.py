@@ -122,7 +122,7 @@ def main():
     # The benchmark: f32 MatMul 4096^3 (bench/ runs it against cuBLAS there).
     bench = os.path.join(args.out, "bench")
     os.makedirs(bench)
-    for n in (1024, 4096):
+    for n in (1024, 2048, 4096):
         model = onnx.helper.make_model(onnx.helper.make_graph(
             [onnx.helper.make_node("MatMul", ["a", "b"], ["c"])], "matmul",
             [onnx.helper.make_tensor_value_info("a", onnx.TensorProto.FLOAT, [n, n]),

@@ -127,54 +127,93 @@ def run_case(rt, case):
         rt.lib.onnxd_model_free(model)
 
 
+def spread(times):
+    """'median ms (min .. max)' of times in seconds."""
+    return "%.3f ms (%.3f .. %.3f)" % (statistics.median(times) * 1e3,
+                                       min(times) * 1e3, max(times) * 1e3)
+
+
+def torch_times(fn, runs):
+    """Seconds per call of fn on the GPU, by CUDA events, after a warm-up."""
+    import torch
+    fn()
+    times = []
+    for _ in range(runs):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop) / 1e3)
+    return times
+
+
 def bench(rt, folder, runs):
-    for so in sorted(f for f in os.listdir(folder) if f.endswith(".so")):
+    """Each bench/matmulN.so against cuBLAS through PyTorch: our kernels'
+    time (ONNXD_CUDA_KERNEL_TIMES: events around each launch) against
+    cuBLAS's on data already on the GPU, and the whole call (copies in and
+    out included) against the same done with PyTorch."""
+    os.environ["ONNXD_CUDA_KERNEL_TIMES"] = "1"  # read at the first launch
+    kernel_time = getattr(rt.lib, "onnxd_gpu_kernel_time_ms", None)
+    if kernel_time:
+        kernel_time.restype = ctypes.c_double
+    for so in sorted((f for f in os.listdir(folder) if f.endswith(".so")),
+                     key=lambda f: int(re.findall(r"\d+", f)[0])):
         n = int(re.findall(r"\d+", so)[0])
+        flop = 2.0 * n**3
         model = rt.load(os.path.join(folder, so))
-        a = np.random.rand(n, n).astype(np.float32)
-        b = np.random.rand(n, n).astype(np.float32)
-        times = []
+        rng = np.random.default_rng(0)
+        a = rng.random((n, n), dtype=np.float32)
+        b = rng.random((n, n), dtype=np.float32)
+        times, kernels = [], []
         try:
             for _ in range(runs + 1):  # the first run loads the module
+                if kernel_time:
+                    kernel_time()
                 start = time.perf_counter()
                 c, = rt.run(model, [("a", a), ("b", b)])
                 times.append(time.perf_counter() - start)
+                if kernel_time:
+                    kernels.append(kernel_time() / 1e3)
         except RuntimeError as e:
             print("matmul %d: %s" % (n, e))
             continue
-        times = times[1:]
-        ok = np.allclose(c, a @ b, rtol=1e-3, atol=1e-3)
-        ours = statistics.median(times)
-        line = "matmul %d: ours %.3f ms (%.1f GFLOP/s, includes copies), %s" % (
-            n, ours * 1e3, 2 * n**3 / ours / 1e9, "matches numpy" if ok else "DIFFERS")
+        finally:
+            rt.lib.onnxd_model_free(model)
+        times, kernels = times[1:], kernels[1:]
+        if not kernels or min(kernels) <= 0:
+            kernels = []  # a runtime without the GPU's kernel times
+        want = a.astype(np.float64) @ b.astype(np.float64)
+        err = float(np.max(np.abs(c - want) / np.maximum(np.abs(want), 1e-6)))
+        print("matmul %d: ours: kernels %s = %.0f GFLOP/s, whole call %s; "
+              "max relative error %.2g against float64 (%s)" % (
+                  n, spread(kernels) if kernels else "(not timed)",
+                  flop / statistics.median(kernels) / 1e9 if kernels else 0,
+                  spread(times), err, "ok" if err < 1e-3 else "DIFFERS"),
+              flush=True)
         try:
             import torch
             ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
             for tf32 in (False, True):
                 torch.backends.cuda.matmul.allow_tf32 = tf32
-                ts = []
-                for _ in range(runs + 1):
-                    torch.cuda.synchronize()
-                    start = time.perf_counter()
-                    ta @ tb
-                    torch.cuda.synchronize()
-                    ts.append(time.perf_counter() - start)
-                ts = ts[1:]
-                ref = statistics.median(ts)
-                ts = []
+                ref = torch_times(lambda: ta @ tb, runs)
+                whole = []
                 for _ in range(runs):
                     start = time.perf_counter()
                     (torch.from_numpy(a).cuda() @ torch.from_numpy(b).cuda()).cpu().numpy()
-                    ts.append(time.perf_counter() - start)
-                ref_copies = statistics.median(ts)
-                line += ("; cuBLAS%s %.3f ms on device data (ours/cuBLAS %.2fx), "
-                         "%.3f ms with the same copies as ours (%.2fx)") % (
-                    " TF32" if tf32 else "", ref * 1e3, ours / ref,
-                    ref_copies * 1e3, ours / ref_copies)
+                    whole.append(time.perf_counter() - start)
+                line = "matmul %d: cuBLAS%s: kernel %s = %.0f GFLOP/s, whole call %s" % (
+                    n, " TF32" if tf32 else "", spread(ref),
+                    flop / statistics.median(ref) / 1e9, spread(whole))
+                if kernels:
+                    line += "; ours/cuBLAS: kernels %.2fx (ours at %.0f%% of cuBLAS), whole call %.2fx" % (
+                        statistics.median(kernels) / statistics.median(ref),
+                        100 * statistics.median(ref) / statistics.median(kernels),
+                        statistics.median(times) / statistics.median(whole))
+                print(line, flush=True)
+            torch.backends.cuda.matmul.allow_tf32 = False
         except Exception as e:  # noqa: BLE001  (no PyTorch or no GPU there)
-            line += "; no cuBLAS comparison (%s)" % e
-        print(line)
-        rt.lib.onnxd_model_free(model)
+            print("matmul %d: no cuBLAS comparison (%s)" % (n, e))
 
 
 def worker(args):

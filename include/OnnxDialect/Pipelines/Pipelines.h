@@ -137,6 +137,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("cf.assert calls onnxd_rt_fail (the runtime's error "
                      "path) instead of aborting"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> contractionKernels{
+      *this, "contraction-kernels",
+      llvm::cl::desc("f32 matrix products as tiled shared-memory kernels "
+                     "(onnx-gpu-contraction-kernels); false: one thread per "
+                     "output element like other ops"),
+      llvm::cl::init(true)};
 };
 
 /// Adds the stages of onnx-lower-to-nvvm to `pm` (anchored on a module).

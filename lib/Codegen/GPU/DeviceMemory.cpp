@@ -17,6 +17,7 @@
 #include "OnnxDialect/Codegen/GPU/Passes.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -45,17 +46,43 @@ static Value viewSource(Value value) {
 
 struct GPUDeviceMemory
     : public onnx::impl::GPUDeviceMemoryBase<GPUDeviceMemory> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (func::FuncOp entry = findEntryFunction(module))
       if (!entry.isExternal())
         copyInputs(entry);
+    nameKernelsAfterModules(module);
     // The globals host code reads (kernels get them as arguments).
     llvm::SetVector<Attribute> names;
     module.walk(
         [&](memref::GetGlobalOp op) { names.insert(op.getNameAttr()); });
     module->setAttr(kGPUGlobalsAttr,
                     ArrayAttr::get(module.getContext(), names.getArrayRef()));
+  }
+
+  /// Outlining names every kernel after its function (`f_kernel` in the
+  /// modules `f_kernel`, `f_kernel_0`, ...); the runtime's messages and
+  /// kernel times need a name per kernel: the module's, unique.
+  void nameKernelsAfterModules(ModuleOp module) {
+    llvm::StringMap<StringAttr> renamed; // module name -> kernel's old name
+    for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+      auto kernels = llvm::to_vector(gpuModule.getOps<gpu::GPUFuncOp>());
+      if (kernels.size() != 1 || !kernels.front().isKernel() ||
+          kernels.front().getName() == gpuModule.getName())
+        continue;
+      renamed[gpuModule.getName()] = kernels.front().getNameAttr();
+      kernels.front().setName(gpuModule.getName());
+    }
+    module.walk([&](gpu::LaunchFuncOp launch) {
+      StringRef moduleName = launch.getKernelModuleName().getValue();
+      auto it = renamed.find(moduleName);
+      if (it != renamed.end() && launch.getKernelName() == it->second)
+        launch.setKernelAttr(SymbolRefAttr::get(
+            launch.getKernelModuleName(),
+            {FlatSymbolRefAttr::get(launch.getContext(), moduleName)}));
+    });
   }
 
   /// Each memref argument is copied into a buffer of the compiled code's.
@@ -77,8 +104,24 @@ struct GPUDeviceMemory
       Value use = copy;
       if (bufferType != type)
         use = memref::CastOp::create(b, loc, type, copy);
-      auto copyOp = memref::CopyOp::create(b, loc, arg, copy);
+      // A copy by the driver (the buffer's pages may lie on the device: the
+      // host writing them would fault each one back); memref.copy where the
+      // argument is not a plain row-major buffer.
+      Operation *copyOp;
+      if (driverCopies && type.getLayout().isIdentity()) {
+        auto tokenType = b.getType<gpu::AsyncTokenType>();
+        Value start = gpu::WaitOp::create(b, loc, tokenType, ValueRange())
+                          .getAsyncToken();
+        Value done = gpu::MemcpyOp::create(b, loc, tokenType, ValueRange{start},
+                                           copy, arg)
+                         .getAsyncToken();
+        copyOp = gpu::WaitOp::create(b, loc, Type(), ValueRange{done});
+      } else {
+        copyOp = memref::CopyOp::create(b, loc, arg, copy);
+      }
       llvm::SmallPtrSet<Operation *, 8> keep{copyOp};
+      if (auto wait = dyn_cast<gpu::WaitOp>(copyOp))
+        keep.insert(wait.getAsyncDependencies().front().getDefiningOp());
       for (Value dim : dims)
         keep.insert(dim.getDefiningOp());
       arg.replaceAllUsesExcept(use, keep);

@@ -53,19 +53,63 @@ def GPUMapToKernels : Pass<"onnx-gpu-map-to-kernels", "::mlir::func::FuncOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def GPUContractionKernels
+    : Pass<"onnx-gpu-contraction-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Turn f32 linalg contractions on buffers into tiled "
+                "shared-memory GPU kernels";
+  let description = [{
+    Runs on buffers, before `convert-linalg-to-parallel-loops`. Each linalg
+    op on f32 buffers that is a contraction (its body multiplies and adds;
+    its dims are batch dims, one m, one n and one k, with projected
+    permutations as indexing maps: MatMul, Gemm, batched, broadcast and
+    transposed products) becomes a `gpu.launch`: one block per
+    `tile-m` x `tile-n` output tile and batch index, staging `tile-k`-deep
+    slices of both operands in workgroup memory, each thread accumulating a
+    `thread-m` x `thread-n` sub-tile in registers, then adding it to the
+    output. Partial tiles read zeros and store nothing. Where the grid would
+    not fit at run time (an empty dim, more than 65535 blocks in y or z),
+    the original op runs instead (an `scf.if` holds both).
+  }];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"128",
+           "Output rows per block">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"128",
+           "Output columns per block">,
+    Option<"tileK", "tile-k", "int64_t", /*default=*/"8",
+           "Depth of the operand slices staged in workgroup memory">,
+    Option<"threadM", "thread-m", "int64_t", /*default=*/"8",
+           "Output rows per thread (even)">,
+    Option<"threadN", "thread-n", "int64_t", /*default=*/"8",
+           "Output columns per thread (even)">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def GPUDeviceMemory : Pass<"onnx-gpu-device-memory", "::mlir::ModuleOp"> {
   let summary = "Put the entry's inputs in buffers the device reaches and "
                 "name the globals the kernels read";
   let description = [{
     Runs on buffers, after the kernels are outlined. The caller's input
     buffers are host memory that a kernel cannot read: the entry function
-    copies each memref argument into a buffer of its own (a `memref.alloc`,
+    copies each memref argument (with `gpu.memcpy` where its layout is the
+    identity) into a buffer of its own (a `memref.alloc`,
     which the runtime serves from memory that host and device share) and
     uses that instead; the copy is freed before each return unless it is
     returned. The names of the `memref.global`s that host code reads are
     listed in the module attribute `onnx.gpu_globals`, for
     onnx-gpu-runtime-calls, which gives kernels a device copy of each.
+    Each outlined kernel is renamed after its gpu.module (outlining names
+    them all after the function they came from), so that the runtime's
+    messages and kernel times name one kernel each.
   }];
+  let options = [
+    Option<"driverCopies", "driver-copies", "bool", /*default=*/"true",
+           "Copy the inputs with gpu.memcpy (the driver, which writes pages "
+           "where they lie); false: memref.copy (the host)">,
+  ];
 }
 
 def GPURuntimeCalls : Pass<"onnx-gpu-runtime-calls", "::mlir::ModuleOp"> {

@@ -1,0 +1,352 @@
+//===- ContractionKernels.cpp - Tiled kernels for matrix products ---------===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// onnx-gpu-contraction-kernels (Passes.td): each f32 linalg contraction on
+// buffers (MatMul, Gemm, batched and transposed products: any op whose body
+// multiplies and adds and whose dims are batch, m, n and k) becomes one
+// gpu.launch of a shared-memory kernel, the shape shared/notes/gpu-path.md
+// section 7 measured in PTX: a block computes a tileM x tileN tile of the
+// output, staging tileK-deep slices of both operands in workgroup memory;
+// each thread accumulates a threadM x threadN sub-tile in registers. The
+// thread's rows and columns are two runs of half its tile, tileM/2 apart, so
+// that a warp's reads of workgroup memory are contiguous. Partial tiles read
+// zeros and store nothing (clamped indices, selects and guarded stores).
+// Where the grid would not fit (a dim of 0, more than 65535 blocks in y or
+// z) the op runs as before: the launch is inside an scf.if whose else holds
+// the original op, which the pipeline maps like any other.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_GPUCONTRACTIONKERNELS
+#include "OnnxDialect/Codegen/GPU/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::onnx;
+
+namespace {
+
+/// The tile sizes of one kernel.
+struct Tiles {
+  int64_t m, n, k;          // a block's output tile, and the depth staged
+  int64_t threadM, threadN; // a thread's output tile
+  int64_t threads() const { return (m / threadM) * (n / threadN); }
+};
+
+/// The dims of a contraction as this pass tiles it: the tile's m and n, the
+/// one reduction dim k, and the other (parallel) dims, which index blocks.
+struct Dims {
+  SmallVector<unsigned> batch;
+  unsigned m, n, k;
+};
+
+std::optional<Dims> matchContraction(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type || !type.getElementType().isF32() || type.getMemorySpace())
+      return std::nullopt;
+  }
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.empty() || dims->n.empty() ||
+      dims->k.size() != 1 ||
+      dims->batch.size() + dims->m.size() + dims->n.size() + 1 !=
+          op.getNumLoops())
+    return std::nullopt;
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!map.isProjectedPermutation())
+      return std::nullopt;
+  // The innermost m and n dims are the tile's; the other parallel dims (a
+  // batch of the product, or an m or n dim more, as in a product with a
+  // broadcast batch dim) index blocks like batch dims.
+  Dims result;
+  result.m = dims->m.back();
+  result.n = dims->n.back();
+  result.k = dims->k.front();
+  for (unsigned d = 0; d < op.getNumLoops(); ++d)
+    if (d != result.m && d != result.n && d != result.k)
+      result.batch.push_back(d);
+  return result;
+}
+
+class KernelBuilder {
+public:
+  KernelBuilder(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                const Dims &dims, const Tiles &tiles)
+      : b(b), loc(loc), op(op), dims(dims), tiles(tiles) {}
+
+  void build(ArrayRef<Value> sizes);
+
+private:
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  Value ceilDiv(Value a, int64_t d) {
+    return arith::CeilDivUIOp::create(b, loc, a, index(d));
+  }
+  /// The indices of `operand` for the loop dims' values `loops`.
+  SmallVector<Value> operandIndices(OpOperand &operand, ArrayRef<Value> loops) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    SmallVector<Value> indices;
+    for (unsigned r = 0; r < map.getNumResults(); ++r)
+      indices.push_back(loops[map.getDimPosition(r)]);
+    return indices;
+  }
+  /// True when the innermost dim of `operand`'s buffer is the loop dim `d`.
+  bool innermostIs(OpOperand &operand, unsigned d) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    return map.getNumResults() > 0 &&
+           map.getDimPosition(map.getNumResults() - 1) == d;
+  }
+  /// Stages the k-slice of one operand at `k0` in `stage` (tile.k x
+  /// `extent`, k outermost): each thread loads extent*tile.k/threads
+  /// elements, zeros outside the operand.
+  void stageTile(OpOperand &operand, unsigned dim, Value origin, Value size,
+                 int64_t extent, Value k0, Value tid, Value stage,
+                 ArrayRef<Value> batch);
+
+  OpBuilder &b;
+  Location loc;
+  linalg::LinalgOp op;
+  const Dims &dims;
+  const Tiles &tiles;
+  // Loop sizes, set by build.
+  Value sizeM, sizeN, sizeK;
+};
+
+void KernelBuilder::stageTile(OpOperand &operand, unsigned dim, Value origin,
+                              Value size, int64_t extent, Value k0, Value tid,
+                              Value stage, ArrayRef<Value> batch) {
+  int64_t count = extent * tiles.k / tiles.threads();
+  // Consecutive threads read consecutive elements of the buffer's
+  // innermost dim.
+  bool kFastest = innermostIs(operand, dims.k);
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  Value one = index(1);
+  Value lastRow = arith::SubIOp::create(b, loc, size, one);
+  Value lastK = arith::SubIOp::create(b, loc, sizeK, one);
+  for (int64_t r = 0; r < count; ++r) {
+    Value e = arith::AddIOp::create(b, loc, tid, index(r * tiles.threads()));
+    Value kk, row;
+    if (kFastest) {
+      kk = arith::RemUIOp::create(b, loc, e, index(tiles.k));
+      row = arith::DivUIOp::create(b, loc, e, index(tiles.k));
+    } else {
+      row = arith::RemUIOp::create(b, loc, e, index(extent));
+      kk = arith::DivUIOp::create(b, loc, e, index(extent));
+    }
+    Value g = arith::AddIOp::create(b, loc, origin, row);
+    Value gk = arith::AddIOp::create(b, loc, k0, kk);
+    Value inRow =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, g, size);
+    Value inK =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gk, sizeK);
+    Value in = arith::AndIOp::create(b, loc, inRow, inK);
+    SmallVector<Value> loops(op.getNumLoops(), index(0));
+    for (auto [d, value] : llvm::zip(dims.batch, batch))
+      loops[d] = value;
+    loops[dim] = arith::MinUIOp::create(b, loc, g, lastRow);
+    loops[dims.k] = arith::MinUIOp::create(b, loc, gk, lastK);
+    Value v = memref::LoadOp::create(b, loc, operand.get(),
+                                     operandIndices(operand, loops));
+    v = arith::SelectOp::create(b, loc, in, v, zero);
+    memref::StoreOp::create(b, loc, v, stage, ValueRange{kk, row});
+  }
+}
+
+void KernelBuilder::build(ArrayRef<Value> sizes) {
+  sizeM = sizes[dims.m];
+  sizeN = sizes[dims.n];
+  sizeK = sizes[dims.k];
+  OpOperand &lhs = op->getOpOperand(0), &rhs = op->getOpOperand(1);
+  OpOperand &out = *op.getDpsInitOperand(0);
+
+  Value batchCount = index(1);
+  for (unsigned d : dims.batch)
+    batchCount = arith::MulIOp::create(b, loc, batchCount, sizes[d]);
+  Value gridX = ceilDiv(sizeN, tiles.n), gridY = ceilDiv(sizeM, tiles.m);
+
+  // The grid must be nonempty and within the driver's limits in y and z.
+  Value zero = index(0), limit = index(65535);
+  auto cmp = [&](arith::CmpIPredicate p, Value a, Value c) -> Value {
+    return arith::CmpIOp::create(b, loc, p, a, c);
+  };
+  Value fits = cmp(arith::CmpIPredicate::ugt, sizeM, zero);
+  for (Value v : {cmp(arith::CmpIPredicate::ugt, sizeN, zero),
+                  cmp(arith::CmpIPredicate::ugt, batchCount, zero),
+                  cmp(arith::CmpIPredicate::ule, gridY, limit),
+                  cmp(arith::CmpIPredicate::ule, batchCount, limit)})
+    fits = arith::AndIOp::create(b, loc, fits, v);
+  auto ifOp = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    b.clone(*op.getOperation());
+  }
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  auto stageA = MemRefType::get({tiles.k, tiles.m}, b.getF32Type(),
+                                MemRefLayoutAttrInterface(), workgroup);
+  auto stageB = MemRefType::get({tiles.k, tiles.n}, b.getF32Type(),
+                                MemRefLayoutAttrInterface(), workgroup);
+  Value one = index(1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, gridX, gridY, batchCount, index(tiles.threads()), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, TypeRange{stageA, stageB});
+  Block &body = launch.getBody().front();
+  b.setInsertionPointToStart(&body);
+  Value sA = launch.getWorkgroupAttributions()[0];
+  Value sB = launch.getWorkgroupAttributions()[1];
+  Value tid = launch.getThreadIds().x;
+  Value m0 =
+      arith::MulIOp::create(b, loc, launch.getBlockIds().y, index(tiles.m));
+  Value n0 =
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x, index(tiles.n));
+  // The batch dims' values, the last fastest.
+  SmallVector<Value> batch(dims.batch.size());
+  Value rest = launch.getBlockIds().z;
+  for (int64_t i = dims.batch.size() - 1; i >= 0; --i) {
+    Value size = sizes[dims.batch[i]];
+    batch[i] = arith::RemUIOp::create(b, loc, rest, size);
+    rest = arith::DivUIOp::create(b, loc, rest, size);
+  }
+  int64_t columns = tiles.n / tiles.threadN;
+  Value tRow = arith::DivUIOp::create(b, loc, tid, index(columns));
+  Value tCol = arith::RemUIOp::create(b, loc, tid, index(columns));
+  // A thread's rows: two runs of threadM/2, tile.m/2 apart (likewise its
+  // columns).
+  auto offsets = [&](Value t, int64_t count, int64_t tile) {
+    SmallVector<Value> result;
+    Value base = arith::MulIOp::create(b, loc, t, index(count / 2));
+    for (int64_t i = 0; i < count; ++i)
+      result.push_back(arith::AddIOp::create(
+          b, loc, base, index(i % (count / 2) + (i / (count / 2)) * tile / 2)));
+    return result;
+  };
+  SmallVector<Value> rows = offsets(tRow, tiles.threadM, tiles.m);
+  SmallVector<Value> cols = offsets(tCol, tiles.threadN, tiles.n);
+
+  Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  SmallVector<Value> init(tiles.threadM * tiles.threadN, fzero);
+  auto kLoop =
+      scf::ForOp::create(b, loc, index(0), sizeK, index(tiles.k), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value k0 = kLoop.getInductionVar();
+    stageTile(lhs, dims.m, m0, sizeM, tiles.m, k0, tid, sA, batch);
+    stageTile(rhs, dims.n, n0, sizeN, tiles.n, k0, tid, sB, batch);
+    gpu::BarrierOp::create(b, loc);
+    SmallVector<Value> acc(kLoop.getRegionIterArgs());
+    for (int64_t kk = 0; kk < tiles.k; ++kk) {
+      Value kIndex = index(kk);
+      SmallVector<Value> a, c;
+      for (Value r : rows)
+        a.push_back(memref::LoadOp::create(b, loc, sA, ValueRange{kIndex, r}));
+      for (Value col : cols)
+        c.push_back(
+            memref::LoadOp::create(b, loc, sB, ValueRange{kIndex, col}));
+      auto contract = arith::FastMathFlagsAttr::get(
+          b.getContext(), arith::FastMathFlags::contract);
+      for (int64_t i = 0; i < tiles.threadM; ++i)
+        for (int64_t j = 0; j < tiles.threadN; ++j) {
+          Value &v = acc[i * tiles.threadN + j];
+          Value p = arith::MulFOp::create(b, loc, a[i], c[j], contract);
+          v = arith::AddFOp::create(b, loc, v, p, contract);
+        }
+    }
+    gpu::BarrierOp::create(b, loc);
+    scf::YieldOp::create(b, loc, acc);
+  }
+  // out += acc, inside the output.
+  SmallVector<Value> loops(op.getNumLoops(), index(0));
+  for (auto [d, value] : llvm::zip(dims.batch, batch))
+    loops[d] = value;
+  for (int64_t i = 0; i < tiles.threadM; ++i) {
+    Value m = arith::AddIOp::create(b, loc, m0, rows[i]);
+    Value inM =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, m, sizeM);
+    auto ifM = scf::IfOp::create(b, loc, inM, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifM.getThenRegion().front());
+    loops[dims.m] = m;
+    for (int64_t j = 0; j < tiles.threadN; ++j) {
+      Value n = arith::AddIOp::create(b, loc, n0, cols[j]);
+      Value inN =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, n, sizeN);
+      auto ifN = scf::IfOp::create(b, loc, inN, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(&ifN.getThenRegion().front());
+      loops[dims.n] = n;
+      SmallVector<Value> indices = operandIndices(out, loops);
+      Value old = memref::LoadOp::create(b, loc, out.get(), indices);
+      Value sum = arith::AddFOp::create(b, loc, old,
+                                        kLoop.getResult(i * tiles.threadN + j));
+      memref::StoreOp::create(b, loc, sum, out.get(), indices);
+    }
+  }
+  gpu::TerminatorOp::create(b, loc);
+}
+
+struct GPUContractionKernels
+    : public onnx::impl::GPUContractionKernelsBase<GPUContractionKernels> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Tiles tiles{tileM, tileN, tileK, threadM, threadN};
+    if (tiles.m <= 0 || tiles.n <= 0 || tiles.k <= 0 || tiles.threadM <= 0 ||
+        tiles.threadN <= 0 || tiles.m % tiles.threadM ||
+        tiles.n % tiles.threadN || tiles.threadM % 2 || tiles.threadN % 2 ||
+        tiles.threads() > 1024 || tiles.threads() % 32 ||
+        (tiles.m * tiles.k) % tiles.threads() ||
+        (tiles.n * tiles.k) % tiles.threads()) {
+      getOperation().emitError()
+          << "onnx-gpu-contraction-kernels: tiles " << tiles.m << "x" << tiles.n
+          << "x" << tiles.k << " with " << tiles.threadM << "x" << tiles.threadN
+          << " per thread do not divide into whole warps (threads per block "
+             "a multiple of 32 up to 1024, each staging whole elements)";
+      return signalPassFailure();
+    }
+    SmallVector<std::pair<linalg::LinalgOp, Dims>> matches;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op->getParentOfType<gpu::LaunchOp>())
+        return;
+      if (std::optional<Dims> dims = matchContraction(op))
+        matches.push_back({op, *dims});
+    });
+    for (auto &[op, dims] : matches) {
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      SmallVector<Value> sizes;
+      for (Range range : op.createLoopRanges(b, loc))
+        sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
+      KernelBuilder(b, loc, op, dims, tiles).build(sizes);
+      op->erase();
+    }
+  }
+};
+
+} // namespace
