@@ -415,6 +415,9 @@ static Error lowerForGPU(Compilation &c, const onnxd_options &options) {
                            "' (sm_50 or newer: sm_80, sm_89, sm_90, ...)");
     pipeline.chip = options.gpu_chip;
   }
+  // Tuning hook (docs/gpu.md): the options of the matrix-product kernels.
+  if (const char *tiles = std::getenv("ONNXD_GPU_CONTRACTION"))
+    pipeline.contractionOptions = tiles;
   onnx::buildLowerToNVVMPipeline(pm, pipeline);
   if (Error e = runLowering(c, pm))
     return e;

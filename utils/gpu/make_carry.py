@@ -100,6 +100,9 @@ def main():
     parser.add_argument("--chip", default="sm_90")
     parser.add_argument("--filter", default="")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--variants", default="",
+                        help="';'-separated options of the matrix-product "
+                        "kernels to compile MatMul 4096 with as well")
     args = parser.parse_args()
     onnx_run = os.path.join(args.build, "bin", "onnx-run")
     shutil.rmtree(args.out, ignore_errors=True)
@@ -132,9 +135,18 @@ def main():
         model.ir_version = 8
         path = os.path.join(bench, "matmul%d.onnx" % n)
         onnx.save(model, path)
-        subprocess.run([onnx_run, path, "--device", args.device, "--gpu-chip",
-                        args.chip, "-o", path[:-5] + ".so"], check=True)
-        os.unlink(path[:-5] + ".h")
+        # The largest also with other options of the matrix-product kernels
+        # (ONNXD_GPU_CONTRACTION), to compare them on the GPU.
+        variants = [""] + (args.variants.split(";") if n == 4096 and
+                           args.variants else [])
+        for variant in variants:
+            suffix = "_" + re.sub(r"[^A-Za-z0-9=-]+", "_", variant) if variant else ""
+            env = dict(os.environ, ONNXD_GPU_CONTRACTION=variant)
+            subprocess.run([onnx_run, path, "--device", args.device, "--gpu-chip",
+                            args.chip, "-o", path[:-5] + suffix + ".so"],
+                           check=True, env=env)
+            os.unlink(path[:-5] + suffix + ".h")
+        os.unlink(path)
     with tarfile.open(args.out.rstrip("/") + ".tar.gz", "w:gz") as tar:
         tar.add(args.out, arcname=os.path.basename(args.out.rstrip("/")))
     size = os.path.getsize(args.out.rstrip("/") + ".tar.gz")

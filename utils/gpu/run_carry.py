@@ -155,6 +155,7 @@ def bench(rt, folder, runs):
     out included) against the same done with PyTorch."""
     os.environ["ONNXD_CUDA_KERNEL_TIMES"] = "1"  # read at the first launch
     kernel_time = getattr(rt.lib, "onnxd_gpu_kernel_time_ms", None)
+    references = {}
     if kernel_time:
         kernel_time.restype = ctypes.c_double
     for so in sorted((f for f in os.listdir(folder) if f.endswith(".so")),
@@ -185,25 +186,18 @@ def bench(rt, folder, runs):
             kernels = []  # a runtime without the GPU's kernel times
         want = a.astype(np.float64) @ b.astype(np.float64)
         err = float(np.max(np.abs(c - want) / np.maximum(np.abs(want), 1e-6)))
-        print("matmul %d: ours: kernels %s = %.0f GFLOP/s, whole call %s; "
+        print("%s: ours: kernels %s = %.0f GFLOP/s, whole call %s; "
               "max relative error %.2g against float64 (%s)" % (
-                  n, spread(kernels) if kernels else "(not timed)",
+                  so[:-3], spread(kernels) if kernels else "(not timed)",
                   flop / statistics.median(kernels) / 1e9 if kernels else 0,
                   spread(times), err, "ok" if err < 1e-3 else "DIFFERS"),
               flush=True)
         try:
-            import torch
-            ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
-            for tf32 in (False, True):
-                torch.backends.cuda.matmul.allow_tf32 = tf32
-                ref = torch_times(lambda: ta @ tb, runs)
-                whole = []
-                for _ in range(runs):
-                    start = time.perf_counter()
-                    (torch.from_numpy(a).cuda() @ torch.from_numpy(b).cuda()).cpu().numpy()
-                    whole.append(time.perf_counter() - start)
-                line = "matmul %d: cuBLAS%s: kernel %s = %.0f GFLOP/s, whole call %s" % (
-                    n, " TF32" if tf32 else "", spread(ref),
+            if n not in references:  # cuBLAS once per size
+                references[n] = cublas(a, b, runs)
+            for tf32, (ref, whole) in zip((False, True), references[n]):
+                line = "%s: cuBLAS%s: kernel %s = %.0f GFLOP/s, whole call %s" % (
+                    so[:-3], " TF32" if tf32 else "", spread(ref),
                     flop / statistics.median(ref) / 1e9, spread(whole))
                 if kernels:
                     line += "; ours/cuBLAS: kernels %.2fx (ours at %.0f%% of cuBLAS), whole call %.2fx" % (
@@ -211,9 +205,27 @@ def bench(rt, folder, runs):
                         100 * statistics.median(ref) / statistics.median(kernels),
                         statistics.median(times) / statistics.median(whole))
                 print(line, flush=True)
-            torch.backends.cuda.matmul.allow_tf32 = False
         except Exception as e:  # noqa: BLE001  (no PyTorch or no GPU there)
-            print("matmul %d: no cuBLAS comparison (%s)" % (n, e))
+            print("%s: no cuBLAS comparison (%s)" % (so[:-3], e))
+
+
+def cublas(a, b, runs):
+    """[(kernel times, whole-call times)] of torch.matmul on the GPU, with
+    TF32 off, then on."""
+    import torch
+    ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
+    result = []
+    for tf32 in (False, True):
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+        ref = torch_times(lambda: ta @ tb, runs)
+        whole = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            (torch.from_numpy(a).cuda() @ torch.from_numpy(b).cuda()).cpu().numpy()
+            whole.append(time.perf_counter() - start)
+        result.append((ref, whole))
+    torch.backends.cuda.matmul.allow_tf32 = False
+    return result
 
 
 def worker(args):

@@ -143,6 +143,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "(onnx-gpu-contraction-kernels); false: one thread per "
                      "output element like other ops"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> contractionOptions{
+      *this, "contraction-options",
+      llvm::cl::desc("Options of onnx-gpu-contraction-kernels, as in its "
+                     "braces (\"tile-k=16 prefetch=false\")"),
+      llvm::cl::init("")};
 };
 
 /// Adds the stages of onnx-lower-to-nvvm to `pm` (anchored on a module).

@@ -47,6 +47,7 @@ namespace {
 struct Tiles {
   int64_t m, n, k;          // a block's output tile, and the depth staged
   int64_t threadM, threadN; // a thread's output tile
+  bool prefetch;            // load the next slice while computing
   int64_t threads() const { return (m / threadM) * (n / threadN); }
 };
 
@@ -118,12 +119,22 @@ private:
     return map.getNumResults() > 0 &&
            map.getDimPosition(map.getNumResults() - 1) == d;
   }
-  /// Stages the k-slice of one operand at `k0` in `stage` (tile.k x
-  /// `extent`, k outermost): each thread loads extent*tile.k/threads
-  /// elements, zeros outside the operand.
-  void stageTile(OpOperand &operand, unsigned dim, Value origin, Value size,
-                 int64_t extent, Value k0, Value tid, Value stage,
-                 ArrayRef<Value> batch);
+  /// How one operand's k-slice is staged: the elements each thread copies,
+  /// as (k, row) positions in the slice, where consecutive threads read
+  /// consecutive elements of the buffer's innermost dim.
+  struct Stage {
+    OpOperand *operand;
+    unsigned dim;       // the tile's m or n
+    Value origin, size; // the block's first row, the rows in all
+    SmallVector<Value> kk, row;
+  };
+  Stage planStage(OpOperand &operand, unsigned dim, Value origin, Value size,
+                  int64_t extent, Value tid);
+  /// The thread's elements of the k-slice at `k0`: zeros outside the
+  /// operand (clamped indices, so every load is in bounds).
+  SmallVector<Value> loadStage(const Stage &stage, Value k0,
+                               ArrayRef<Value> batch);
+  void storeStage(const Stage &stage, ArrayRef<Value> values, Value buffer);
 
   OpBuilder &b;
   Location loc;
@@ -134,44 +145,56 @@ private:
   Value sizeM, sizeN, sizeK;
 };
 
-void KernelBuilder::stageTile(OpOperand &operand, unsigned dim, Value origin,
-                              Value size, int64_t extent, Value k0, Value tid,
-                              Value stage, ArrayRef<Value> batch) {
+KernelBuilder::Stage KernelBuilder::planStage(OpOperand &operand, unsigned dim,
+                                              Value origin, Value size,
+                                              int64_t extent, Value tid) {
+  Stage stage{&operand, dim, origin, size, {}, {}};
   int64_t count = extent * tiles.k / tiles.threads();
-  // Consecutive threads read consecutive elements of the buffer's
-  // innermost dim.
   bool kFastest = innermostIs(operand, dims.k);
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  Value one = index(1);
-  Value lastRow = arith::SubIOp::create(b, loc, size, one);
-  Value lastK = arith::SubIOp::create(b, loc, sizeK, one);
   for (int64_t r = 0; r < count; ++r) {
     Value e = arith::AddIOp::create(b, loc, tid, index(r * tiles.threads()));
-    Value kk, row;
     if (kFastest) {
-      kk = arith::RemUIOp::create(b, loc, e, index(tiles.k));
-      row = arith::DivUIOp::create(b, loc, e, index(tiles.k));
+      stage.kk.push_back(arith::RemUIOp::create(b, loc, e, index(tiles.k)));
+      stage.row.push_back(arith::DivUIOp::create(b, loc, e, index(tiles.k)));
     } else {
-      row = arith::RemUIOp::create(b, loc, e, index(extent));
-      kk = arith::DivUIOp::create(b, loc, e, index(extent));
+      stage.row.push_back(arith::RemUIOp::create(b, loc, e, index(extent)));
+      stage.kk.push_back(arith::DivUIOp::create(b, loc, e, index(extent)));
     }
-    Value g = arith::AddIOp::create(b, loc, origin, row);
+  }
+  return stage;
+}
+
+SmallVector<Value> KernelBuilder::loadStage(const Stage &stage, Value k0,
+                                            ArrayRef<Value> batch) {
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  Value one = index(1);
+  Value lastRow = arith::SubIOp::create(b, loc, stage.size, one);
+  Value lastK = arith::SubIOp::create(b, loc, sizeK, one);
+  SmallVector<Value> values;
+  for (auto [kk, row] : llvm::zip(stage.kk, stage.row)) {
+    Value g = arith::AddIOp::create(b, loc, stage.origin, row);
     Value gk = arith::AddIOp::create(b, loc, k0, kk);
     Value inRow =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, g, size);
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, g, stage.size);
     Value inK =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gk, sizeK);
     Value in = arith::AndIOp::create(b, loc, inRow, inK);
     SmallVector<Value> loops(op.getNumLoops(), index(0));
     for (auto [d, value] : llvm::zip(dims.batch, batch))
       loops[d] = value;
-    loops[dim] = arith::MinUIOp::create(b, loc, g, lastRow);
+    loops[stage.dim] = arith::MinUIOp::create(b, loc, g, lastRow);
     loops[dims.k] = arith::MinUIOp::create(b, loc, gk, lastK);
-    Value v = memref::LoadOp::create(b, loc, operand.get(),
-                                     operandIndices(operand, loops));
-    v = arith::SelectOp::create(b, loc, in, v, zero);
-    memref::StoreOp::create(b, loc, v, stage, ValueRange{kk, row});
+    Value v = memref::LoadOp::create(b, loc, stage.operand->get(),
+                                     operandIndices(*stage.operand, loops));
+    values.push_back(arith::SelectOp::create(b, loc, in, v, zero));
   }
+  return values;
+}
+
+void KernelBuilder::storeStage(const Stage &stage, ArrayRef<Value> values,
+                               Value buffer) {
+  for (auto [v, kk, row] : llvm::zip(values, stage.kk, stage.row))
+    memref::StoreOp::create(b, loc, v, buffer, ValueRange{kk, row});
 }
 
 void KernelBuilder::build(ArrayRef<Value> sizes) {
@@ -251,16 +274,41 @@ void KernelBuilder::build(ArrayRef<Value> sizes) {
 
   Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
   SmallVector<Value> init(tiles.threadM * tiles.threadN, fzero);
+  Stage planA = planStage(lhs, dims.m, m0, sizeM, tiles.m, tid);
+  Stage planB = planStage(rhs, dims.n, n0, sizeN, tiles.n, tid);
+  auto stageBoth = [&](ArrayRef<Value> a, ArrayRef<Value> c) {
+    storeStage(planA, a, sA);
+    storeStage(planB, c, sB);
+    gpu::BarrierOp::create(b, loc);
+  };
+  // With prefetching, the first slice is staged before the loop, and each
+  // iteration loads the next slice into registers before it computes on
+  // the staged one, so that the loads' latency overlaps the products.
+  // (One statement per load: the order of the loads in the kernel must not
+  // depend on the C++ compiler's order of evaluating arguments.)
+  auto stageAt = [&](Value k) {
+    SmallVector<Value> a = loadStage(planA, k, batch);
+    SmallVector<Value> c = loadStage(planB, k, batch);
+    stageBoth(a, c);
+  };
+  if (tiles.prefetch)
+    stageAt(index(0));
   auto kLoop =
       scf::ForOp::create(b, loc, index(0), sizeK, index(tiles.k), init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(kLoop.getBody());
     Value k0 = kLoop.getInductionVar();
-    stageTile(lhs, dims.m, m0, sizeM, tiles.m, k0, tid, sA, batch);
-    stageTile(rhs, dims.n, n0, sizeN, tiles.n, k0, tid, sB, batch);
-    gpu::BarrierOp::create(b, loc);
+    SmallVector<Value> nextA, nextB;
+    if (tiles.prefetch) {
+      Value k1 = arith::AddIOp::create(b, loc, k0, index(tiles.k));
+      nextA = loadStage(planA, k1, batch);
+      nextB = loadStage(planB, k1, batch);
+    } else {
+      stageAt(k0);
+    }
     SmallVector<Value> acc(kLoop.getRegionIterArgs());
+
     for (int64_t kk = 0; kk < tiles.k; ++kk) {
       Value kIndex = index(kk);
       SmallVector<Value> a, c;
@@ -279,6 +327,8 @@ void KernelBuilder::build(ArrayRef<Value> sizes) {
         }
     }
     gpu::BarrierOp::create(b, loc);
+    if (tiles.prefetch)
+      stageBoth(nextA, nextB);
     scf::YieldOp::create(b, loc, acc);
   }
   // out += acc, inside the output.
@@ -316,7 +366,7 @@ struct GPUContractionKernels
   using Base::Base;
 
   void runOnOperation() override {
-    Tiles tiles{tileM, tileN, tileK, threadM, threadN};
+    Tiles tiles{tileM, tileN, tileK, threadM, threadN, prefetch};
     if (tiles.m <= 0 || tiles.n <= 0 || tiles.k <= 0 || tiles.threadM <= 0 ||
         tiles.threadN <= 0 || tiles.m % tiles.threadM ||
         tiles.n % tiles.threadN || tiles.threadM % 2 || tiles.threadN % 2 ||

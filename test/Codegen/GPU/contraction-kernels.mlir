@@ -3,6 +3,9 @@
 // RUN: onnx-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tile-m=64 tile-n=64 tile-k=4 thread-m=4 thread-n=4}))' \
 // RUN:   | FileCheck %s --check-prefix=SMALL
+// RUN: onnx-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{prefetch=false}))' \
+// RUN:   | FileCheck %s --check-prefix=NOPF
 // RUN: echo 'func.func @f() { return }' | not onnx-opt \
 // RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tile-m=128 tile-n=128 thread-m=3}))' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BAD
@@ -10,9 +13,11 @@
 
 // A matrix product: one block per 128x128 output tile (grid x over n, y over
 // m), 256 threads, two 8x128 stages in workgroup memory, 64 accumulators per
-// thread carried over the k slices; each slice is staged (4 loads of each
-// operand per thread), then a barrier, then 8 steps of 8x8 products, then a
-// barrier. The original op runs instead where the grid does not fit.
+// thread carried over the k slices. The first slice is staged before the
+// loop (4 elements of each operand per thread, then a barrier); each
+// iteration loads the next slice into registers, computes 8 steps of 8x8
+// products on the staged one, then (between barriers) stages the next. The
+// original op runs instead where the grid does not fit.
 // CHECK-LABEL: func.func @matmul
 // CHECK-DAG:   %[[C128:.*]] = arith.constant 128 : index
 // CHECK-DAG:   %[[N:.*]] = arith.constant 100 : index
@@ -22,11 +27,17 @@
 // CHECK:       scf.if
 // CHECK:         gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GX]], %{{.*}} = %[[GY]], %{{.*}} = %{{.*}}) threads({{.*}}) in (%{{.*}} = %c256
 // CHECK-SAME:      workgroup(%[[SA:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-4:   memref.store %{{.*}}, %[[SA]]
+// CHECK-COUNT-4:   memref.store %{{.*}}, %[[SB]]
+// CHECK:           gpu.barrier
 // CHECK:           %[[ACC:.*]]:64 = scf.for
+// CHECK-COUNT-4:     memref.load %arg0
+// CHECK-COUNT-4:     memref.load %arg1
+// CHECK-NOT:         gpu.barrier
+// CHECK-COUNT-64:    arith.addf {{.*}} fastmath<contract>
+// CHECK:             gpu.barrier
 // CHECK-COUNT-4:     memref.store %{{.*}}, %[[SA]]
 // CHECK-COUNT-4:     memref.store %{{.*}}, %[[SB]]
-// CHECK:             gpu.barrier
-// CHECK-COUNT-64:    arith.addf {{.*}} fastmath<contract>
 // CHECK:             gpu.barrier
 // CHECK:             scf.yield
 // CHECK:           scf.if
@@ -38,6 +49,18 @@
 // CHECK:       } else {
 // CHECK:         linalg.matmul
 // CHECK-NOT:   linalg.matmul
+// Without prefetching, each iteration stages its own slice first.
+// NOPF-LABEL: func.func @matmul
+// NOPF:         gpu.launch
+// NOPF-NOT:       gpu.barrier
+// NOPF:           scf.for
+// NOPF-COUNT-4:     memref.load %arg0
+// NOPF-COUNT-4:     memref.load %arg1
+// NOPF-COUNT-8:     memref.store {{.*}}#gpu.address_space<workgroup>
+// NOPF-NEXT:        gpu.barrier
+// NOPF-COUNT-64:    arith.addf {{.*}} fastmath<contract>
+// NOPF:             gpu.barrier
+// NOPF-NEXT:        scf.yield
 // SMALL-LABEL: func.func @matmul
 // SMALL:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256
 // SMALL-SAME:      workgroup(%{{.*}} : memref<4x64xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4x64xf32, #gpu.address_space<workgroup>>)

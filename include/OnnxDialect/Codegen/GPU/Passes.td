@@ -66,7 +66,8 @@ def GPUContractionKernels
     `tile-m` x `tile-n` output tile and batch index, staging `tile-k`-deep
     slices of both operands in workgroup memory, each thread accumulating a
     `thread-m` x `thread-n` sub-tile in registers, then adding it to the
-    output. Partial tiles read zeros and store nothing. Where the grid would
+    output. With `prefetch`, each thread loads its part of the next slice
+    into registers before computing on the staged one. Partial tiles read zeros and store nothing. Where the grid would
     not fit at run time (an empty dim, more than 65535 blocks in y or z),
     the original op runs instead (an `scf.if` holds both).
   }];
@@ -81,6 +82,9 @@ def GPUContractionKernels
            "Output rows per thread (even)">,
     Option<"threadN", "thread-n", "int64_t", /*default=*/"8",
            "Output columns per thread (even)">,
+    Option<"prefetch", "prefetch", "bool", /*default=*/"true",
+           "Load the next k-slice into registers while computing on the "
+           "staged one">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
