@@ -28,6 +28,8 @@ when missing or built by an older version of this file) and prints the paths.
 |             | 256 features, batch 1                                         |
 
 All are batch 1 (transformer_dyn: N, given 4), opset 17, IR version 8.
+make_resnet50 and make_bert take a batch size (BATCHED: the GPU benchmark of
+utils/gpu/make_carry.py); a larger batch gets the same weights.
 """
 import argparse
 import json
@@ -141,7 +143,7 @@ def make_conv():
                    [("y", [1, 64, 56, 56])])
 
 
-def make_resnet50():
+def make_resnet50(batch=1):
     g = Graph(3)
 
     def conv_bn(x, cin, cout, k, stride, relu=True, gamma=1.0):
@@ -168,8 +170,8 @@ def make_resnet50():
             x = g.op("Relu", [g.op("Add", [y, short])])
             cin = width * 4
     g.classifier(x, 2048, out="logits")
-    return g.model("resnet50_v1_5", [("data", [1, 3, 224, 224])],
-                   [("logits", [1, 1000])])
+    return g.model("resnet50_v1_5", [("data", [batch, 3, 224, 224])],
+                   [("logits", [batch, 1000])])
 
 
 # (expansion t, channels c, repeats n, first stride s), MobileNetV2 table 2.
@@ -258,9 +260,9 @@ def make_transformer(layers=2, seq=128, d=256, heads=4, ffn=1024, seed=5,
     return g.model(name, [("x", [n, seq, d])], [("y", [n, seq, d])])
 
 
-def make_bert():
+def make_bert(batch=1):
     return make_transformer(layers=12, seq=128, d=768, heads=12, ffn=3072,
-                            seed=6, name="bert_base_encoder")
+                            seed=6, batch=batch, name="bert_base_encoder")
 
 
 def make_transformer_dyn():
@@ -298,6 +300,10 @@ MODELS = {
     "transformer_dyn": make_transformer_dyn,
     "lstm": make_lstm,
 }
+
+
+# The models that take a batch size: NAME(batch=B) (utils/gpu/make_carry.py).
+BATCHED = {"resnet50": make_resnet50, "bert": make_bert}
 
 
 def flops(path):

@@ -10,21 +10,37 @@ sets are written as .npy files (OUT/cases/NAME/N/{input,output}_K.npy with
 the tensors' names in names.txt). OUT/lib holds the runtime library (all a
 compiled model needs besides the driver), OUT/run_carry.py the script that
 runs it all there (utils/gpu/run_carry.py) and OUT/bench the benchmark
-models. Finally OUT.tar.gz is written (what the device tool carries).
+models.
+
+OUT/models holds the whole-model benchmark (--models, --batches): each model
+of bench/models.py's BATCHED at each batch size, compiled with every
+initializer of more than --weight-bytes bytes turned into a graph input (the
+weights: ResNet-50's 100 MB or BERT-base's 340 MB would not fit the carry),
+as OUT/models/NAME_bB.so, and OUT/models/manifest.json: per entry the data
+input's and the output's names and shapes, and each weight's name, shape,
+dtype and sha256. The weights themselves are not carried: run_carry.py
+rebuilds each model there with bench/models.py (fixed numpy seeds) and
+checks the checksums. Finally OUT.tar.gz is written (what the device tool
+carries).
 
 Usage: utils/gpu/make_carry.py [--build build] [--out gpu-carry]
          [--device cuda] [--chip sm_90] [--filter REGEX] [--jobs 2]
+         [--models resnet50,bert] [--batches 1,32] [--weight-bytes 4096]
 """
 
 import argparse
 import concurrent.futures
 import glob
+import hashlib
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
+import time
 
 import numpy as np
 import onnx
@@ -36,6 +52,8 @@ PLAIN_DTYPES = {1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13}
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import run_conformance  # noqa: E402  (the suites and their discovery)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "bench"))
+import models as bench_models  # noqa: E402  (the benchmark models)
 
 
 def tensor_files(case_dir, out_dir):
@@ -92,6 +110,111 @@ def build_case(onnx_run, device, chip, name, path, out):
     return name, "ok"
 
 
+def weights_as_inputs(model, min_bytes):
+    """Turns each float initializer of more than MIN_BYTES bytes into a
+    graph input (after the model's own inputs, in initializer order);
+    returns [(name, array)] of those."""
+    graph = model.graph
+    keep, weights = [], []
+    for init in graph.initializer:
+        array = numpy_helper.to_array(init)
+        if array.dtype.kind == "f" and array.nbytes > min_bytes:
+            weights.append((init.name, array))
+        else:
+            keep.append(init)
+    del graph.initializer[:]
+    graph.initializer.extend(keep)
+    for name, array in weights:
+        graph.input.append(onnx.helper.make_tensor_value_info(
+            name, onnx.helper.np_dtype_to_tensor_dtype(array.dtype)
+            if hasattr(onnx.helper, "np_dtype_to_tensor_dtype")
+            else onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[array.dtype],
+            list(array.shape)))
+    return weights
+
+
+def value_shape(value):
+    return [d.dim_value for d in value.type.tensor_type.shape.dim]
+
+
+def build_models(onnx_run, args):
+    """Compiles the whole-model benchmark into OUT/models; writes its
+    manifest. Returns the manifest's entries."""
+    folder = os.path.join(args.out, "models")
+    os.makedirs(folder)
+    names = [n for n in args.models.split(",") if n]
+    batches = [int(b) for b in args.batches.split(",") if b]
+    tmp = tempfile.mkdtemp(prefix="carry-models-")
+    jobs = []
+    entries = []
+    try:
+        for name in names:
+            if name not in bench_models.BATCHED:
+                sys.exit("--models: unknown model '%s' (known: %s)" % (
+                    name, ", ".join(bench_models.BATCHED)))
+            for batch in batches:
+                model = bench_models.BATCHED[name](batch=batch)
+                data = model.graph.input[0]
+                weights = weights_as_inputs(model, args.weight_bytes)
+                entry = {
+                    "model": name, "batch": batch,
+                    "file": "%s_b%d.so" % (name, batch),
+                    "input": {"name": data.name, "shape": value_shape(data)},
+                    "output": {"name": model.graph.output[0].name,
+                               "shape": value_shape(model.graph.output[0])},
+                    "weights": [{"name": n, "shape": list(a.shape),
+                                 "dtype": str(a.dtype),
+                                 "sha256": hashlib.sha256(
+                                     np.ascontiguousarray(a).tobytes()).hexdigest()}
+                                for n, a in weights],
+                    "weight_bytes": int(sum(a.nbytes for _, a in weights)),
+                }
+                path = os.path.join(tmp, entry["file"][:-3] + ".onnx")
+                onnx.save(model, path)
+                del model, weights
+                entries.append(entry)
+                jobs.append((entry, path))
+
+        def compile_one(job):
+            entry, path = job
+            so = os.path.join(folder, entry["file"])
+            start = time.time()
+            run = subprocess.run(
+                [onnx_run, path, "--device", args.device, "--gpu-chip",
+                 args.chip, "-o", so], capture_output=True, text=True,
+                timeout=3600)
+            entry["compile_s"] = round(time.time() - start, 1)
+            if run.returncode != 0:
+                lines = (run.stderr or run.stdout).strip().splitlines()
+                entry["error"] = "compile: " + (lines[-1] if lines else "failed")
+                if os.path.exists(so):
+                    os.unlink(so)
+            else:
+                entry["so_bytes"] = os.path.getsize(so)
+            if os.path.exists(so[:-3] + ".h"):
+                os.unlink(so[:-3] + ".h")
+            return entry
+
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            for entry in pool.map(compile_one, jobs):
+                print("model %s b%d: %s in %.1f s, %s; weights as inputs: "
+                      "%d (%.1f MB)" % (
+                          entry["model"], entry["batch"],
+                          entry.get("error", "compiled"), entry["compile_s"],
+                          "%.1f MB" % (entry["so_bytes"] / 1e6)
+                          if "so_bytes" in entry else "no .so",
+                          len(entry["weights"]), entry["weight_bytes"] / 1e6),
+                      flush=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    with open(os.path.join(folder, "manifest.json"), "w") as f:
+        json.dump({"device": args.device, "chip": args.chip,
+                   "weight_bytes": args.weight_bytes,
+                   "models_version": bench_models.VERSION,
+                   "entries": entries}, f, indent=1)
+    return entries
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default="build")
@@ -103,6 +226,13 @@ def main():
     parser.add_argument("--variants", default="",
                         help="';'-separated options of the matrix-product "
                         "kernels to compile MatMul 4096 with as well")
+    parser.add_argument("--models", default="resnet50,bert",
+                        help="bench/models.py models for the whole-model "
+                        "benchmark, comma-separated ('' for none)")
+    parser.add_argument("--batches", default="1,32",
+                        help="their batch sizes, comma-separated")
+    parser.add_argument("--weight-bytes", type=int, default=4096,
+                        help="initializers larger than this become inputs")
     args = parser.parse_args()
     onnx_run = os.path.join(args.build, "bin", "onnx-run")
     shutil.rmtree(args.out, ignore_errors=True)
@@ -147,6 +277,8 @@ def main():
                            check=True, env=env)
             os.unlink(path[:-5] + suffix + ".h")
         os.unlink(path)
+    if args.models:
+        build_models(onnx_run, args)
     with tarfile.open(args.out.rstrip("/") + ".tar.gz", "w:gz") as tar:
         tar.add(args.out, arcname=os.path.basename(args.out.rstrip("/")))
     size = os.path.getsize(args.out.rstrip("/") + ".tar.gz")

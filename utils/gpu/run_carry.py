@@ -9,7 +9,23 @@ node tests (outputs compared as the conformance runner does: rtol 1e-3,
 atol 1e-7), then the MatMul benchmark: our median latency against
 torch.matmul with TF32 off and on, as ratios.
 
+Then the models (DIR/models, where make_carry.py --models put them; needs
+the repository's bench/models.py, --repo, and onnx; PyTorch, torchvision,
+transformers and onnxruntime where present): each entry in a process of its
+own, within its share of --model-budget seconds. It rebuilds the model with
+bench/models.py, checks each weight against the manifest's sha256, runs
+PyTorch eager on the same device (torchvision's resnet50, transformers'
+BertEncoder or else torch.nn.TransformerEncoder, loaded with our weights;
+fp32, TF32 off) and the upload of our weights alone (torch, host to
+device), then ours (data and weights through the C API: the weights are
+copied to the device on every run) once, compares its output with
+onnxruntime's (CPU, the model with its initializers) and PyTorch's (rtol
+1e-3, atol 1e-4), and times it: median, min and max over up to
+--model-runs runs, fewer where the time is up. One line per entry; with
+--json, the figures in models.json beside that file.
+
 Usage: python3 run_carry.py [DIR] [--filter REGEX] [--bench-runs 20]
+         [--model-runs 20] [--model-budget 120] [--repo ROOT]
 """
 
 import argparse
@@ -30,6 +46,7 @@ DTYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16,
           6: np.int32, 7: np.int64, 9: np.bool_, 10: np.float16,
           11: np.float64, 12: np.uint32, 13: np.uint64}
 CODES = {np.dtype(v): k for k, v in DTYPES.items()}
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 class Tensor(ctypes.Structure):
@@ -228,6 +245,433 @@ def cublas(a, b, runs):
     return result
 
 
+# The whole-model benchmark (OUT/models, utils/gpu/make_carry.py --models):
+# each entry's weights are graph inputs, rebuilt here by bench/models.py.
+
+MODEL_RTOL, MODEL_ATOL = 1e-3, 1e-4
+# An entry starts no run that would end past its share of --model-budget
+# less ENTRY_MARGIN_S (its teardown), and is killed ENTRY_GRACE_S after it.
+ENTRY_MARGIN_S, ENTRY_GRACE_S = 5, 10
+
+
+class Failure(Exception):
+    """A step of a model entry that failed, with a one-line reason."""
+
+
+def fmt_ms(seconds):
+    ms = seconds * 1e3
+    if ms >= 10000:
+        return "%.1f s" % seconds
+    return "%.0f ms" % ms if ms >= 100 else "%.1f ms" % ms if ms >= 10 else "%.2f ms" % ms
+
+
+def summary(times):
+    """{median, min, max, runs} of a list of seconds."""
+    return {"median_s": statistics.median(times), "min_s": min(times),
+            "max_s": max(times), "runs": len(times)}
+
+
+def timed(fn, runs, deadline, sync=lambda: None, record=None, guess=0.0):
+    """Times up to RUNS calls of FN (after the caller's warm-up); starts no
+    run that would end past DEADLINE, judged by the slowest run so far (by
+    GUESS, the warm-up's time, before the first). RECORD(times) is called
+    after each run."""
+    times = []
+    while len(times) < runs:
+        if time.time() + max(times or [guess]) > deadline:
+            break
+        sync()
+        start = time.perf_counter()
+        fn()
+        sync()
+        times.append(time.perf_counter() - start)
+        if record:
+            record(times)
+    return times
+
+
+def compare(got, want):
+    """{max_abs_diff, max_abs_ref, pass} of our output against a reference."""
+    diff = float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64))))
+    return {"max_abs_diff": diff,
+            "max_abs_ref": float(np.max(np.abs(want))),
+            "pass": bool(got.shape == want.shape and np.allclose(
+                got, want, rtol=MODEL_RTOL, atol=MODEL_ATOL))}
+
+
+def float_params(model):
+    """The model's float initializers of rank >= 1, in order (the layers'
+    parameters in the order bench/models.py creates them)."""
+    from onnx import numpy_helper
+    arrays = [numpy_helper.to_array(i) for i in model.graph.initializer]
+    return [a for a in arrays if a.dtype.kind == "f" and a.ndim >= 1]
+
+
+def load_params(module, assign):
+    """Loads {state_dict key: array} into MODULE, every key known and of
+    the same shape as the module's."""
+    import torch
+    state = module.state_dict()
+    for key, array in assign.items():
+        if key not in state or tuple(state[key].shape) != array.shape:
+            raise Failure("%s: %s, ours %s" % (
+                key, tuple(state[key].shape) if key in state else "no such key",
+                array.shape))
+    missing = [k for k, _ in module.named_parameters() if k not in assign]
+    if missing:
+        raise Failure("no weight for %s" % missing[0])
+    module.load_state_dict({k: torch.from_numpy(np.ascontiguousarray(a))
+                            for k, a in assign.items()}, strict=False)
+
+
+def torch_resnet50(params):
+    """torchvision's resnet50 (v1.5, as bench/models.py's) with our
+    weights (params None: its random ones): the same layers in the same
+    order (conv, BN scale, bias, mean, var, ..., fc)."""
+    import torchvision
+    module = torchvision.models.resnet50()
+    if params is None:
+        return module, "torchvision resnet50"
+    keys = [k for k in module.state_dict() if not k.endswith("num_batches_tracked")]
+    if len(keys) != len(params):
+        raise Failure("%d tensors in torchvision's, %d in ours" % (len(keys), len(params)))
+    load_params(module, dict(zip(keys, params)))
+    return module, "torchvision resnet50"
+
+
+BERT_LAYERS, BERT_D, BERT_HEADS, BERT_FFN = 12, 768, 12, 3072
+
+
+def bert_layers(params):
+    """Our encoder's parameters per layer: q, k, v, attention out, LN1,
+    FFN in, FFN out, LN2, each (weight, bias); MatMul weights [in, out]."""
+    if len(params) != 16 * BERT_LAYERS:
+        raise Failure("%d tensors in ours, expected %d" % (len(params), 16 * BERT_LAYERS))
+    return [[params[16 * l + 2 * j: 16 * l + 2 * j + 2] for j in range(8)]
+            for l in range(BERT_LAYERS)]
+
+
+def torch_bert(params):
+    """transformers' BertEncoder (BertConfig() but our LayerNorm epsilon,
+    1e-5) with our weights (params None: its random ones);
+    torch.nn.TransformerEncoder (post-LN, GELU) where transformers is
+    missing or fails."""
+    import torch
+    layers = bert_layers(params) if params is not None else None
+    try:
+        import transformers
+        config = transformers.BertConfig(layer_norm_eps=1e-5)
+        assert (config.num_hidden_layers, config.hidden_size,
+                config.num_attention_heads, config.intermediate_size,
+                config.hidden_act) == (BERT_LAYERS, BERT_D, BERT_HEADS,
+                                       BERT_FFN, "gelu")
+        module = transformers.BertModel(config, add_pooling_layer=False).encoder
+        names = ["attention.self.query", "attention.self.key",
+                 "attention.self.value", "attention.output.dense",
+                 "attention.output.LayerNorm", "intermediate.dense",
+                 "output.dense", "output.LayerNorm"]
+        assign = {}
+        for l, layer in enumerate(layers or []):
+            for name, (w, b) in zip(names, layer):
+                key = "layer.%d.%s." % (l, name)
+                assign[key + "weight"] = w.T if w.ndim == 2 else w
+                assign[key + "bias"] = b
+        if layers:
+            load_params(module, assign)
+        module.eval()
+
+        class Encoder(torch.nn.Module):
+            def __init__(self, encoder):
+                super().__init__()
+                self.encoder = encoder
+
+            def forward(self, x):
+                out = self.encoder(x)
+                return out[0] if isinstance(out, tuple) else out.last_hidden_state
+
+        module = Encoder(module)
+        with torch.no_grad():  # a call that fails falls back as well
+            module(torch.zeros(1, 4, BERT_D))
+        return module, "transformers %s BertEncoder" % transformers.__version__
+    except Exception as e:  # noqa: BLE001  (no transformers, or another API)
+        why = one_line(e)
+    layer = torch.nn.TransformerEncoderLayer(
+        BERT_D, BERT_HEADS, BERT_FFN, dropout=0.0, activation="gelu",
+        layer_norm_eps=1e-5, batch_first=True, norm_first=False)
+    module = torch.nn.TransformerEncoder(layer, BERT_LAYERS, enable_nested_tensor=False)
+    if layers is None:
+        return module, "torch.nn.TransformerEncoder (no transformers BertEncoder: %s)" % why
+    assign = {}
+    for l, layer in enumerate(layers):
+        (qw, qb), (kw, kb), (vw, vb), (ow, ob), (n1w, n1b), (f1w, f1b), \
+            (f2w, f2b), (n2w, n2b) = layer
+        key = "layers.%d." % l
+        assign.update({
+            key + "self_attn.in_proj_weight": np.concatenate([qw.T, kw.T, vw.T]),
+            key + "self_attn.in_proj_bias": np.concatenate([qb, kb, vb]),
+            key + "self_attn.out_proj.weight": ow.T,
+            key + "self_attn.out_proj.bias": ob,
+            key + "linear1.weight": f1w.T, key + "linear1.bias": f1b,
+            key + "linear2.weight": f2w.T, key + "linear2.bias": f2b,
+            key + "norm1.weight": n1w, key + "norm1.bias": n1b,
+            key + "norm2.weight": n2w, key + "norm2.bias": n2b})
+    load_params(module, assign)
+    return module, "torch.nn.TransformerEncoder (no transformers BertEncoder: %s)" % why
+
+
+TORCH_MODELS = {"resnet50": torch_resnet50, "bert": torch_bert}
+
+
+def one_line(e):
+    text = str(e).strip().splitlines()
+    return "%s: %s" % (type(e).__name__, text[0] if text else "")
+
+
+def model_entry(args):
+    """Runs one entry of OUT/models/manifest.json (--model-entry) and writes
+    what it finds as JSON lines on stdout, each as soon as known (the
+    parent keeps what came before a kill); the first error ends it."""
+    out = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)  # what the compiled code or the libraries print: stderr
+
+    def fact(**kv):
+        out.write(json.dumps(kv) + "\n")
+        out.flush()
+
+    try:
+        measure_entry(args, fact)
+    except Failure as e:
+        fact(error=str(e))
+    except Exception as e:  # noqa: BLE001  (a run error, bad data: report it)
+        fact(error=one_line(e))
+    fact(done=True)
+    return 0
+
+
+def measure_entry(args, fact):
+    start = time.time()
+    deadline = start + args.entry_budget
+    with open(os.path.join(args.dir, "models", "manifest.json")) as f:
+        manifest = json.load(f)
+    entry = manifest["entries"][args.model_entry]
+    device = manifest["device"]
+    runs = args.model_runs
+
+    # The model, rebuilt here; its weights checked against the manifest.
+    sys.path.insert(0, os.path.join(args.repo, "bench"))
+    import hashlib
+    import models as bench_models
+    from onnx import numpy_helper
+    model = bench_models.BATCHED[entry["model"]](batch=entry["batch"])
+    inits = {i.name: i for i in model.graph.initializer}
+    weights = []
+    for w in entry["weights"]:
+        if w["name"] not in inits:
+            raise Failure("weight %s: not in the model bench/models.py builds here" % w["name"])
+        array = np.ascontiguousarray(numpy_helper.to_array(inits[w["name"]]))
+        if (list(array.shape) != w["shape"] or str(array.dtype) != w["dtype"] or
+                hashlib.sha256(array.tobytes()).hexdigest() != w["sha256"]):
+            raise Failure("weight %s: checksum differs from the compiled model's "
+                          "(numpy %s here: its Generator gave other numbers?)" % (
+                              w["name"], np.__version__))
+        weights.append((w["name"], array))
+    data = np.random.default_rng(100).standard_normal(
+        entry["input"]["shape"]).astype(np.float32)
+    fact(rebuild_s=time.time() - start)
+    rt = Runtime(os.path.join(args.dir, "lib", "libOnnxDialectRuntime.so"))
+    if device != "cpu":
+        rt.device_check(device)
+    so = rt.load(os.path.join(args.dir, "models", entry["file"]))
+
+    # PyTorch eager on the same device: the same model with our weights
+    # (else random ones), then the upload of our weights alone.
+    want_torch = None
+    try:
+        import warnings
+        import torch
+        # (our weights are read-only views; nothing writes to them)
+        warnings.filterwarnings("ignore", message="The given NumPy array is not writable")
+        tdev = "cuda" if device == "cuda" else "cpu"
+        if tdev == "cuda" and not torch.cuda.is_available():
+            raise Failure("PyTorch %s sees no CUDA device" % torch.__version__)
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        sync = torch.cuda.synchronize if tdev == "cuda" else (lambda: None)
+        try:
+            module, what = TORCH_MODELS[entry["model"]](float_params(model))
+            what += ", our weights"
+            same_weights = True
+        except Exception as e:  # noqa: BLE001  (then its own random weights)
+            module, what = TORCH_MODELS[entry["model"]](None)
+            what += ", random weights (ours did not load: %s)" % one_line(e)
+            same_weights = False
+        module = module.to(tdev).eval()
+        x = torch.from_numpy(data).to(tdev)
+        torch_deadline = time.time() + max(5.0, (deadline - time.time()) / 4)
+        with torch.no_grad():
+            for _ in range(3):
+                warm = time.perf_counter()
+                y = module(x)
+                sync()
+                warm = time.perf_counter() - warm
+            if same_weights:
+                want_torch = y.float().cpu().numpy()
+            # (too slow for a timed run: the last warm-up run instead)
+            times = timed(lambda: module(x), runs, torch_deadline, sync,
+                          guess=warm) or [warm]
+        fact(torch=dict(summary(times), what=what, device=tdev,
+                        matmul_precision=torch.get_float32_matmul_precision(),
+                        threads=torch.get_num_threads() if tdev == "cpu" else None,
+                        version=torch.__version__))
+        module = x = y = None  # (free them; the lambda above holds the names)
+        if tdev == "cuda":
+            def upload():
+                for _, w in weights:
+                    torch.from_numpy(w).cuda()
+            warm = time.perf_counter()
+            upload()
+            sync()
+            warm = time.perf_counter() - warm
+            times = timed(upload, runs, time.time() + max(3.0, (deadline - time.time()) / 8),
+                          sync, guess=warm) or [warm]
+            fact(upload=summary(times))
+            torch.cuda.empty_cache()
+    except Exception as e:  # noqa: BLE001  (no PyTorch, no GPU, another API)
+        fact(torch_error=one_line(e))
+
+    # Ours: data and weights through the C API.
+    feed = [(entry["input"]["name"], data)] + weights
+    first = time.perf_counter()
+    got, = rt.run(so, feed)
+    fact(first_s=time.perf_counter() - first)
+    if want_torch is not None:
+        fact(vs_torch=compare(got, want_torch))
+    try:
+        import onnxruntime
+        session = onnxruntime.InferenceSession(
+            model.SerializeToString(), providers=["CPUExecutionProvider"])
+        want, = session.run(None, {entry["input"]["name"]: data})
+        fact(vs_ort=compare(got, want))
+    except ImportError:
+        fact(vs_ort_error="no onnxruntime here")
+    except Exception as e:  # noqa: BLE001
+        fact(vs_ort_error=one_line(e))
+    del model, inits
+    # (the first run JIT-compiles the kernels: no guess from it; a run that
+    # ends far past the deadline gets the entry killed, keeping the above)
+    timed(lambda: rt.run(so, feed), runs, deadline,
+          record=lambda times: fact(ours=summary(times)))
+    rt.lib.onnxd_model_free(so)
+    fact(done=True)
+    return 0
+
+
+def entry_line(label, r):
+    """The one line an entry prints."""
+    parts = []
+    if "error" in r:
+        parts.append(r["error"])
+    ours, ref = r.get("ours"), r.get("torch")
+    if ours:
+        parts.append("ours %s (%s .. %s, %d runs; first run %s)" % (
+            fmt_ms(ours["median_s"]), fmt_ms(ours["min_s"]), fmt_ms(ours["max_s"]),
+            ours["runs"], fmt_ms(r["first_s"])))
+    elif "first_s" in r:
+        parts.append("ours: first run only, %s (includes the JIT)" % fmt_ms(r["first_s"]))
+    if ref:
+        parts.append("torch eager %s (%s .. %s, %d runs; %s%s)" % (
+            fmt_ms(ref["median_s"]), fmt_ms(ref["min_s"]), fmt_ms(ref["max_s"]),
+            ref["runs"], ref["what"],
+            ", %d CPU thread(s)" % ref["threads"] if ref.get("threads") else ""))
+    elif "torch_error" in r:
+        parts.append("torch eager: none (%s)" % r["torch_error"])
+    if ours and ref:
+        parts.append("ours/torch %.1fx" % (ours["median_s"] / ref["median_s"]))
+    if "upload" in r:
+        parts.append("weight upload alone (torch) %s" % fmt_ms(r["upload"]["median_s"]))
+    for key, name in (("vs_ort", "onnxruntime"), ("vs_torch", "torch")):
+        if key in r:
+            c = r[key]
+            parts.append("output vs %s: max abs diff %.2g (of max |ref| %.3g; %s)" % (
+                name, c["max_abs_diff"], c["max_abs_ref"], "pass" if c["pass"] else "FAIL"))
+        elif key + "_error" in r:
+            parts.append("output vs %s: not compared (%s)" % (name, r[key + "_error"]))
+    return "%s: %s" % (label, "; ".join(parts))
+
+
+def models_stage(args):
+    """Runs each entry of OUT/models/manifest.json in a process of its own
+    within its share of --model-budget; prints one line per entry."""
+    with open(os.path.join(args.dir, "models", "manifest.json")) as f:
+        manifest = json.load(f)
+    device = manifest["device"]
+    entries = manifest["entries"]
+    print("== models: ours on %s (weights as inputs%s) against PyTorch eager "
+          "on the %s, fp32, TF32 off; outputs against onnxruntime (CPU) and "
+          "PyTorch with rtol %g, atol %g; budget %.0f s" % (
+              device, ": uploaded every run" if device == "cuda" else "",
+              "GPU" if device == "cuda" else "CPU (a CPU carry: no GPU in this stage)",
+              MODEL_RTOL, MODEL_ATOL, args.model_budget), flush=True)
+    repo = args.repo or os.path.dirname(os.path.dirname(HERE))
+    if not os.path.exists(os.path.join(repo, "bench", "models.py")):
+        print("models: no bench/models.py under %s (pass --repo)" % repo)
+        return []
+    results = []
+    start = time.time()
+    runnable = sum(1 for e in entries if "error" not in e)
+    for i, entry in enumerate(entries):
+        label = "%s b%d" % (entry["model"], entry["batch"])
+        if "error" in entry:  # (the compile's)
+            r = {"error": entry["error"]}
+        else:
+            share = (args.model_budget - (time.time() - start)) / runnable
+            runnable -= 1
+            if share < 10:
+                r = {"error": "not run: %.0f s of the models' budget (%.0f s) left "
+                     "for it" % (max(share, 0), args.model_budget)}
+            else:
+                r = run_entry(args, i, repo, share, label)
+        print(entry_line(label, r), flush=True)
+        results.append(dict(r, model=entry["model"], batch=entry["batch"],
+                            device=device))
+    return results
+
+
+def run_entry(args, index, repo, share, label):
+    log_path = os.path.join(args.logs, "model-%s.log" % label.replace(" ", "_"))
+    # (bench() sets ONNXD_CUDA_KERNEL_TIMES: events around every launch
+    # would weigh on the latency measured here)
+    env = {k: v for k, v in os.environ.items() if k != "ONNXD_CUDA_KERNEL_TIMES"}
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), args.dir,
+             "--model-entry", str(index), "--repo", repo,
+             "--model-runs", str(args.model_runs),
+             "--entry-budget", "%.1f" % (share - ENTRY_MARGIN_S)],
+            stdout=subprocess.PIPE, stderr=log, text=True, env=env)
+        try:
+            stdout, _ = proc.communicate(timeout=share + ENTRY_GRACE_S)
+            killed = False
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            stdout, _ = proc.communicate()
+            killed = True
+    r = {}
+    for line in stdout.splitlines():
+        try:
+            r.update(json.loads(line))
+        except ValueError:
+            pass
+    if killed:
+        r["error"] = "killed after %.0f s (its share of the budget and %d s)" % (
+            share + ENTRY_GRACE_S, ENTRY_GRACE_S)
+    elif not r.pop("done", False):
+        with open(log_path, "rb") as f:
+            tail = f.read()[-2000:].decode(errors="replace").strip().splitlines()
+        r["error"] = "crash: exit %s: %s" % (proc.returncode, tail[-1] if tail else "")
+    return r
+
+
 def worker(args):
     """Runs the cases named on stdin, one per line; answers each with one
     line on stdout. Exits after a runtime error: a fault can leave the CUDA
@@ -312,10 +756,20 @@ def main():
                         help="seconds after which no new case starts")
     parser.add_argument("--json", help="writes {case: result} there")
     parser.add_argument("--logs", default=None, help="the workers' stderr")
+    parser.add_argument("--model-runs", type=int, default=20,
+                        help="timed runs per model entry (0: no models stage)")
+    parser.add_argument("--model-budget", type=float, default=120,
+                        help="seconds for the models stage, all entries")
+    parser.add_argument("--repo", help="the repository root, for bench/models.py "
+                        "(default: two folders above this script)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--model-entry", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--entry-budget", type=float, default=60, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         return worker(args)
+    if args.model_entry is not None:
+        return model_entry(args)
     args.logs = args.logs or os.path.join(args.dir, "logs")
     os.makedirs(args.logs, exist_ok=True)
     rt = Runtime(os.path.join(args.dir, "lib", "libOnnxDialectRuntime.so"))
@@ -353,6 +807,13 @@ def main():
             json.dump(results, f, indent=1, sort_keys=True)
     if os.path.isdir(os.path.join(args.dir, "bench")) and args.bench_runs > 0:
         bench(rt, os.path.join(args.dir, "bench"), args.bench_runs)
+    if (os.path.exists(os.path.join(args.dir, "models", "manifest.json")) and
+            args.model_runs > 0):
+        models = models_stage(args)
+        if args.json:
+            with open(os.path.join(os.path.dirname(os.path.abspath(args.json)),
+                                   "models.json"), "w") as f:
+                json.dump(models, f, indent=1, sort_keys=True)
     return 0
 
 if __name__ == "__main__":
