@@ -11,32 +11,34 @@
 // RUN:   | FileCheck %s --check-prefix=BAD
 // BAD: onnx-gpu-contraction-kernels: tiles 128x128x8 with 3x8 per thread do not divide into whole warps
 
-// A matrix product: one block per 128x128 output tile (grid x over n, y over
-// m), 256 threads, two 8x128 stages in workgroup memory, 64 accumulators per
-// thread carried over the k slices. The first slice is staged before the
-// loop (4 elements of each operand per thread, then a barrier); each
+// A matrix product: one block per 128x64 output tile (grid x over n, y over
+// m), 128 threads, an 8x128 and an 8x64 stage in workgroup memory, 64
+// accumulators per thread carried over the k slices. The first slice is
+// staged before the loop (8 elements of A and 4 of B per thread, then a
+// barrier); each
 // iteration loads the next slice into registers, computes 8 steps of 8x8
 // products on the staged one, then (between barriers) stages the next. The
 // original op runs instead where the grid does not fit.
 // CHECK-LABEL: func.func @matmul
 // CHECK-DAG:   %[[C128:.*]] = arith.constant 128 : index
+// CHECK-DAG:   %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG:   %[[N:.*]] = arith.constant 100 : index
 // CHECK-DAG:   %[[M:.*]] = arith.constant 200 : index
-// CHECK:       %[[GX:.*]] = arith.ceildivui %[[N]], %[[C128]]
-// CHECK:       %[[GY:.*]] = arith.ceildivui %[[M]], %[[C128]]
+// CHECK-DAG:   %[[GX:.*]] = arith.ceildivui %[[N]], %[[C64]]
+// CHECK-DAG:   %[[GY:.*]] = arith.ceildivui %[[M]], %[[C128]]
 // CHECK:       scf.if
-// CHECK:         gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GX]], %{{.*}} = %[[GY]], %{{.*}} = %{{.*}}) threads({{.*}}) in (%{{.*}} = %c256
-// CHECK-SAME:      workgroup(%[[SA:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>>)
-// CHECK-COUNT-4:   memref.store %{{.*}}, %[[SA]]
+// CHECK:         gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GX]], %{{.*}} = %[[GY]], %{{.*}} = %{{.*}}) threads({{.*}}) in (%{{.*}} = %c128
+// CHECK-SAME:      workgroup(%[[SA:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<8x64xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-8:   memref.store %{{.*}}, %[[SA]]
 // CHECK-COUNT-4:   memref.store %{{.*}}, %[[SB]]
 // CHECK:           gpu.barrier
 // CHECK:           %[[ACC:.*]]:64 = scf.for
-// CHECK-COUNT-4:     memref.load %arg0
+// CHECK-COUNT-8:     memref.load %arg0
 // CHECK-COUNT-4:     memref.load %arg1
 // CHECK-NOT:         gpu.barrier
 // CHECK-COUNT-64:    arith.addf {{.*}} fastmath<contract>
 // CHECK:             gpu.barrier
-// CHECK-COUNT-4:     memref.store %{{.*}}, %[[SA]]
+// CHECK-COUNT-8:     memref.store %{{.*}}, %[[SA]]
 // CHECK-COUNT-4:     memref.store %{{.*}}, %[[SB]]
 // CHECK:             gpu.barrier
 // CHECK:             scf.yield
@@ -54,9 +56,9 @@
 // NOPF:         gpu.launch
 // NOPF-NOT:       gpu.barrier
 // NOPF:           scf.for
-// NOPF-COUNT-4:     memref.load %arg0
+// NOPF-COUNT-8:     memref.load %arg0
 // NOPF-COUNT-4:     memref.load %arg1
-// NOPF-COUNT-8:     memref.store {{.*}}#gpu.address_space<workgroup>
+// NOPF-COUNT-12:    memref.store {{.*}}#gpu.address_space<workgroup>
 // NOPF-NEXT:        gpu.barrier
 // NOPF-COUNT-64:    arith.addf {{.*}} fastmath<contract>
 // NOPF:             gpu.barrier

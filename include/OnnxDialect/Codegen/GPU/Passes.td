@@ -74,7 +74,7 @@ def GPUContractionKernels
   let options = [
     Option<"tileM", "tile-m", "int64_t", /*default=*/"128",
            "Output rows per block">,
-    Option<"tileN", "tile-n", "int64_t", /*default=*/"128",
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"64",
            "Output columns per block">,
     Option<"tileK", "tile-k", "int64_t", /*default=*/"8",
            "Depth of the operand slices staged in workgroup memory">,
