@@ -53,6 +53,7 @@ struct GPUDeviceMemory
     if (func::FuncOp entry = findEntryFunction(module))
       if (!entry.isExternal())
         copyInputs(entry);
+    mergeIdenticalKernels(module);
     nameKernelsAfterModules(module);
     // The globals host code reads (kernels get them as arguments).
     llvm::SetVector<Attribute> names;
@@ -60,6 +61,49 @@ struct GPUDeviceMemory
         [&](memref::GetGlobalOp op) { names.insert(op.getNameAttr()); });
     module->setAttr(kGPUGlobalsAttr,
                     ArrayAttr::get(module.getContext(), names.getArrayRef()));
+  }
+
+  /// Outlining makes one module per loop nest, and a model repeats its
+  /// nests (the layers of a transformer): the launches of identical kernels
+  /// share one module, so that the driver compiles each kernel once.
+  void mergeIdenticalKernels(ModuleOp module) {
+    llvm::StringMap<gpu::GPUFuncOp> first;  // text of the kernel -> kernel
+    llvm::StringMap<gpu::GPUFuncOp> merged; // module name -> kept kernel
+    SmallVector<gpu::GPUModuleOp> erased;
+    for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+      auto ops = llvm::to_vector(
+          llvm::make_pointer_range(gpuModule.getBody()->without_terminator()));
+      auto kernel = ops.size() == 1 ? dyn_cast<gpu::GPUFuncOp>(ops.front())
+                                    : gpu::GPUFuncOp();
+      if (!kernel || !kernel.isKernel())
+        continue;
+      // The kernel's text without its name (and without locations).
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      StringAttr name = kernel.getNameAttr();
+      kernel.setName("kernel");
+      kernel->print(os, OpPrintingFlags().useLocalScope());
+      kernel.setName(name);
+      auto [it, inserted] = first.try_emplace(text, kernel);
+      if (inserted)
+        continue;
+      merged[gpuModule.getName()] = it->second;
+      erased.push_back(gpuModule);
+    }
+    if (merged.empty())
+      return;
+    module.walk([&](gpu::LaunchFuncOp launch) {
+      auto it = merged.find(launch.getKernelModuleName().getValue());
+      if (it == merged.end())
+        return;
+      gpu::GPUFuncOp kept = it->second;
+      auto keptModule = kept->getParentOfType<gpu::GPUModuleOp>();
+      launch.setKernelAttr(
+          SymbolRefAttr::get(keptModule.getNameAttr(),
+                             {FlatSymbolRefAttr::get(kept.getNameAttr())}));
+    });
+    for (gpu::GPUModuleOp gpuModule : erased)
+      gpuModule.erase();
   }
 
   /// Outlining names every kernel after its function (`f_kernel` in the

@@ -105,9 +105,12 @@ def GPUDeviceMemory : Pass<"onnx-gpu-device-memory", "::mlir::ModuleOp"> {
     returned. The names of the `memref.global`s that host code reads are
     listed in the module attribute `onnx.gpu_globals`, for
     onnx-gpu-runtime-calls, which gives kernels a device copy of each.
-    Each outlined kernel is renamed after its gpu.module (outlining names
-    them all after the function they came from), so that the runtime's
-    messages and kernel times name one kernel each.
+    Identical kernels (the same body: a model's repeated layers) are merged
+    into one module that all their launches use, so that the driver
+    compiles each once; each outlined kernel is then renamed after its
+    gpu.module (outlining names them all after the function they came
+    from), so that the runtime's messages and kernel times name one kernel
+    each.
   }];
   let options = [
     Option<"driverCopies", "driver-copies", "bool", /*default=*/"true",
