@@ -24,6 +24,7 @@
 
 #include "OnnxDialect/Codegen/GPU/Passes.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -51,27 +52,35 @@ struct Tiles {
   int64_t threads() const { return (m / threadM) * (n / threadN); }
 };
 
-/// The dims of a contraction as this pass tiles it: the tile's m and n, the
-/// one reduction dim k, and the other (parallel) dims, which index blocks.
+/// The dims of a product as this pass tiles it: the tile's m, n and k,
+/// each a group of loop dims linearized (the last fastest), the other
+/// (parallel) dims, which index blocks, and which operand holds the m dims
+/// (the other holds the n dims; both hold k).
 struct Dims {
-  SmallVector<unsigned> batch;
-  unsigned m, n, k;
+  SmallVector<unsigned> batch, m, n, k;
+  unsigned lhs = 0, rhs = 1;
 };
 
-std::optional<Dims> matchContraction(linalg::LinalgOp op) {
+/// Two f32 buffers in, one out, a body that multiplies and adds.
+static bool isF32BufferProduct(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
-    return std::nullopt;
+      op.getNumDpsInits() != 1)
+    return false;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
     if (!type || !type.getElementType().isF32() || type.getMemorySpace())
-      return std::nullopt;
+      return false;
   }
+  return true;
+}
+
+std::optional<Dims> matchContraction(linalg::LinalgOp op) {
+  if (!isF32BufferProduct(op) || !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
-  if (failed(dims) || dims->m.empty() || dims->n.empty() ||
-      dims->k.size() != 1 ||
-      dims->batch.size() + dims->m.size() + dims->n.size() + 1 !=
+  if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty() ||
+      dims->batch.size() + dims->m.size() + dims->n.size() + dims->k.size() !=
           op.getNumLoops())
     return std::nullopt;
   for (AffineMap map : op.getIndexingMapsArray())
@@ -81,12 +90,48 @@ std::optional<Dims> matchContraction(linalg::LinalgOp op) {
   // batch of the product, or an m or n dim more, as in a product with a
   // broadcast batch dim) index blocks like batch dims.
   Dims result;
-  result.m = dims->m.back();
-  result.n = dims->n.back();
-  result.k = dims->k.front();
+  result.m = {dims->m.back()};
+  result.n = {dims->n.back()};
+  result.k.assign(dims->k.begin(), dims->k.end());
   for (unsigned d = 0; d < op.getNumLoops(); ++d)
-    if (d != result.m && d != result.n && d != result.k)
+    if (d != result.m.front() && d != result.n.front() &&
+        !llvm::is_contained(result.k, d))
       result.batch.push_back(d);
+  return result;
+}
+
+/// A convolution as an implicit product: m the output channels, n the
+/// batch and output pixels, k the input channels and the filter's window
+/// (the input buffer is already padded). No depthwise or grouped dims.
+std::optional<Dims> matchConvolution(linalg::LinalgOp op) {
+  if (!isF32BufferProduct(op) || !linalg::isaConvolutionOpInterface(op))
+    return std::nullopt;
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  if (failed(dims) || !dims->depth.empty() || dims->outputChannel.size() != 1 ||
+      dims->outputImage.empty() || dims->filterLoop.empty() ||
+      dims->inputChannel.empty())
+    return std::nullopt;
+  Dims result;
+  result.m.assign(dims->outputChannel.begin(), dims->outputChannel.end());
+  result.n.assign(dims->batch.begin(), dims->batch.end());
+  result.n.append(dims->outputImage.begin(), dims->outputImage.end());
+  result.k.assign(dims->inputChannel.begin(), dims->inputChannel.end());
+  result.k.append(dims->filterLoop.begin(), dims->filterLoop.end());
+  llvm::sort(result.n);
+  llvm::sort(result.k);
+  if (result.m.size() + result.n.size() + result.k.size() != op.getNumLoops())
+    return std::nullopt;
+  // The operand that holds the output channel is the filter.
+  unsigned channel = result.m.front();
+  auto holds = [&](unsigned operand) {
+    return op.getMatchingIndexingMap(&op->getOpOperand(operand))
+        .isFunctionOfDim(channel);
+  };
+  if (holds(0) == holds(1))
+    return std::nullopt;
+  result.lhs = holds(0) ? 0 : 1;
+  result.rhs = 1 - result.lhs;
   return result;
 }
 
@@ -109,27 +154,50 @@ private:
   SmallVector<Value> operandIndices(OpOperand &operand, ArrayRef<Value> loops) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
     SmallVector<Value> indices;
-    for (unsigned r = 0; r < map.getNumResults(); ++r)
-      indices.push_back(loops[map.getDimPosition(r)]);
+    for (AffineExpr expr : map.getResults())
+      indices.push_back(
+          affine::expandAffineExpr(b, loc, expr, loops, ValueRange()));
     return indices;
   }
-  /// True when the innermost dim of `operand`'s buffer is the loop dim `d`.
-  bool innermostIs(OpOperand &operand, unsigned d) {
+  /// True when the innermost index of `operand` depends on k dims only.
+  bool innermostIsK(OpOperand &operand) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    return map.getNumResults() > 0 &&
-           map.getDimPosition(map.getNumResults() - 1) == d;
+    if (map.getNumResults() == 0)
+      return false;
+    AffineExpr last = map.getResults().back();
+    for (unsigned d = 0; d < map.getNumDims(); ++d)
+      if (last.isFunctionOfDim(d) && !llvm::is_contained(dims.k, d))
+        return false;
+    return true;
+  }
+  /// The product of the sizes of `group`.
+  Value groupSize(ArrayRef<unsigned> group, ArrayRef<Value> sizes) {
+    Value size = sizes[group.front()];
+    for (unsigned d : group.drop_front())
+      size = arith::MulIOp::create(b, loc, size, sizes[d]);
+    return size;
+  }
+  /// Sets the loop values of `group` from their linear index (the last
+  /// dim fastest).
+  void delinearize(Value linear, ArrayRef<unsigned> group,
+                   SmallVectorImpl<Value> &loops) {
+    for (unsigned d : llvm::reverse(group.drop_front())) {
+      loops[d] = arith::RemUIOp::create(b, loc, linear, sizes[d]);
+      linear = arith::DivUIOp::create(b, loc, linear, sizes[d]);
+    }
+    loops[group.front()] = linear;
   }
   /// How one operand's k-slice is staged: the elements each thread copies,
   /// as (k, row) positions in the slice, where consecutive threads read
   /// consecutive elements of the buffer's innermost dim.
   struct Stage {
     OpOperand *operand;
-    unsigned dim;       // the tile's m or n
-    Value origin, size; // the block's first row, the rows in all
+    ArrayRef<unsigned> group; // the tile's m or n dims
+    Value origin, size;       // the block's first row, the rows in all
     SmallVector<Value> kk, row;
   };
-  Stage planStage(OpOperand &operand, unsigned dim, Value origin, Value size,
-                  int64_t extent, Value tid);
+  Stage planStage(OpOperand &operand, ArrayRef<unsigned> group, Value origin,
+                  Value size, int64_t extent, Value tid);
   /// The thread's elements of the k-slice at `k0`: zeros outside the
   /// operand (clamped indices, so every load is in bounds).
   SmallVector<Value> loadStage(const Stage &stage, Value k0,
@@ -141,16 +209,18 @@ private:
   linalg::LinalgOp op;
   const Dims &dims;
   const Tiles &tiles;
-  // Loop sizes, set by build.
+  // Loop sizes, and those of the m, n and k groups, set by build.
+  SmallVector<Value> sizes;
   Value sizeM, sizeN, sizeK;
 };
 
-KernelBuilder::Stage KernelBuilder::planStage(OpOperand &operand, unsigned dim,
+KernelBuilder::Stage KernelBuilder::planStage(OpOperand &operand,
+                                              ArrayRef<unsigned> group,
                                               Value origin, Value size,
                                               int64_t extent, Value tid) {
-  Stage stage{&operand, dim, origin, size, {}, {}};
+  Stage stage{&operand, group, origin, size, {}, {}};
   int64_t count = extent * tiles.k / tiles.threads();
-  bool kFastest = innermostIs(operand, dims.k);
+  bool kFastest = innermostIsK(operand);
   for (int64_t r = 0; r < count; ++r) {
     Value e = arith::AddIOp::create(b, loc, tid, index(r * tiles.threads()));
     if (kFastest) {
@@ -182,8 +252,8 @@ SmallVector<Value> KernelBuilder::loadStage(const Stage &stage, Value k0,
     SmallVector<Value> loops(op.getNumLoops(), index(0));
     for (auto [d, value] : llvm::zip(dims.batch, batch))
       loops[d] = value;
-    loops[stage.dim] = arith::MinUIOp::create(b, loc, g, lastRow);
-    loops[dims.k] = arith::MinUIOp::create(b, loc, gk, lastK);
+    delinearize(arith::MinUIOp::create(b, loc, g, lastRow), stage.group, loops);
+    delinearize(arith::MinUIOp::create(b, loc, gk, lastK), dims.k, loops);
     Value v = memref::LoadOp::create(b, loc, stage.operand->get(),
                                      operandIndices(*stage.operand, loops));
     values.push_back(arith::SelectOp::create(b, loc, in, v, zero));
@@ -197,11 +267,13 @@ void KernelBuilder::storeStage(const Stage &stage, ArrayRef<Value> values,
     memref::StoreOp::create(b, loc, v, buffer, ValueRange{kk, row});
 }
 
-void KernelBuilder::build(ArrayRef<Value> sizes) {
-  sizeM = sizes[dims.m];
-  sizeN = sizes[dims.n];
-  sizeK = sizes[dims.k];
-  OpOperand &lhs = op->getOpOperand(0), &rhs = op->getOpOperand(1);
+void KernelBuilder::build(ArrayRef<Value> loopSizes) {
+  sizes.assign(loopSizes.begin(), loopSizes.end());
+  sizeM = groupSize(dims.m, sizes);
+  sizeN = groupSize(dims.n, sizes);
+  sizeK = groupSize(dims.k, sizes);
+  OpOperand &lhs = op->getOpOperand(dims.lhs);
+  OpOperand &rhs = op->getOpOperand(dims.rhs);
   OpOperand &out = *op.getDpsInitOperand(0);
 
   Value batchCount = index(1);
@@ -342,7 +414,7 @@ void KernelBuilder::build(ArrayRef<Value> sizes) {
     auto ifM = scf::IfOp::create(b, loc, inM, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifM.getThenRegion().front());
-    loops[dims.m] = m;
+    delinearize(m, dims.m, loops);
     for (int64_t j = 0; j < tiles.threadN; ++j) {
       Value n = arith::AddIOp::create(b, loc, n0, cols[j]);
       Value inN =
@@ -350,7 +422,7 @@ void KernelBuilder::build(ArrayRef<Value> sizes) {
       auto ifN = scf::IfOp::create(b, loc, inN, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard inner(b);
       b.setInsertionPointToStart(&ifN.getThenRegion().front());
-      loops[dims.n] = n;
+      delinearize(n, dims.n, loops);
       SmallVector<Value> indices = operandIndices(out, loops);
       Value old = memref::LoadOp::create(b, loc, out.get(), indices);
       Value sum = arith::AddFOp::create(b, loc, old,
@@ -380,11 +452,13 @@ struct GPUContractionKernels
              "a multiple of 32 up to 1024, each staging whole elements)";
       return signalPassFailure();
     }
-    SmallVector<std::pair<linalg::LinalgOp, Dims>> matches;
+    std::vector<std::pair<linalg::LinalgOp, Dims>> matches;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (op->getParentOfType<gpu::LaunchOp>())
         return;
       if (std::optional<Dims> dims = matchContraction(op))
+        matches.push_back({op, *dims});
+      else if (std::optional<Dims> dims = matchConvolution(op))
         matches.push_back({op, *dims});
     });
     for (auto &[op, dims] : matches) {

@@ -130,3 +130,31 @@ func.func @tensors(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>, %c: tensor<4x4xf32>
   %0 = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
+
+// -----
+
+// A convolution as an implicit product: m is the output channel (the filter
+// holds it: the first operand staged), n the batch and output pixels
+// (2 x 4 x 4 = 32), k the input channel and the window (3 x 3 x 3 = 27),
+// each linearized; the input is read at oh + kh, ow + kw.
+// CHECK-LABEL: func.func @conv
+// CHECK:       gpu.launch
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8
+// CHECK:           memref.load %arg1[{{.*}}] : memref<5x3x3x3xf32>
+// CHECK:           memref.load %arg0[{{.*}}] : memref<2x3x6x6xf32>
+// CHECK:       } else {
+// CHECK:         linalg.conv_2d_nchw_fchw
+func.func @conv(%in: memref<2x3x6x6xf32>, %filter: memref<5x3x3x3xf32>, %out: memref<2x5x4x4xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %filter : memref<2x3x6x6xf32>, memref<5x3x3x3xf32>) outs(%out : memref<2x5x4x4xf32>)
+  return
+}
+
+// -----
+
+// Depthwise convolutions stay as they are.
+// CHECK-LABEL: func.func @depthwise
+// CHECK-NOT:   gpu.launch
+func.func @depthwise(%in: memref<1x6x6x3xf32>, %filter: memref<3x3x3xf32>, %out: memref<1x4x4x3xf32>) {
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %filter : memref<1x6x6x3xf32>, memref<3x3x3xf32>) outs(%out : memref<1x4x4x3xf32>)
+  return
+}
