@@ -164,7 +164,7 @@ void mlir::onnx::buildLowerToNVVMPipeline(OpPassManager &pm,
   addPipeline(pm, canonicalize);
   // 3. buffers.
   addBufferization(pm);
-  pm.addPass(createStridedCopiesToLinalgPass());
+  pm.addPass(createStridedCopiesToLinalgPass({/*all=*/true}));
   pm.addPass(createExpandShapesToReinterpretCastsPass());
   pm.addPass(createFlattenConstantGlobalsPass());
   pm.addPass(createMarkEntryCInterfacePass());

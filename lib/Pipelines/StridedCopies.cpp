@@ -37,6 +37,7 @@ namespace {
 struct StridedCopiesPass
     : public mlir::onnx::impl::StridedCopiesToLinalgPassBase<
           StridedCopiesPass> {
+  using Base::Base;
 
   static bool isContiguous(Type type) {
     auto memref = dyn_cast<MemRefType>(type);
@@ -46,7 +47,7 @@ struct StridedCopiesPass
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
     getOperation().walk([&](memref::CopyOp op) {
-      if (!isContiguous(op.getSource().getType()) ||
+      if (all || !isContiguous(op.getSource().getType()) ||
           !isContiguous(op.getTarget().getType()))
         copies.push_back(op);
     });

@@ -618,9 +618,13 @@ def models_stage(args):
         return []
     results = []
     start = time.time()
-    runnable = sum(1 for e in entries if "error" not in e)
+    def chosen(e):
+        return re.search(args.model_filter, "%s b%d" % (e["model"], e["batch"]))
+    runnable = sum(1 for e in entries if "error" not in e and chosen(e))
     for i, entry in enumerate(entries):
         label = "%s b%d" % (entry["model"], entry["batch"])
+        if not chosen(entry):
+            continue
         if "error" in entry:  # (the compile's)
             r = {"error": entry["error"]}
         else:
@@ -642,6 +646,8 @@ def run_entry(args, index, repo, share, label):
     # (bench() sets ONNXD_CUDA_KERNEL_TIMES: events around every launch
     # would weigh on the latency measured here)
     env = {k: v for k, v in os.environ.items() if k != "ONNXD_CUDA_KERNEL_TIMES"}
+    if args.model_kernel_times:  # the totals per kernel, in the entry's log
+        env["ONNXD_CUDA_KERNEL_TIMES"] = "print"
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
             [sys.executable, os.path.abspath(__file__), args.dir,
@@ -756,6 +762,11 @@ def main():
                         help="seconds after which no new case starts")
     parser.add_argument("--json", help="writes {case: result} there")
     parser.add_argument("--logs", default=None, help="the workers' stderr")
+    parser.add_argument("--model-filter", default="",
+                        help="the model entries ('resnet50 b32', ...) to run")
+    parser.add_argument("--model-kernel-times", action="store_true",
+                        help="time each kernel of the models (events around "
+                        "each launch: slower); the totals go to their logs")
     parser.add_argument("--model-runs", type=int, default=20,
                         help="timed runs per model entry (0: no models stage)")
     parser.add_argument("--model-budget", type=float, default=120,

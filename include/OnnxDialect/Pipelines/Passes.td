@@ -48,8 +48,15 @@ def StridedCopiesToLinalgPass
     interior, a strided subview) to a call of `memrefCopy` from MLIR's runner
     utils, which compiled models do not link. This pass turns those copies
     into `linalg.copy`, which becomes loops with the other linalg ops;
-    contiguous copies stay `memref.copy` (an `llvm.memcpy`).
+    contiguous copies stay `memref.copy` (an `llvm.memcpy`), unless `all`
+    is set: onnx-lower-to-nvvm sets it, so that every copy becomes a kernel
+    (on the host, a copy of managed memory would move each page of both
+    buffers to the host and back).
   }];
+  let options = [
+    Option<"all", "all", "bool", /*default=*/"false",
+           "Contiguous copies too">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
