@@ -56,6 +56,160 @@ class Tensor(ctypes.Structure):
                 ("data", ctypes.c_void_p)]
 
 
+class Value(ctypes.Structure):
+    pass
+
+
+Value._fields_ = [("name", ctypes.c_char_p), ("kind", ctypes.c_int32),
+                  ("tensor", Tensor), ("num_elements", ctypes.c_size_t),
+                  ("elements", ctypes.POINTER(Value))]
+KIND_TENSOR, KIND_SEQUENCE, KIND_OPTIONAL = 0, 1, 3
+STRING = 8
+
+
+def fill_tensor(t, array, keep):
+    """Points t at array (numpy, strings as an object or bytes array)."""
+    if array.dtype.kind in "OSU":
+        items = [x.encode() if isinstance(x, str) else bytes(x)
+                 for x in array.reshape(-1)]
+        data = (ctypes.c_char_p * max(len(items), 1))(*items)
+        t.dtype = STRING
+    else:
+        array = np.require(array, requirements="C")
+        data = array
+        t.dtype = CODES[array.dtype]
+    shape = (ctypes.c_int64 * max(array.ndim, 1))(*array.shape)
+    keep += [array, data, shape]
+    t.rank = array.ndim
+    t.shape = ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64))
+    t.data = ctypes.cast(data, ctypes.c_void_p) if t.dtype == STRING else array.ctypes.data
+
+
+def to_value(v, type_proto, obj, keep):
+    """Fills the Value v with obj (numpy array, list, or None for an empty
+    optional) of the ONNX type type_proto."""
+    kind = type_proto.WhichOneof("value")
+    if kind == "tensor_type":
+        v.kind = KIND_TENSOR
+        fill_tensor(v.tensor, np.asarray(obj), keep)
+        return
+    elem = (type_proto.sequence_type.elem_type if kind == "sequence_type"
+            else type_proto.optional_type.elem_type)
+    items = list(obj) if kind == "sequence_type" else ([] if obj is None else [obj])
+    v.kind = KIND_SEQUENCE if kind == "sequence_type" else KIND_OPTIONAL
+    elements = (Value * max(len(items), 1))()
+    keep.append(elements)
+    for e, item in zip(elements, items):
+        to_value(e, elem, item, keep)
+    v.num_elements = len(items)
+    v.elements = elements
+
+
+def from_value(v):
+    """A Value the runtime returned, as numpy arrays, lists and None."""
+    if v.kind == KIND_TENSOR:
+        t = v.tensor
+        shape = [t.shape[i] for i in range(t.rank)]
+        count = int(np.prod(shape)) if shape else 1
+        if t.dtype == STRING:
+            ptrs = ctypes.cast(t.data, ctypes.POINTER(ctypes.c_char_p))
+            return np.array([ptrs[i] for i in range(count)],
+                            dtype=object).reshape(shape)
+        dtype = DTYPES[t.dtype]
+        buf = (ctypes.c_char * (count * np.dtype(dtype).itemsize)).from_address(t.data)
+        return np.frombuffer(bytes(buf), dtype).reshape(shape)
+    items = [from_value(v.elements[i]) for i in range(v.num_elements)]
+    if v.kind == KIND_OPTIONAL:
+        return items[0] if items else None
+    return items
+
+
+def read_pb(path, type_proto):
+    """The value in a test data .pb of the given ONNX type."""
+    import onnx
+    from onnx import numpy_helper
+    kind = type_proto.WhichOneof("value")
+    with open(path, "rb") as f:
+        data = f.read()
+    if kind == "tensor_type":
+        proto = onnx.TensorProto()
+        proto.ParseFromString(data)
+        return numpy_helper.to_array(proto)
+    if kind == "sequence_type":
+        proto = onnx.SequenceProto()
+        proto.ParseFromString(data)
+        return numpy_helper.to_list(proto)
+    proto = onnx.OptionalProto()
+    proto.ParseFromString(data)
+    return numpy_helper.to_optional(proto)
+
+
+def differs(got, want):
+    """None when got equals want (floats as the conformance runner
+    compares them), else why not."""
+    if want is None or got is None:
+        return None if got is None and want is None else "optional: %r, expected %r" % (
+            "empty" if got is None else "a value", "empty" if want is None else "a value")
+    if isinstance(want, list):
+        if not isinstance(got, list) or len(got) != len(want):
+            return "sequence of %s, expected %d elements" % (
+                len(got) if isinstance(got, list) else "no list", len(want))
+        for i, (g, w) in enumerate(zip(got, want)):
+            why = differs(g, w)
+            if why:
+                return "element %d: %s" % (i, why)
+        return None
+    want = np.asarray(want)
+    got = np.asarray(got)
+    if got.shape != want.shape:
+        return "shape %s, expected %s" % (got.shape, want.shape)
+    if want.dtype.kind in "OSU":
+        norm = lambda a: [x.decode() if isinstance(x, bytes) else str(x) for x in a.reshape(-1)]
+        return None if norm(got) == norm(want) else "strings differ"
+    if want.dtype.kind == "f":
+        if np.allclose(got, want, rtol=1e-3, atol=1e-7, equal_nan=True):
+            return None
+        diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        return "differs (max abs diff %.3g)" % np.nanmax(diff)
+    return None if np.array_equal(got, want) else "values differ"
+
+
+def run_values_case(rt, case, model):
+    """A case with sequences, optionals or strings, through
+    onnxd_run_values: its .pb data read with onnx against the model's
+    types."""
+    import onnx
+    proto = onnx.load(os.path.join(case, "model.onnx"), load_external_data=False)
+    inits = {i.name for i in proto.graph.initializer}
+    inputs = [i for i in proto.graph.input if i.name not in inits]
+    outputs = list(proto.graph.output)
+    n = rt.lib.onnxd_model_num_outputs(model)
+    for data_set in sorted(d for d in os.listdir(case) if d.isdigit()):
+        base = os.path.join(case, data_set)
+        files = {f: os.path.join(base, f) for f in os.listdir(base)}
+        keep = []
+        count = len([f for f in files if f.startswith("input_")])
+        values = (Value * max(count, 1))()
+        for k in range(count):
+            values[k].name = inputs[k].name.encode()
+            to_value(values[k], inputs[k].type,
+                     read_pb(files["input_%d.pb" % k], inputs[k].type), keep)
+        results = (ctypes.POINTER(Value) * n)()
+        if rt.lib.onnxd_run_values(model, values, count, results, n):
+            raise RuntimeError(rt.error())
+        try:
+            for k in range(n):
+                got = from_value(results[k].contents)
+                want = read_pb(files["output_%d.pb" % k], outputs[k].type)
+                why = differs(got, want)
+                if why:
+                    return "output %d: %s" % (k, why)
+        finally:
+            for r in results:
+                rt.lib.onnxd_value_free(r)
+    return "pass"
+
+
 class Runtime:
     def __init__(self, path):
         self.lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
@@ -69,6 +223,11 @@ class Runtime:
                                   ctypes.POINTER(ctypes.POINTER(Tensor)),
                                   ctypes.c_size_t]
         lib.onnxd_tensor_free.argtypes = [ctypes.POINTER(Tensor)]
+        lib.onnxd_run_values.argtypes = [ctypes.c_void_p, ctypes.POINTER(Value),
+                                         ctypes.c_size_t,
+                                         ctypes.POINTER(ctypes.POINTER(Value)),
+                                         ctypes.c_size_t]
+        lib.onnxd_value_free.argtypes = [ctypes.POINTER(Value)]
         lib.onnxd_model_free.argtypes = [ctypes.c_void_p]
         lib.onnxd_device_check.argtypes = [ctypes.c_char_p]
 
@@ -117,6 +276,8 @@ def run_case(rt, case):
     """'pass', or the reason it failed."""
     model = rt.load(os.path.join(case, "model.so"))
     try:
+        if os.path.exists(os.path.join(case, "model.onnx")):
+            return run_values_case(rt, case, model)
         with open(os.path.join(case, "inputs.txt")) as f:
             input_names = [l.strip() for l in f if l.strip()]
         for data_set in sorted(d for d in os.listdir(case) if d.isdigit()):
