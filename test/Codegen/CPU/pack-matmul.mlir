@@ -111,6 +111,55 @@ func.func @conv1x1(%x: tensor<1x4x5x5xf32>, %w: tensor<6x4x1x1xf32>, %init: tens
   return %r : tensor<1x6x5x5xf32>
 }
 
+// A batch of 32 images (ResNet-50 at batch 32, issue 13): a loop over the
+// images, each one's convolution through im2col and the packed matmul as at
+// batch 1 (the filter packed at compile time), not left to the scalar loops.
+// A fill of the output becomes a fill of each image's output (which
+// canonicalization makes a fill of the packed accumulator); the loop starts
+// from the fill's empty tensor.
+// CHECK-LABEL: func.func @conv3x3_batch32
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<32x16x4x4xf32>
+// CHECK: %[[OUT:.*]] = scf.for %[[N:.*]] = %{{.*}} to %c32 step %{{.*}} iter_args(%[[ACC:.*]] = %[[EMPTY]]) -> (tensor<32x16x4x4xf32>)
+// CHECK: %[[X:.*]] = tensor.extract_slice %arg0[%[[N]], 0, 0, 0] [1, 8, 10, 10] [1, 1, 1, 1] : tensor<32x8x10x10xf32> to tensor<1x8x10x10xf32>
+// CHECK: %[[FILL:.*]] = linalg.fill {{.*}} -> tensor<1x16x4x4xf32>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: tensor.extract_slice %[[X]]{{.*}} to tensor<4xf32>
+// CHECK: tensor.collapse_shape %[[FILL]]
+// CHECK: %[[W:.*]] = arith.constant dense<5.000000e-01> : tensor<1x72x16x1xf32>
+// CHECK: linalg.pack {{.*}} -> tensor<1x72x16x1xf32>
+// CHECK: linalg.mmt4d ins(%[[W]], %{{.*}} : tensor<1x72x16x1xf32>, tensor<1x72x16x1xf32>) outs(%{{.*}} : tensor<1x1x16x16xf32>)
+// CHECK: linalg.unpack
+// CHECK: tensor.insert_slice %{{.*}} into %[[ACC]][%[[N]], 0, 0, 0] [1, 16, 4, 4] [1, 1, 1, 1] : tensor<1x16x4x4xf32> into tensor<32x16x4x4xf32>
+// CHECK: return %[[OUT]]
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @conv3x3_batch32(%x: tensor<32x8x10x10xf32>) -> tensor<32x16x4x4xf32> {
+  %w = arith.constant dense<0.5> : tensor<16x8x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<32x16x4x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<32x16x4x4xf32>) -> tensor<32x16x4x4xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<32x8x10x10xf32>, tensor<16x8x3x3xf32>) outs(%init : tensor<32x16x4x4xf32>) -> tensor<32x16x4x4xf32>
+  return %r : tensor<32x16x4x4xf32>
+}
+
+// A batched 1x1 convolution whose output has an init (a bias): each image
+// accumulates into its own slice of the init.
+// CHECK-LABEL: func.func @conv1x1_batch32
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+// CHECK: scf.for %[[N:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %arg2)
+// CHECK: %[[X:.*]] = tensor.extract_slice %arg0[%[[N]], 0, 0, 0] [1, 4, 5, 5] [1, 1, 1, 1]
+// CHECK: %[[INIT:.*]] = tensor.extract_slice %[[ACC]][%[[N]], 0, 0, 0] [1, 6, 5, 5] [1, 1, 1, 1]
+// CHECK: tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2, 3]] : tensor<1x4x5x5xf32> into tensor<4x25xf32>
+// CHECK: tensor.collapse_shape %[[INIT]] {{\[}}[0, 1], [2, 3]] : tensor<1x6x5x5xf32> into tensor<6x25xf32>
+// CHECK: linalg.mmt4d
+// CHECK: tensor.insert_slice %{{.*}} into %[[ACC]][%[[N]], 0, 0, 0] [1, 6, 5, 5]
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @conv1x1_batch32(%x: tensor<32x4x5x5xf32>, %w: tensor<6x4x1x1xf32>, %init: tensor<32x6x5x5xf32>) -> tensor<32x6x5x5xf32> {
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<32x4x5x5xf32>, tensor<6x4x1x1xf32>) outs(%init : tensor<32x6x5x5xf32>) -> tensor<32x6x5x5xf32>
+  return %r : tensor<32x6x5x5xf32>
+}
+
 // A depthwise convolution: one elementwise op over the 9 strided windows of
 // the image and the 9 columns of the filter.
 // CHECK-LABEL: func.func @depthwise

@@ -51,7 +51,11 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     shapes) becomes such a matmul first: the filter as a `[F, C*KH*KW]` matrix
     (the same blob, reshaped) times the image's im2col matrix
     `[C*KH*KW, OH*OW]` (the image itself for a 1x1 convolution with unit
-    strides), accumulated into the output viewed as `[F, OH*OW]`.
+    strides), accumulated into the output viewed as `[F, OH*OW]`. A batch of
+    several images is first a loop over its images (`scf.for`) whose body is
+    the convolution of one image, so that each becomes such a matmul and all
+    share the filter packed once; a fill of the output becomes a fill of each
+    image's output.
 
     A depthwise 2-D convolution (`linalg.depthwise_conv_2d_nchw_chw`, static
     f32, kernels up to 7x7) becomes one elementwise `linalg.generic` over the

@@ -8,7 +8,8 @@ CPU code generator: matmul sizes that are not multiples of the register tile
 compile time) and weights that are inputs (packed at run time), Gemm with a
 bias and Relu, NaN and Inf in the operands, reductions along the last axis
 (Softmax, LayerNormalization, ReduceSum, ReduceMax), convolutions through im2col
-(3x3, strides, dilations, 1x1, 7x7; batches and groups left to the loops),
+(3x3, strides, dilations, 1x1, 7x7, batches as a loop over the images;
+groups left to the loops),
 dynamic batch dims (matmul rows, batched matmul, softmax), elementwise chains whose length
 is not a multiple of the vector length, and vector math (Exp, Tanh, Erf, Log,
 Sigmoid) against numpy's. Prints `ok NAME` per case, or `FAIL NAME: why`
@@ -161,9 +162,10 @@ def conv_ref(x, w, b, stride, pad, dilation):
 
 
 # Convolutions through im2col and the packed matmul: 3x3 with padding, bias
-# and Relu; stride 2; dilation 2; 1x1 (no im2col); a batch of two images and
-# a grouped convolution (left to the loops); depthwise convolutions (one
-# elementwise op over strided windows).
+# and Relu; stride 2; dilation 2; 1x1 (no im2col); batches of images (a loop
+# over the images, each one's product packed); a grouped convolution (left to
+# the loops); depthwise convolutions (one elementwise op over strided
+# windows).
 for name, (n, c, h, f, k, stride, pad, dil, group) in {
         "conv3x3_bias_relu": (1, 5, 9, 18, 3, 1, 1, 1, 1),
         "conv3x3_stride2": (1, 4, 11, 7, 3, 2, 1, 1, 1),
@@ -171,6 +173,8 @@ for name, (n, c, h, f, k, stride, pad, dil, group) in {
         "conv1x1": (1, 24, 7, 33, 1, 1, 0, 1, 1),
         "conv7x7_stride2": (1, 3, 20, 8, 7, 2, 3, 1, 1),
         "conv3x3_batch2": (2, 3, 6, 5, 3, 1, 1, 1, 1),
+        "conv1x1_batch3": (3, 16, 7, 20, 1, 1, 0, 1, 1),
+        "conv3x3_stride2_batch4": (4, 5, 9, 17, 3, 2, 1, 1, 1),
         "conv3x3_group2": (1, 4, 6, 6, 3, 1, 1, 1, 2),
         "depthwise3x3": (1, 16, 20, 16, 3, 1, 1, 1, 16),
         "depthwise3x3_stride2": (1, 8, 15, 8, 3, 2, 1, 1, 8),
