@@ -61,7 +61,8 @@ struct Dims {
   unsigned lhs = 0, rhs = 1;
 };
 
-/// Two f32 buffers in, one out, a body that multiplies and adds.
+/// Two f32 buffers in, one out (the callers check that the body multiplies
+/// and adds).
 static bool isF32BufferProduct(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1)
