@@ -232,15 +232,51 @@ struct BatchNormalizationLowering
       useMean = batchMean;
       useVar = batchVar;
     }
-    Value y = normalizeElementwise(
-        rewriter, loc, x, {scale, bias, useMean, useVar},
-        {channelMap, channelMap, channelMap, channelMap}, elem,
-        [&](OpBuilder &b, Location l, Value v, ValueRange p) {
-          auto c = [&](Value s) { return convertFloat(b, l, s, acc); };
-          Value r = normalizeScalar(b, l, c(v), c(p[2]), c(p[3]), c(p[0]),
-                                    c(p[1]), epsilon);
-          return convertFloat(b, l, r, elem);
-        });
+    Value y;
+    if (training) {
+      y = normalizeElementwise(
+          rewriter, loc, x, {scale, bias, useMean, useVar},
+          {channelMap, channelMap, channelMap, channelMap}, elem,
+          [&](OpBuilder &b, Location l, Value v, ValueRange p) {
+            auto c = [&](Value s) { return convertFloat(b, l, s, acc); };
+            Value r = normalizeScalar(b, l, c(v), c(p[2]), c(p[3]), c(p[0]),
+                                      c(p[1]), epsilon);
+            return convertFloat(b, l, r, elem);
+          });
+    } else {
+      // With the given statistics, y = x * a + c per channel, a = scale /
+      // sqrt(var + epsilon) and c = B - mean * a computed once per channel
+      // (as ONNX Runtime folds them into a preceding convolution): one
+      // multiply-add per element, no division.
+      Value perChannel =
+          tensor::EmptyOp::create(rewriter, loc, {channels}, acc);
+      SmallVector<AffineMap> maps(6, rewriter.getMultiDimIdentityMap(1));
+      auto coefficients = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{perChannel.getType(), perChannel.getType()},
+          ValueRange{scale, bias, mean, var},
+          ValueRange{perChannel, perChannel}, maps,
+          {utils::IteratorType::parallel},
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            auto c = [&](Value s) { return convertFloat(b, l, s, acc); };
+            Value eps = createScalarConstant(b, l, acc, epsilon);
+            Value a = arith::DivFOp::create(
+                b, l, c(args[0]),
+                math::SqrtOp::create(
+                    b, l, arith::AddFOp::create(b, l, c(args[3]), eps)));
+            Value shift = arith::SubFOp::create(
+                b, l, c(args[1]), arith::MulFOp::create(b, l, c(args[2]), a));
+            linalg::YieldOp::create(b, l, ValueRange{a, shift});
+          });
+      y = normalizeElementwise(
+          rewriter, loc, x, coefficients.getResults(), {channelMap, channelMap},
+          elem, [&](OpBuilder &b, Location l, Value v, ValueRange p) {
+            Value r = arith::AddFOp::create(
+                b, l,
+                arith::MulFOp::create(b, l, convertFloat(b, l, v, acc), p[0]),
+                p[1]);
+            return convertFloat(b, l, r, elem);
+          });
+    }
     SmallVector<Value> results = {castToType(rewriter, loc, y, resultType)};
     if (op.getRunningMean() || op.getRunningVar()) {
       if (!training)

@@ -1,15 +1,22 @@
 // RUN: onnx-opt %s --convert-onnx-to-linalg --split-input-file | FileCheck %s
 
-// Inference: one elementwise generic; the statistics are read per channel.
+// Inference: the statistics become a multiplier a = scale / sqrt(var + eps)
+// and a shift B - mean * a per channel (one generic over the channels),
+// then one elementwise generic reads them per channel: a multiply and an
+// add per element, no division.
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2) -> (d1)>
 // CHECK-LABEL: func.func @batchnorm
-// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[CH]], #[[CH]], #[[CH]], #[[CH]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK: %[[AC:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%arg1, %arg2, %arg3, %arg4 : {{.*}}) outs({{.*}} : tensor<3xf32>, tensor<3xf32>)
 // CHECK: math.sqrt
+// CHECK: %[[A:.*]] = arith.divf
+// CHECK: arith.mulf {{.*}}, %[[A]]
 // CHECK: arith.subf
-// CHECK: arith.divf
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[CH]], #[[CH]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%arg0, %[[AC]]#0, %[[AC]]#1 :
+// CHECK-NOT: arith.divf
 // CHECK: arith.mulf
 // CHECK: arith.addf
+// CHECK: linalg.yield
 func.func @batchnorm(%x: tensor<2x3x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3x4xf32> {
   %0 = onnx.BatchNormalization(%x, %s, %b, %m, %v) {epsilon = 1.0e-03 : f32} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
   return %0 : tensor<2x3x4xf32>
