@@ -213,10 +213,14 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
     if (m == 0 || n == 0 || k == 0)
       return rewriter.notifyMatchFailure(op, "empty");
 
-    // A short M gets a short tile (no rows of zeros multiplied); a narrow N
-    // keeps a full register, its tail padded.
+    // A short M gets a short tile (no rows of zeros multiplied), and so does
+    // an M that half tiles divide and whole ones do not (24 or 40 channels:
+    // 8-row tiles, not a last tile half of zeros); a narrow N keeps a full
+    // register, its tail padded.
     int64_t m0 = std::min<int64_t>(
         target.matmulTileM(), llvm::PowerOf2Ceil(static_cast<uint64_t>(m)));
+    if (m % m0 != 0 && m0 % 2 == 0 && m % (m0 / 2) == 0)
+      m0 /= 2;
     int64_t n0 = target.matmulTileN();
     Location loc = op.getLoc();
     Value lhsPacked = packOperand(rewriter, loc, lhs, {0, m0}, packed);
@@ -499,6 +503,23 @@ static SmallVector<Value> stridedWindows(PatternRewriter &rewriter,
   return windows;
 }
 
+/// The output of an elementwise op that replaces a named op accumulating
+/// into `init`, and the value its body starts from: a fill's scalar and an
+/// empty output when `init` is a fill (so that the op does not read its
+/// output: an scf.forall over it then writes each thread's slice in place,
+/// where reading it made bufferization copy the slice), else `init` and the
+/// body's output element (null).
+std::pair<Value, Value> accumulatorStart(PatternRewriter &rewriter,
+                                         Location loc, Value init) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return {init, Value()};
+  auto type = cast<RankedTensorType>(init.getType());
+  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                        type.getElementType());
+  return {empty, fill.getInputs()[0]};
+}
+
 /// A depthwise 2-D convolution, y[n, c, oh, ow] = init + sum over (ky, kx)
 /// of w[c, ky, kx] * x[n, c, oh s0 + ky d0, ow s1 + kx d1], as one
 /// elementwise op over y whose inputs are the KH * KW strided windows of x
@@ -551,11 +572,12 @@ struct DepthwiseConvToElementwise
     SmallVector<Value> inputs = windows;
     inputs.append(columns.begin(), columns.end());
     int64_t taps = windows.size();
+    auto [output, start] = accumulatorStart(rewriter, loc, init);
     rewriter.replaceOpWithNewOp<linalg::GenericOp>(
-        op, TypeRange{yType}, inputs, ValueRange{init}, maps,
+        op, TypeRange{yType}, inputs, ValueRange{output}, maps,
         SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value acc = args.back();
+          Value acc = start ? start : args.back();
           for (int64_t t = 0; t < taps; ++t)
             acc = arith::AddFOp::create(
                 b, l, acc,
@@ -593,11 +615,12 @@ struct PoolingToElementwise : OpRewritePattern<PoolOp> {
         rewriter, op.getLoc(), x, yType.getShape(), kh, kw, strides, dilations);
     AffineMap identity = rewriter.getMultiDimIdentityMap(4);
     SmallVector<AffineMap> maps(windows.size() + 1, identity);
+    auto [output, start] = accumulatorStart(rewriter, op.getLoc(), init);
     rewriter.replaceOpWithNewOp<linalg::GenericOp>(
-        op, TypeRange{yType}, windows, ValueRange{init}, maps,
+        op, TypeRange{yType}, windows, ValueRange{output}, maps,
         SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value acc = args.back();
+          Value acc = start ? start : args.back();
           for (Value tap : args.drop_back())
             acc = CombineOp::create(b, l, acc, tap);
           linalg::YieldOp::create(b, l, acc);

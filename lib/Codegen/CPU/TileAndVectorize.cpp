@@ -201,6 +201,364 @@ void scheduleMmt4d(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
   (void)vectorizeTile(rewriter, op);
 }
 
+/// Up to this many k steps (one k block of scheduleMmt4d) the product of a
+/// register tile is computed in the tile loop of its unpacking and epilogue;
+/// longer reductions keep the blocked schedule, whose blocks stay in the L1
+/// cache. Measured on 1x1 and 3x3 convolutions (2026-11-27): K = 64 and 128
+/// are 1.2-2.2x faster fused, K = 256 about the same, K = 512 to 4608
+/// 7-20% slower.
+constexpr int64_t kMaxFusedReduction = 256;
+
+bool isElementwiseCandidate(linalg::LinalgOp op);
+linalg::LinalgOp normalizeLoops(RewriterBase &rewriter, linalg::LinalgOp op);
+
+/// Whether `value` is `source` through a chain of collapse_shape and
+/// expand_shape ops (what collapsing a consumer's loops leaves): reshapes
+/// keep the elements' order, so a value of the same type is the same tensor.
+bool isReshapeOf(Value value, Value source) {
+  if (value.getType() != source.getType())
+    return false;
+  while (value != source) {
+    if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
+      value = collapse.getSrc();
+    else if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
+      value = expand.getSrc();
+    else
+      return false;
+  }
+  return true;
+}
+
+/// The elementwise op that alone reads the unpacked product `result` (through
+/// reshapes), its loops collapsed to the product's [M, N] and the product
+/// read with the identity: the epilogue (bias, normalization, activation,
+/// residual add) that is computed on each register tile before it is
+/// stored. Null when there is none.
+linalg::LinalgOp findEpilogue(RewriterBase &rewriter, Value result) {
+  Value user = result;
+  while (user.hasOneUse()) {
+    Operation *next = *user.getUsers().begin();
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(next)) {
+      user = expand.getResult();
+      continue;
+    }
+    auto op = dyn_cast<linalg::LinalgOp>(next);
+    if (!op || !isElementwiseCandidate(op) || op.getNumDpsInits() != 1 ||
+        !op.isDpsInput(&*user.getUses().begin()))
+      return {};
+    op = normalizeLoops(rewriter, op);
+    if (op.getNumLoops() != 2 ||
+        op.getStaticLoopRanges() !=
+            cast<RankedTensorType>(result.getType()).getShape())
+      return {};
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (isReshapeOf(input->get(), result)) {
+        if (!op.getMatchingIndexingMap(input).isIdentity())
+          return {};
+        rewriter.modifyOpInPlace(op, [&] { input->set(result); });
+        return op;
+      }
+    return {};
+  }
+  return {};
+}
+
+/// The reads of a slice at the origin of a tensor written whole by one
+/// vector (a register tile of a product, [1, 1, m0, n0], viewed as [m0, n0],
+/// or as [r, c] at the edge of the output) replaced by that vector's
+/// elements: the epilogue takes the product's registers, not a buffer they
+/// were stored to.
+void forwardWrittenTiles(RewriterBase &rewriter, func::FuncOp func) {
+  auto isWhole = [](auto transfer, ShapedType shaped) {
+    return !transfer.getMask() &&
+           transfer.getPermutationMap().isMinorIdentity() &&
+           transfer.getVectorType().getNumElements() ==
+               shaped.getNumElements() &&
+           llvm::all_of(transfer.getIndices(),
+                        [](Value v) { return isZeroInteger(v); }) &&
+           llvm::all_of(transfer.getInBoundsValues(), [](bool b) { return b; });
+  };
+  SmallVector<tensor::ExtractSliceOp> slices;
+  func.walk([&](tensor::ExtractSliceOp slice) {
+    if (slice.getSource().getDefiningOp<vector::TransferWriteOp>() &&
+        slice.getSourceType().hasStaticShape() &&
+        slice.getResultType().hasStaticShape() &&
+        llvm::all_of(slice.getMixedOffsets(), isZeroInteger) &&
+        llvm::all_of(slice.getMixedStrides(),
+                     [](OpFoldResult s) { return isOneInteger(s); }))
+      slices.push_back(slice);
+  });
+  for (tensor::ExtractSliceOp slice : slices) {
+    auto write = slice.getSource().getDefiningOp<vector::TransferWriteOp>();
+    RankedTensorType source = slice.getSourceType();
+    if (!isWhole(write, source))
+      continue;
+    std::optional<SmallVector<int64_t>> sizes =
+        getConstantIntValues(slice.getMixedSizes());
+    if (!sizes)
+      continue;
+    for (Operation *user : llvm::make_early_inc_range(slice->getUsers())) {
+      auto read = dyn_cast<vector::TransferReadOp>(user);
+      if (!read || !isWhole(read, slice.getResultType()) ||
+          read.getVectorType().getElementType() !=
+              write.getVectorType().getElementType())
+        continue;
+      rewriter.setInsertionPoint(read);
+      Location loc = read.getLoc();
+      Value value = vector::ShapeCastOp::create(
+          rewriter, loc,
+          VectorType::get(source.getShape(), source.getElementType()),
+          write.getVector());
+      if (*sizes != source.getShape())
+        value = vector::ExtractStridedSliceOp::create(
+            rewriter, loc, value, SmallVector<int64_t>(sizes->size(), 0),
+            *sizes, SmallVector<int64_t>(sizes->size(), 1));
+      rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(
+          read, read.getVectorType(), value);
+    }
+  }
+}
+
+/// `value` with its dynamic dims made 1, through a tensor.cast: in a tile
+/// loop of scheduleProductEpilogue every tile covers one tile of the packed
+/// layout, but the slices of the tiles past the last whole one have sizes
+/// that only fold later.
+Value castToUnitTile(RewriterBase &rewriter, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.hasStaticShape())
+    return value;
+  SmallVector<int64_t> shape(type.getShape());
+  for (int64_t &d : shape)
+    if (ShapedType::isDynamic(d))
+      d = 1;
+  return tensor::CastOp::create(rewriter, loc, type.clone(shape), value);
+}
+
+/// The fill, product or epilogue of one register tile, vectorized (the
+/// product with its k loop); a tile whose slices are not yet static gets
+/// static operands first.
+void vectorizeRegisterTile(RewriterBase &rewriter, linalg::LinalgOp op) {
+  if (isa<linalg::FillOp, linalg::Mmt4DOp>(op.getOperation()) &&
+      op.hasDynamicShape()) {
+    rewriter.setInsertionPoint(op);
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(isa<RankedTensorType>(operand.getType())
+                             ? castToUnitTile(rewriter, op.getLoc(), operand)
+                             : operand);
+    Operation *copy =
+        clone(rewriter, op, {operands.back().getType()}, operands);
+    Value result = tensor::CastOp::create(
+        rewriter, op.getLoc(), op->getResult(0).getType(), copy->getResult(0));
+    rewriter.replaceOp(op, result);
+    op = cast<linalg::LinalgOp>(copy);
+  }
+  if (isa<linalg::Mmt4DOp>(op.getOperation())) {
+    op = tileWithLoops(rewriter, op, {0, 0, 1, 0, 0, 0});
+    if (!op)
+      return;
+  }
+  (void)vectorizeTile(rewriter, op);
+}
+
+/// The unpacking of one register tile, [1, 1, m0, n0] into [m0, n0], as a
+/// view of it (and of its rows and columns in the output, [r, c], at the
+/// edge of a partial tile), which forwardWrittenTiles then reads from the
+/// registers; a tile of any other shape is left to linalg::lowerUnPack.
+void unpackRegisterTile(RewriterBase &rewriter, linalg::UnPackOp op) {
+  Value source = op.getSource();
+  if (auto cast = source.getDefiningOp<tensor::CastOp>())
+    source = cast.getSource();
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  if (!sourceType.hasStaticShape() || sourceType.getRank() != 4 ||
+      sourceType.getDimSize(0) != 1 || sourceType.getDimSize(1) != 1)
+    return;
+  // The part of the tile that is used: the tile, or a slice of it (at its
+  // origin: every tile of the loop nest starts at a multiple of m0 and n0,
+  // the offsets of the slice only fold to 0 later).
+  Operation *replaced = op;
+  SmallVector<int64_t> sizes(sourceType.getShape().drop_front(2));
+  if (op.getResult().hasOneUse())
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(
+            *op.getResult().getUsers().begin())) {
+      std::optional<SmallVector<int64_t>> used =
+          getConstantIntValues(slice.getMixedSizes());
+      if (used && used->size() == 2 &&
+          llvm::all_of(slice.getMixedStrides(),
+                       [](OpFoldResult s) { return isOneInteger(s); }) &&
+          (*used)[0] <= sizes[0] && (*used)[1] <= sizes[1]) {
+        replaced = slice;
+        sizes = *used;
+      }
+    }
+  auto resultType = cast<RankedTensorType>(replaced->getResult(0).getType());
+  if (!resultType.hasStaticShape() || resultType.getShape() != ArrayRef(sizes))
+    return;
+  rewriter.setInsertionPoint(replaced);
+  SmallVector<int64_t> full = {1, 1, sizes[0], sizes[1]};
+  Value view = tensor::ExtractSliceOp::create(
+      rewriter, op.getLoc(), resultType, source,
+      SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(0)),
+      getAsIndexOpFoldResult(rewriter.getContext(), full),
+      SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
+  rewriter.replaceOp(replaced, view);
+  if (op->use_empty())
+    rewriter.eraseOp(op);
+}
+
+/// A packed product C = unpack(mmt4d(A, B, fill)) with its epilogue E (or
+/// C alone): one loop nest over the m0 x n0 tiles of E, each unpacking its
+/// tile of the product and computing E on it in registers, in place of an
+/// unpacking pass, a copy and an elementwise pass over the whole product.
+/// When the reduction is short, the product of each tile (with its fill) is
+/// computed there too, so that the accumulators go from registers to the
+/// output once; otherwise the mmt4d keeps its own schedule. The rows and
+/// columns past the last whole tile (a 7x7 image's 49 columns) are a loop
+/// nest of their own whose tiles are as wide as what is left. False when the
+/// shapes do not fit (the caller schedules the ops one by one).
+bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
+                             linalg::UnPackOp unpack, const CPUTarget &target,
+                             unsigned numThreads) {
+  if (!mmt4d->hasOneUse() || !unpack.getOuterDimsPerm().empty() ||
+      unpack.getInnerDimsPos() != ArrayRef<int64_t>{0, 1})
+    return false;
+  auto resultType = cast<RankedTensorType>(unpack.getResult().getType());
+  auto accType = cast<RankedTensorType>(mmt4d.getResult(0).getType());
+  if (!resultType.hasStaticShape() || !accType.hasStaticShape())
+    return false;
+  int64_t m0 = accType.getDimSize(2), n0 = accType.getDimSize(3);
+  int64_t k1 =
+      cast<RankedTensorType>(mmt4d.getDpsInputs()[0].getType()).getDimSize(1);
+  bool fuseProduct = k1 <= kMaxFusedReduction;
+
+  // Without an elementwise consumer the epilogue is a copy of the unpacked
+  // product (into registers, on whole tiles): linalg.splitOp cannot split an
+  // unpacking into the whole and the partial tiles, but splits a copy.
+  linalg::LinalgOp epilogue = findEpilogue(rewriter, unpack.getResult());
+  if (!epilogue) {
+    rewriter.setInsertionPointAfter(unpack);
+    Value empty = tensor::EmptyOp::create(rewriter, unpack.getLoc(),
+                                          resultType.getShape(),
+                                          resultType.getElementType());
+    auto copy = linalg::CopyOp::create(rewriter, unpack.getLoc(),
+                                       unpack.getResult(), empty);
+    rewriter.replaceAllUsesExcept(unpack.getResult(), copy.getResult(0), copy);
+    epilogue = copy;
+  }
+  auto consumer = cast<TilingInterface>(epilogue.getOperation());
+  if (!fuseProduct)
+    scheduleMmt4d(rewriter, mmt4d, target, numThreads);
+
+  auto fuseControl =
+      [&](tensor::ExtractSliceOp, OpResult producer,
+          bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+    Operation *op = producer.getOwner();
+    if (isa<linalg::UnPackOp>(op) ||
+        (fuseProduct && isa<linalg::Mmt4DOp, linalg::FillOp>(op)))
+      return scf::SCFTileAndFuseOptions::ControlFnResult{};
+    return std::nullopt;
+  };
+  auto tileAndFuse = [&](TilingInterface op, ArrayRef<int64_t> sizes,
+                         scf::SCFTilingOptions::LoopType loopType)
+      -> std::optional<scf::SCFTileAndFuseResult> {
+    scf::SCFTileAndFuseOptions options;
+    options.tilingOptions.setTileSizes(
+        getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+    options.tilingOptions.setLoopType(loopType);
+    options.setFusionControlFn(fuseControl);
+    // A part of a split epilogue reads a slice of the unpacked product: its
+    // tiles' slices of that slice become slices of the product.
+    RewritePatternSet cleanup(rewriter.getContext());
+    tensor::populateMergeConsecutiveInsertExtractSlicePatterns(cleanup);
+    options.cleanupPatterns = FrozenRewritePatternSet(std::move(cleanup));
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
+    if (failed(result))
+      return std::nullopt;
+    for (OpResult value : op->getResults())
+      if (Value replacement = result->replacements.lookup(value))
+        rewriter.replaceAllUsesWith(value, replacement);
+    return *result;
+  };
+
+  // The whole tiles, then the rows and columns past them.
+  SmallVector<TilingInterface> parts = {consumer};
+  const int64_t tileSizes[] = {m0, n0};
+  for (auto [dim, tile] : llvm::enumerate(tileSizes)) {
+    int64_t extent = resultType.getDimSize(dim);
+    if (extent % tile == 0)
+      continue;
+    SmallVector<TilingInterface> split;
+    for (TilingInterface part : parts) {
+      if (extent < tile) {
+        split.push_back(part);
+        continue;
+      }
+      rewriter.setInsertionPoint(part);
+      auto [head, tail] = linalg::splitOp(
+          rewriter, part, dim, rewriter.getIndexAttr(extent / tile * tile));
+      if (!head || !tail)
+        return true;
+      split.push_back(head);
+      split.push_back(tail);
+    }
+    parts = split;
+  }
+
+  for (TilingInterface part : parts) {
+    SmallVector<int64_t> ranges =
+        cast<linalg::LinalgOp>(part.getOperation()).getStaticLoopRanges();
+    int64_t m = ranges[0], n = ranges[1];
+    int64_t tileM = std::min(m0, m), tileN = std::min(n0, n);
+    // Threads over whole row tiles, in equal chunks.
+    int64_t rowTiles = m / tileM;
+    if (numThreads > 1 && m * n * k1 >= kMinParallelWork &&
+        rowTiles % numThreads == 0) {
+      std::optional<scf::SCFTileAndFuseResult> split =
+          tileAndFuse(part, {rowTiles / numThreads * tileM, 0},
+                      scf::SCFTilingOptions::LoopType::ForallOp);
+      if (!split)
+        continue;
+      part = cast<TilingInterface>(split->tiledAndFusedOps.front());
+    }
+    // Rows of register tiles outermost, so that a row of the output is
+    // written in order, in blocks of columns whose tiles of B fit half of
+    // the L2 cache when the product is computed here.
+    if (fuseProduct) {
+      int64_t columnTiles = n / tileN, bytesColumnTile = n0 * k1 * 4;
+      int64_t block = 1;
+      for (int64_t d = 1; d <= columnTiles; ++d)
+        if (columnTiles % d == 0 && d * bytesColumnTile <= target.l2Bytes / 2)
+          block = d;
+      if (block < columnTiles) {
+        std::optional<scf::SCFTileAndFuseResult> blocks = tileAndFuse(
+            part, {0, block * tileN}, scf::SCFTilingOptions::LoopType::ForOp);
+        if (!blocks)
+          continue;
+        part = cast<TilingInterface>(blocks->tiledAndFusedOps.front());
+      }
+    }
+    std::optional<scf::SCFTileAndFuseResult> tiles = tileAndFuse(
+        part, {tileM, tileN}, scf::SCFTilingOptions::LoopType::ForOp);
+    if (!tiles)
+      continue;
+    // Fill, product, unpacking, epilogue: each op's operands are final
+    // before it is rewritten.
+    // (The unpacking of a partial tile is reported as the slice of it that
+    // is used.)
+    for (Operation *op : llvm::reverse(tiles->tiledAndFusedOps)) {
+      if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+        op = slice.getSource().getDefiningOp();
+      if (auto tiled = dyn_cast_or_null<linalg::UnPackOp>(op))
+        unpackRegisterTile(rewriter, tiled);
+      else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+        vectorizeRegisterTile(rewriter, linalgOp);
+    }
+  }
+  return true;
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise ops
 //===----------------------------------------------------------------------===//
@@ -298,6 +656,41 @@ std::optional<int64_t> transposedLoop(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
+/// A copy whose input and output both walk the innermost loop contiguously
+/// but whose outer loops they permute (the packing of a matmul operand,
+/// [K, N1, n0] into [N1, K, n0]), with its loops in the input's order: the
+/// input is read in order and the output's rows are written apart, where
+/// the output's order reads a new cache line of a distant row per step and
+/// waits for it (the packing of a 3x3 convolution's im2col rows took 30% of
+/// the convolution that way).
+linalg::LinalgOp readInInputOrder(RewriterBase &rewriter, linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1)
+    return op;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  if (generic.getBody()->getOperations().size() != 1 ||
+      yield.getValues().size() != 1 ||
+      yield.getValues()[0] != generic.getBody()->getArgument(0))
+    return op;
+  AffineMap in = generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
+  AffineMap out = generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
+  unsigned rank = generic.getNumLoops();
+  if (!in.isPermutation() || !out.isPermutation() || in.isIdentity() ||
+      in.getDimPosition(rank - 1) != rank - 1 ||
+      out.getDimPosition(rank - 1) != rank - 1)
+    return op;
+  SmallVector<unsigned> order;
+  for (unsigned i = 0; i < rank; ++i)
+    order.push_back(in.getDimPosition(i));
+  rewriter.setInsertionPoint(generic);
+  FailureOr<linalg::GenericOp> interchanged =
+      linalg::interchangeGenericOp(rewriter, generic, order);
+  if (failed(interchanged))
+    return op;
+  return *interchanged;
+}
+
 void scheduleElementwise(RewriterBase &rewriter, linalg::LinalgOp op,
                          const CPUTarget &target, unsigned numThreads,
                          bool normalized = false);
@@ -334,7 +727,7 @@ void scheduleElementwise(RewriterBase &rewriter, linalg::LinalgOp op,
   if (bits == 0)
     return;
   if (!normalized)
-    op = normalizeLoops(rewriter, op);
+    op = readInInputOrder(rewriter, normalizeLoops(rewriter, op));
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t rank = ranges.size();
   if (rank == 0 || llvm::is_contained(ranges, 0) ||
@@ -568,22 +961,44 @@ struct CPUTileAndVectorizePass
     // Packs and unpacks become a pad, a reshape and a transpose, which the
     // elementwise schedule below vectorizes.
     SmallVector<linalg::PackOp> packs;
-    SmallVector<linalg::UnPackOp> unpacks;
     func.walk([&](linalg::PackOp op) { packs.push_back(op); });
-    func.walk([&](linalg::UnPackOp op) { unpacks.push_back(op); });
     for (linalg::PackOp op : packs) {
       rewriter.setInsertionPoint(op);
       (void)linalg::lowerPack(rewriter, op);
     }
-    for (linalg::UnPackOp op : unpacks) {
-      rewriter.setInsertionPoint(op);
-      (void)linalg::lowerUnPack(rewriter, op);
+    // Pads (of convolution inputs, of packed operands) become a fill and an
+    // insert_slice: the fill is vectorized below, where bufferization would
+    // make it a scalar loop (which LLVM turns into a memset on one thread,
+    // but not in a parallel loop).
+    SmallVector<Operation *> pads;
+    func.walk([&](tensor::PadOp op) {
+      if (op.getResultType().hasStaticShape())
+        pads.push_back(op);
+    });
+    if (!pads.empty()) {
+      RewritePatternSet patterns(&getContext());
+      patterns.add<linalg::DecomposePadOpPattern>(&getContext());
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+      (void)applyOpPatternsGreedily(pads, std::move(patterns), config);
     }
 
     SmallVector<linalg::Mmt4DOp> mmt4ds;
     func.walk([&](linalg::Mmt4DOp op) { mmt4ds.push_back(op); });
-    for (linalg::Mmt4DOp op : mmt4ds)
-      scheduleMmt4d(rewriter, op, target, numThreads);
+    for (linalg::Mmt4DOp op : mmt4ds) {
+      auto unpack = op->hasOneUse()
+                        ? dyn_cast<linalg::UnPackOp>(*op->getUsers().begin())
+                        : linalg::UnPackOp();
+      if (!unpack ||
+          !scheduleProductEpilogue(rewriter, op, unpack, target, numThreads))
+        scheduleMmt4d(rewriter, op, target, numThreads);
+    }
+    SmallVector<linalg::UnPackOp> unpacks;
+    func.walk([&](linalg::UnPackOp op) { unpacks.push_back(op); });
+    for (linalg::UnPackOp op : unpacks) {
+      rewriter.setInsertionPoint(op);
+      (void)linalg::lowerUnPack(rewriter, op);
+    }
 
     SmallVector<linalg::LinalgOp> elementwise, reductions;
     func.walk([&](linalg::LinalgOp op) {
@@ -598,6 +1013,7 @@ struct CPUTileAndVectorizePass
       scheduleInnerReduction(rewriter, op, target, numThreads);
 
     hoistAccumulators(rewriter, func);
+    forwardWrittenTiles(rewriter, func);
     approximateVectorMath(func);
   }
 };

@@ -57,10 +57,11 @@ func.func @matmul_dynamic_rows(%a: tensor<?x8xf32>, %b: tensor<8x32xf32>, %c: te
 }
 
 // Both operands at run time, the accumulator not a fill: all three packed.
+// The 40 rows are 5 tiles of 8 (16-row tiles would pad them to 48).
 // CHECK-LABEL: func.func @matmul_runtime
-// CHECK: linalg.pack %arg0 {{.*}} inner_tiles = [16, 1] {{.*}} -> tensor<3x40x16x1xf32>
+// CHECK: linalg.pack %arg0 {{.*}} inner_tiles = [8, 1] {{.*}} -> tensor<5x40x8x1xf32>
 // CHECK: linalg.pack %arg1 {{.*}} outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 1] {{.*}} -> tensor<2x40x16x1xf32>
-// CHECK: linalg.pack %arg2 {{.*}} inner_tiles = [16, 16] {{.*}} -> tensor<3x2x16x16xf32>
+// CHECK: linalg.pack %arg2 {{.*}} inner_tiles = [8, 16] {{.*}} -> tensor<5x2x8x16xf32>
 // CHECK: linalg.mmt4d
 // CHECK: linalg.unpack {{.*}} -> tensor<40x20xf32>
 func.func @matmul_runtime(%a: tensor<40x40xf32>, %b: tensor<40x20xf32>, %c: tensor<40x20xf32>) -> tensor<40x20xf32> {

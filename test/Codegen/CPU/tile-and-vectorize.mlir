@@ -108,3 +108,66 @@ func.func @left_alone(%x: tensor<8xf32>, %i: tensor<8xi1>, %d: tensor<?xf32>) ->
   } -> tensor<?xf32>
   return %g, %n, %a : tensor<8xf32>, tensor<8xi1>, tensor<?xf32>
 }
+
+// A packed product with its epilogue (a per-row bias and Relu over the
+// product viewed as [1, 32, 8, 8], as a convolution's): with a short
+// reduction (K = 64), one loop nest over the 16x16 tiles of the output,
+// each computing its product from a zero accumulator in registers, then the
+// epilogue on the registers, then one store into the output. No unpacking
+// pass and no accumulator buffer are left.
+// CHECK-LABEL: func.func @product_epilogue
+// CHECK-NOT: linalg.unpack
+// CHECK: scf.for {{.*}} to %c32 step %c16
+// CHECK: scf.for {{.*}} to %c64 step %c16
+// CHECK: %[[K:.*]] = scf.for {{.*}} to %c64 step %c1 iter_args(%{{.*}} = %cst{{.*}}) -> (vector<1x1x16x16xf32>)
+// CHECK: vector.contract
+// CHECK: %[[ACC:.*]] = vector.extract %[[K]][0, 0]
+// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], {{.*}} : vector<16x16xf32>
+// CHECK: %[[RELU:.*]] = arith.maximumf %[[SUM]], {{.*}} : vector<16x16xf32>
+// CHECK: vector.transfer_write %[[RELU]], {{.*}} : vector<16x16xf32>, tensor<16x16xf32>
+// CHECK-NOT: linalg.unpack
+// THREADS-LABEL: func.func @product_epilogue
+// THREADS: scf.forall ({{.*}}) = (0) to (32) step (16)
+// THREADS: vector.contract
+// THREADS: arith.maximumf {{.*}} : vector<16x16xf32>
+func.func @product_epilogue(%a: tensor<2x64x16x1xf32>, %b: tensor<4x64x16x1xf32>, %bias: tensor<32xf32>) -> tensor<1x32x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x16x16xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  %p = linalg.mmt4d ins(%a, %b : tensor<2x64x16x1xf32>, tensor<4x64x16x1xf32>) outs(%fill : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  %u0 = tensor.empty() : tensor<32x64xf32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [16, 16] into %u0 : tensor<2x4x16x16xf32> -> tensor<32x64xf32>
+  %x = tensor.expand_shape %u [[0, 1], [2, 3]] output_shape [1, 32, 8, 8] : tensor<32x64xf32> into tensor<1x32x8x8xf32>
+  %y0 = tensor.empty() : tensor<1x32x8x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %bias : tensor<1x32x8x8xf32>, tensor<32xf32>) outs(%y0 : tensor<1x32x8x8xf32>) {
+  ^bb0(%in: f32, %c: f32, %out: f32):
+    %s = arith.addf %in, %c : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x32x8x8xf32>
+  return %y : tensor<1x32x8x8xf32>
+}
+
+// A long reduction (K = 512) keeps the blocked schedule of the mmt4d (its
+// k blocks of 256); the unpacking and a product without an elementwise
+// consumer are one loop over the 16x16 tiles that copies each, and the 49
+// columns are 3 whole tiles and a tail of one column.
+// CHECK-LABEL: func.func @product_long_tail
+// CHECK: %[[P:.*]] = scf.for {{.*}} to %c512 step %c256
+// CHECK: vector.contract
+// CHECK-NOT: linalg.unpack
+// CHECK: scf.for {{.*}} to %c48 step %c16
+// CHECK: tensor.extract_slice %[[P]]{{.*}} [1, 1, 16, 16]
+// CHECK: tensor.insert_slice {{.*}} [16, 16] [1, 1] : tensor<16x16xf32> into tensor<32x48xf32>
+// CHECK: scf.for {{.*}} to %c32 step %c16
+// CHECK: tensor.extract_slice %[[P]][{{.*}}, 3, 0, 0] [1, 1, 16, 16]
+// CHECK: tensor.insert_slice {{.*}} [16, 1] [1, 1] : tensor<16x1xf32> into tensor<32x1xf32>
+func.func @product_long_tail(%a: tensor<2x512x16x1xf32>, %b: tensor<4x512x16x1xf32>) -> tensor<32x49xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x16x16xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  %p = linalg.mmt4d ins(%a, %b : tensor<2x512x16x1xf32>, tensor<4x512x16x1xf32>) outs(%fill : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  %u0 = tensor.empty() : tensor<32x49xf32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [16, 16] into %u0 : tensor<2x4x16x16xf32> -> tensor<32x49xf32>
+  return %u : tensor<32x49xf32>
+}

@@ -34,6 +34,11 @@ struct CPUTarget {
   /// Vector registers the code may hold accumulators in.
   unsigned vectorRegisters = 16;
   bool hasFMA = false;
+  /// The L2 cache of one core that the tile loops size their blocks for:
+  /// 1 MiB, that of most x86 server cores of the last years (Skylake-SP,
+  /// Zen 4; this project's machine has 2 MiB), the same for every target so
+  /// that a model compiles to the same code wherever it is compiled.
+  int64_t l2Bytes = 1 << 20;
   /// False when `cpu` is not a CPU LLVM knows for the host's architecture.
   bool valid = true;
 

@@ -195,6 +195,39 @@ for name, (n, c, h, f, k, stride, pad, dil, group) in {
           np.maximum(expected, 0), initializers=[("w", w), ("b", b)],
           rtol=tol, atol=tol)
 
+# Products with their epilogue computed on the register tiles: a
+# convolution with BatchNormalization, a residual Add and Relu (a short
+# reduction: the product is computed in the epilogue's tile loop, whole tiles
+# only), the same with 3x3 (K = 16 * 9, columns 7 * 7 = 49: whole tiles and a
+# tail column) and with K = 300 (the product keeps its own schedule), and
+# Gemm with bias and Relu whose rows and columns both have tails.
+for name, (c, h, f, k) in {"conv1x1_bn_add_relu": (32, 8, 48, 1),
+                           "conv3x3_bn_add_relu_tail": (16, 7, 32, 3),
+                           "conv1x1_k300_bn_add_relu": (300, 6, 20, 1)}.items():
+    x, w = f32(1, c, h, h), f32(f, c, k, k) / np.sqrt(c * k * k)
+    scale, shift, mean = f32(f), f32(f), f32(f)
+    var = (rng.random(f) + 0.5).astype(np.float32)
+    residual = f32(1, f, h, h)
+    nodes = [helper.make_node("Conv", ["x", "w"], ["t"], pads=[k // 2] * 4),
+             helper.make_node("BatchNormalization",
+                              ["t", "scale", "shift", "mean", "var"], ["u"]),
+             helper.make_node("Add", ["u", "r"], ["v"]),
+             helper.make_node("Relu", ["v"], ["y"])]
+    t = conv_ref(x, w, np.zeros(f, np.float32), 1, k // 2, 1).astype(np.float64)
+    per = lambda v: v.reshape(1, f, 1, 1).astype(np.float64)
+    u = (t - per(mean)) / np.sqrt(per(var) + 1e-5) * per(scale) + per(shift)
+    check(name, nodes, [("x", x), ("r", residual)],
+          np.maximum(u + residual, 0).astype(np.float32),
+          initializers=[("w", w), ("scale", scale), ("shift", shift),
+                        ("mean", mean), ("var", var)], rtol=1e-4, atol=1e-4)
+for m, k, n in [(37, 100, 50), (1, 300, 1000)]:
+    a, b, bias = f32(m, k), f32(n, k), f32(n)
+    check(f"gemm_{m}x{k}x{n}_bias_relu",
+          [helper.make_node("Gemm", ["a", "b", "c"], ["t"], transB=1),
+           helper.make_node("Relu", ["t"], ["y"])],
+          [("a", a)], np.maximum(a @ b.T + bias, 0),
+          initializers=[("b", b), ("c", bias)], rtol=1e-4, atol=1e-4)
+
 # Elementwise chains of odd lengths (a masked vector tail), with a broadcast.
 for shape in [(1,), (15,), (17,), (3, 37), (2, 64, 7, 7), (1000,)]:
     x, z = f32(*shape), f32(shape[-1])
