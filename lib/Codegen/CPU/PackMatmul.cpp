@@ -115,14 +115,51 @@ Value packConstant(OpBuilder &b, Location loc, Value source, PackSpec spec,
       stored = transpose.getInput();
       transposed = true;
     }
+  // A static slice of a constant with unit strides whose other dims are 1
+  // (one direction's weights of an LSTM's [directions, 4H, I] W and R):
+  // the 2-D matrix at a row offset of the constant.
+  int64_t sliceOffset = 0;
+  auto slice = stored.getDefiningOp<tensor::ExtractSliceOp>();
+  bool sliced = static_cast<bool>(slice);
+  if (slice) {
+    RankedTensorType from = slice.getSourceType();
+    if (!from.hasStaticShape() || !slice.getResultType().hasStaticShape() ||
+        !llvm::all_of(slice.getStaticStrides(),
+                      [](int64_t s) { return s == 1; }) ||
+        ShapedType::isDynamicShape(slice.getStaticOffsets()) ||
+        ShapedType::isDynamicShape(slice.getStaticSizes()))
+      return {};
+    // Every dim but the last two kept whole or cut to one element, the last
+    // two whole: the slice is one contiguous block.
+    ArrayRef<int64_t> sizes = slice.getStaticSizes(),
+                      offsets = slice.getStaticOffsets();
+    int64_t rank = from.getRank();
+    if (rank < 2 || sizes[rank - 1] != from.getDimSize(rank - 1) ||
+        sizes[rank - 2] != from.getDimSize(rank - 2) ||
+        slice.getResultType().getRank() != 2)
+      return {};
+    int64_t stride = from.getDimSize(rank - 1) * from.getDimSize(rank - 2);
+    for (int64_t d = rank - 3; d >= 0; --d) {
+      if (sizes[d] != 1)
+        return {};
+      sliceOffset += offsets[d] * stride;
+      stride *= from.getDimSize(d);
+    }
+    stored = slice.getSource();
+  }
   std::optional<ArrayRef<float>> data = constantData(stored, splat);
   if (!data)
     return {};
+  if (!data->empty())
+    data = data->drop_front(sliceOffset);
   auto type = cast<RankedTensorType>(source.getType());
   RankedTensorType packed = packedType(type, spec);
   auto key =
       std::make_tuple(stored.getDefiningOp<arith::ConstantOp>().getValue(),
                       int64_t(transposed), spec.tiled, spec.tile);
+  // A slice is packed anew (the key would need its offset).
+  if (sliced)
+    cache = nullptr;
   if (cache)
     if (Attribute done = cache->lookup(key))
       return arith::ConstantOp::create(b, loc, packed, cast<TypedAttr>(done));
@@ -221,7 +258,16 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
         target.matmulTileM(), llvm::PowerOf2Ceil(static_cast<uint64_t>(m)));
     if (m % m0 != 0 && m0 % 2 == 0 && m % (m0 / 2) == 0)
       m0 /= 2;
+    // With fewer than 8 rows, wider tiles (1 x 128 with AVX-512: a
+    // matrix-vector product, an LSTM step, a classifier): at least 8
+    // accumulator registers, so that the latency of one FMA chain does not
+    // set the pace, up to the width of N.
     int64_t n0 = target.matmulTileN();
+    if (m0 < 8)
+      n0 = std::min<int64_t>(
+          n0 * (8 / m0),
+          std::max<int64_t>(n0, static_cast<int64_t>(llvm::bit_floor(
+                                    static_cast<uint64_t>(n)))));
     Location loc = op.getLoc();
     Value lhsPacked = packOperand(rewriter, loc, lhs, {0, m0}, packed);
     Value rhsPacked = packOperand(rewriter, loc, rhs, {1, n0}, packed);

@@ -43,6 +43,41 @@ func.func @matmul_transposed_const(%a: tensor<3x2xf32>) -> tensor<3x3xf32> {
   return %r : tensor<3x3xf32>
 }
 
+// One row (a matrix-vector product, as an LSTM step's): 1 x 128 register
+// tiles (8 accumulators with AVX-512, 1 x 64 with AVX2).
+// CHECK-LABEL: func.func @matvec
+// CHECK: linalg.pack %arg0 {{.*}} inner_tiles = [1, 1] {{.*}} -> tensor<1x4x1x1xf32>
+// CHECK: %[[B:.*]] = arith.constant dense<1.000000e+00> : tensor<2x4x128x1xf32>
+// CHECK: linalg.mmt4d ins(%{{.*}}, %[[B]] :
+// CHECK: linalg.unpack {{.*}} inner_tiles = [1, 128] {{.*}} -> tensor<1x256xf32>
+// AVX2-LABEL: func.func @matvec
+// AVX2: tensor<4x4x64x1xf32>
+func.func @matvec(%a: tensor<1x4xf32>) -> tensor<1x256xf32> {
+  %b = arith.constant dense<1.0> : tensor<4x256xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x256xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x256xf32>) -> tensor<1x256xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1x4xf32>, tensor<4x256xf32>) outs(%c : tensor<1x256xf32>) -> tensor<1x256xf32>
+  return %r : tensor<1x256xf32>
+}
+
+// The transpose of one direction's slice of a [directions, 4H, I] constant
+// (an LSTM's W or R) is packed at compile time, not in the time loop.
+// CHECK-LABEL: func.func @sliced_const
+// CHECK: %[[B:.*]] = arith.constant dense_resource<onnx_packed_weights_2> : tensor<1x2x16x1xf32>
+// CHECK: linalg.mmt4d ins(%{{.*}}, %[[B]] :
+func.func @sliced_const(%a: tensor<1x2xf32>) -> tensor<1x3xf32> {
+  %w = arith.constant dense<[[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [[7.0, 8.0], [9.0, 10.0], [11.0, 12.0]]]> : tensor<2x3x2xf32>
+  %s = tensor.extract_slice %w[1, 0, 0] [1, 3, 2] [1, 1, 1] : tensor<2x3x2xf32> to tensor<3x2xf32>
+  %t0 = tensor.empty() : tensor<2x3xf32>
+  %b = linalg.transpose ins(%s : tensor<3x2xf32>) outs(%t0 : tensor<2x3xf32>) permutation = [1, 0]
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x3xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x3xf32>) -> tensor<1x3xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1x2xf32>, tensor<2x3xf32>) outs(%c : tensor<1x3xf32>) -> tensor<1x3xf32>
+  return %r : tensor<1x3xf32>
+}
+
 // Dynamic rows: a loop over full tiles of 16 rows, each a static packed
 // matmul, then the partial tile as a dynamic matmul.
 // CHECK-LABEL: func.func @matmul_dynamic_rows
