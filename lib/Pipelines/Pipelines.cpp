@@ -114,8 +114,9 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   // before elementwise fusion, which would otherwise fold the reshapes around
   // them into generics that are no longer recognizable as matmuls.
   if (options.codegen)
-    addPipeline(pm, "func.func(onnx-cpu-pack-matmul{" + target + "})," +
-                        canonicalize);
+    addPipeline(pm, "func.func(onnx-cpu-pack-matmul{" + target +
+                        " num-threads=" + std::to_string(options.numThreads) +
+                        "})," + canonicalize);
   pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
   addPipeline(pm, canonicalize);
   if (options.codegen)

@@ -229,6 +229,27 @@ LogicalResult matchStaticF32(PatternRewriter &rewriter, linalg::LinalgOp op) {
   return success();
 }
 
+/// The operands of a (batched) matmul with the default operand maps and
+/// static f32 operands, and their types; failure for any other.
+struct PlainProduct {
+  Value lhs, rhs, init;
+  RankedTensorType lhsType, rhsType, initType;
+};
+template <typename ProductOp>
+FailureOr<PlainProduct> matchPlainProduct(PatternRewriter &rewriter,
+                                          ProductOp op) {
+  if (op.hasUserDefinedMaps())
+    return rewriter.notifyMatchFailure(op, "transposed operands");
+  if (failed(matchStaticF32(rewriter, op)))
+    return failure();
+  PlainProduct p{op.getDpsInputs()[0], op.getDpsInputs()[1],
+                 op.getDpsInits()[0]};
+  p.lhsType = cast<RankedTensorType>(p.lhs.getType());
+  p.rhsType = cast<RankedTensorType>(p.rhs.getType());
+  p.initType = cast<RankedTensorType>(p.init.getType());
+  return p;
+}
+
 struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
   MatmulToMmt4d(MLIRContext *context, const CPUTarget &target,
                 PackedConstants &packed)
@@ -236,15 +257,10 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
 
   LogicalResult matchAndRewrite(linalg::MatmulOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.hasUserDefinedMaps())
-      return rewriter.notifyMatchFailure(op, "transposed operands");
-    if (failed(matchStaticF32(rewriter, op)))
+    FailureOr<PlainProduct> p = matchPlainProduct(rewriter, op);
+    if (failed(p))
       return failure();
-    Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
-    Value init = op.getDpsInits()[0];
-    auto lhsType = cast<RankedTensorType>(lhs.getType());
-    auto rhsType = cast<RankedTensorType>(rhs.getType());
-    auto initType = cast<RankedTensorType>(init.getType());
+    auto [lhs, rhs, init, lhsType, rhsType, initType] = *p;
     int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
             n = rhsType.getDimSize(1);
     if (m == 0 || n == 0 || k == 0)
@@ -397,6 +413,116 @@ LogicalResult convBatchToLoop(PatternRewriter &rewriter,
   rewriter.replaceOp(op, loop.getResult(0));
   return success();
 }
+
+/// A batched matmul C[b] += A[b] * B[b] (an attention's products per head)
+/// as a loop over the batch whose body is one matmul, which MatmulToMmt4d
+/// then packs (both operands at run time): the packed product runs near
+/// the FMA peak where the batched op was a vectorized reduction at a third
+/// of it. A fill of the output becomes a fill of each matrix's. With
+/// threads, the loop is an scf.forall: each thread packs and multiplies
+/// whole matrices (splitting each small product's rows between threads
+/// made it slower than one thread: the packed operands moved between the
+/// cores' caches).
+struct BatchMatmulToLoop : OpRewritePattern<linalg::BatchMatmulOp> {
+  BatchMatmulToLoop(MLIRContext *context, unsigned numThreads)
+      : OpRewritePattern(context), numThreads(numThreads) {}
+
+  LogicalResult matchAndRewrite(linalg::BatchMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<PlainProduct> p = matchPlainProduct(rewriter, op);
+    if (failed(p))
+      return failure();
+    auto [a, b, init, aType, bType, cType] = *p;
+    if (llvm::is_contained(cType.getShape(), 0) || aType.getDimSize(2) == 0)
+      return rewriter.notifyMatchFailure(op, "empty");
+    Location loc = op.getLoc();
+    auto fill = init.getDefiningOp<linalg::FillOp>();
+    Value start = fill ? fill.getOutputs()[0] : init;
+    auto matrix = [](RankedTensorType type) {
+      return RankedTensorType::get(type.getShape().drop_front(),
+                                   type.getElementType());
+    };
+    int64_t count = cType.getDimSize(0);
+    bool parallel = numThreads > 1 && count > 1;
+
+    // The body, at the builder's insertion point: matrix `index` of each
+    // operand (rank-reduced slices), its product, and where it goes.
+    auto body = [&](Value index, Value acc) {
+      auto offsets = [&]() {
+        SmallVector<OpFoldResult> result(3, rewriter.getIndexAttr(0));
+        result[0] = index;
+        return result;
+      };
+      auto sizes = [&](RankedTensorType type) {
+        SmallVector<OpFoldResult> result =
+            getAsIndexOpFoldResult(rewriter.getContext(), type.getShape());
+        result[0] = rewriter.getIndexAttr(1);
+        return result;
+      };
+      SmallVector<OpFoldResult> ones(3, rewriter.getIndexAttr(1));
+      auto extract = [&](Value from, RankedTensorType type) -> Value {
+        return tensor::ExtractSliceOp::create(rewriter, loc, matrix(type), from,
+                                              offsets(), sizes(type), ones);
+      };
+      Value cInit;
+      if (fill) {
+        RankedTensorType cMatrix = matrix(cType);
+        Value empty = tensor::EmptyOp::create(rewriter, loc, cMatrix.getShape(),
+                                              cMatrix.getElementType());
+        cInit =
+            linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
+                .getResult(0);
+      } else {
+        cInit = extract(acc, cType);
+      }
+      Value product = linalg::MatmulOp::create(
+                          rewriter, loc, TypeRange{matrix(cType)},
+                          ValueRange{extract(a, aType), extract(b, bType)},
+                          ValueRange{cInit})
+                          .getResult(0);
+      return std::make_tuple(product, offsets(), sizes(cType), ones);
+    };
+
+    // The body is built in place, after the loop is in the function, so that
+    // the rewrite driver sees its ops (the matmul of one matrix) as new.
+    if (parallel) {
+      auto loop = scf::ForallOp::create(
+          rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(count)},
+          ValueRange{start}, std::nullopt);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(loop.getTerminator());
+        Value acc = loop.getRegionIterArgs()[0];
+        auto [product, offsets, sizes, strides] =
+            body(loop.getInductionVar(0), acc);
+        rewriter.setInsertionPointToStart(loop.getTerminator().getBody());
+        tensor::ParallelInsertSliceOp::create(rewriter, loc, product, acc,
+                                              offsets, sizes, strides);
+      }
+      rewriter.replaceOp(op, loop.getResult(0));
+      return success();
+    }
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value end = arith::ConstantIndexOp::create(rewriter, loc, count);
+    auto loop =
+        scf::ForOp::create(rewriter, loc, zero, end, one, ValueRange{start});
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      Value acc = loop.getRegionIterArgs()[0];
+      auto [product, offsets, sizes, strides] =
+          body(loop.getInductionVar(), acc);
+      Value inserted = tensor::InsertSliceOp::create(
+          rewriter, loc, product, acc, offsets, sizes, strides);
+      scf::YieldOp::create(rewriter, loc, inserted);
+    }
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+
+  unsigned numThreads;
+};
 
 /// A 2-D convolution of one image, y[1, F, OH, OW] = x[1, C, H, W] (padded)
 /// * w[F, C, KH, KW], as the matmul w[F, C*KH*KW] x col[C*KH*KW, OH*OW]
@@ -733,6 +859,7 @@ struct CPUPackMatmulPass
     RewritePatternSet patterns(&getContext());
     PackedConstants packed;
     patterns.add<MatmulToMmt4d>(&getContext(), target, packed);
+    patterns.add<BatchMatmulToLoop>(&getContext(), numThreads);
     patterns
         .add<ConvToMatmul, DepthwiseConvToElementwise,
              PoolingToElementwise<linalg::PoolingNchwMaxOp, arith::MaximumFOp>,
@@ -743,7 +870,7 @@ struct CPUPackMatmulPass
     // matmul had dynamic rows).
     SmallVector<Operation *> matmuls;
     getOperation().walk([&](Operation *op) {
-      if (isa<linalg::MatmulOp, linalg::Conv2DNchwFchwOp,
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::Conv2DNchwFchwOp,
               linalg::DepthwiseConv2DNchwChwOp, linalg::PoolingNchwMaxOp,
               linalg::PoolingNchwSumOp>(op))
         matmuls.push_back(op);

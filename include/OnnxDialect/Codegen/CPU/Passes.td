@@ -63,12 +63,23 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     and the matching columns of the filter, which the tiling pass vectorizes
     along the output row.
 
-    An operand that is a constant (an initializer) is packed here, in C++, into
-    a new `dense_resource` blob: weights are packed once, at compile time, and
-    never go through the folder. A zero fill of the accumulator becomes a fill
-    of the packed accumulator.
+    A batched matmul (`linalg.batch_matmul`, static f32: an attention's
+    products per head) becomes a loop over its matrices whose body is one
+    matmul, packed as above; with `num-threads` above 1 the loop is an
+    `scf.forall` (each thread packs and multiplies its own matrices, and the
+    tiling pass splits nothing inside it further).
+
+    An operand that is a constant (an initializer, a transpose of one, or a
+    static slice of one such as one direction's LSTM weights) is packed here,
+    in C++, into a new `dense_resource` blob: weights are packed once, at
+    compile time, and never go through the folder. A zero fill of the
+    accumulator becomes a fill of the packed accumulator.
   }];
-  let options = targetOptions;
+  let options = !listconcat(targetOptions, [
+    Option<"numThreads", "num-threads", "unsigned", /*default=*/"1",
+           "Threads the code runs on: above 1, batched matmuls are split "
+           "over them by their matrices">,
+  ]);
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
