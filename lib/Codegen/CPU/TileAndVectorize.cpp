@@ -434,7 +434,8 @@ void unpackRegisterTile(RewriterBase &rewriter, linalg::UnPackOp op) {
       getAsIndexOpFoldResult(rewriter.getContext(), full),
       SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
   rewriter.replaceOp(replaced, view);
-  if (op->use_empty())
+  // (Replacing the slice of a partial tile leaves the unpacking unused.)
+  if (replaced != op.getOperation() && op->use_empty())
     rewriter.eraseOp(op);
 }
 
