@@ -530,7 +530,8 @@ struct BatchMatmulToLoop : OpRewritePattern<linalg::BatchMatmulOp> {
 /// strides needs no im2col: col is x itself. A batch of several images is
 /// a loop over its images first (convBatchToLoop).
 struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
-  using OpRewritePattern::OpRewritePattern;
+  ConvToMatmul(MLIRContext *context, unsigned numThreads)
+      : OpRewritePattern(context), numThreads(numThreads) {}
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
                                 PatternRewriter &rewriter) const override {
@@ -583,53 +584,83 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         return arith::ConstantIndexOp::create(rewriter, loc, v);
       };
       Value zero = index(0), one = index(1);
-      auto rows = scf::ForOp::create(
-          rewriter, loc, zero, index(k), one, ValueRange{empty},
-          [&](OpBuilder &b, Location l, Value r, ValueRange acc) {
-            auto cst = [&](int64_t v) -> Value {
-              return arith::ConstantIndexOp::create(b, l, v);
-            };
-            Value channel = arith::DivUIOp::create(b, l, r, cst(kh * kw));
-            Value ky = arith::RemUIOp::create(
-                b, l, arith::DivUIOp::create(b, l, r, cst(kw)), cst(kh));
-            Value kx = arith::RemUIOp::create(b, l, r, cst(kw));
-            Value rowOffset =
-                arith::MulIOp::create(b, l, ky, cst(dilations[0]));
-            Value colOffset =
-                arith::MulIOp::create(b, l, kx, cst(dilations[1]));
-            auto inner = scf::ForOp::create(
-                b, l, cst(0), cst(oh), cst(1), ValueRange{acc[0]},
-                [&](OpBuilder &ib, Location il, Value y, ValueRange colAcc) {
-                  Value row = arith::AddIOp::create(
-                      ib, il,
-                      arith::MulIOp::create(
-                          ib, il, y,
-                          arith::ConstantIndexOp::create(ib, il, strides[0])),
-                      rowOffset);
-                  SmallVector<OpFoldResult> offsets = {ib.getIndexAttr(0),
-                                                       channel, row, colOffset};
-                  SmallVector<OpFoldResult> sizes = {
-                      ib.getIndexAttr(1), ib.getIndexAttr(1),
-                      ib.getIndexAttr(1), ib.getIndexAttr(ow)};
-                  SmallVector<OpFoldResult> steps = {
-                      ib.getIndexAttr(1), ib.getIndexAttr(1),
-                      ib.getIndexAttr(1), ib.getIndexAttr(strides[1])};
-                  Value slice = tensor::ExtractSliceOp::create(
-                      ib, il, RankedTensorType::get({ow}, f32), x, offsets,
-                      sizes, steps);
-                  SmallVector<OpFoldResult> at = {r, y, ib.getIndexAttr(0)};
-                  SmallVector<OpFoldResult> one3(3, ib.getIndexAttr(1));
-                  SmallVector<OpFoldResult> rowSizes = {ib.getIndexAttr(1),
-                                                        ib.getIndexAttr(1),
-                                                        ib.getIndexAttr(ow)};
-                  Value inserted = tensor::InsertSliceOp::create(
-                      ib, il, slice, colAcc[0], at, rowSizes, one3);
-                  scf::YieldOp::create(ib, il, inserted);
-                });
-            scf::YieldOp::create(b, l, inner.getResult(0));
-          });
+      // The OH rows of col row r, written into `target` at its row `at`.
+      auto writeRows = [&](OpBuilder &b, Location l, Value r, Value target,
+                           OpFoldResult at) -> Value {
+        auto cst = [&](int64_t v) -> Value {
+          return arith::ConstantIndexOp::create(b, l, v);
+        };
+        Value channel = arith::DivUIOp::create(b, l, r, cst(kh * kw));
+        Value ky = arith::RemUIOp::create(
+            b, l, arith::DivUIOp::create(b, l, r, cst(kw)), cst(kh));
+        Value kx = arith::RemUIOp::create(b, l, r, cst(kw));
+        Value rowOffset = arith::MulIOp::create(b, l, ky, cst(dilations[0]));
+        Value colOffset = arith::MulIOp::create(b, l, kx, cst(dilations[1]));
+        auto inner = scf::ForOp::create(
+            b, l, cst(0), cst(oh), cst(1), ValueRange{target},
+            [&](OpBuilder &ib, Location il, Value y, ValueRange colAcc) {
+              Value row = arith::AddIOp::create(
+                  ib, il,
+                  arith::MulIOp::create(
+                      ib, il, y,
+                      arith::ConstantIndexOp::create(ib, il, strides[0])),
+                  rowOffset);
+              SmallVector<OpFoldResult> offsets = {ib.getIndexAttr(0), channel,
+                                                   row, colOffset};
+              SmallVector<OpFoldResult> sizes = {
+                  ib.getIndexAttr(1), ib.getIndexAttr(1), ib.getIndexAttr(1),
+                  ib.getIndexAttr(ow)};
+              SmallVector<OpFoldResult> steps = {
+                  ib.getIndexAttr(1), ib.getIndexAttr(1), ib.getIndexAttr(1),
+                  ib.getIndexAttr(strides[1])};
+              Value slice = tensor::ExtractSliceOp::create(
+                  ib, il, RankedTensorType::get({ow}, f32), x, offsets, sizes,
+                  steps);
+              SmallVector<OpFoldResult> place = {at, y, ib.getIndexAttr(0)};
+              SmallVector<OpFoldResult> one3(3, ib.getIndexAttr(1));
+              SmallVector<OpFoldResult> rowSizes = {
+                  ib.getIndexAttr(1), ib.getIndexAttr(1), ib.getIndexAttr(ow)};
+              Value inserted = tensor::InsertSliceOp::create(
+                  ib, il, slice, colAcc[0], place, rowSizes, one3);
+              scf::YieldOp::create(ib, il, inserted);
+            });
+        return inner.getResult(0);
+      };
+      Value rows;
+      if (numThreads > 1) {
+        // With threads, the rows of col split between them: each writes
+        // the slab [1, OH, OW] of its rows r in place.
+        auto loop = scf::ForallOp::create(
+            rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(k)},
+            ValueRange{empty}, std::nullopt);
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(loop.getTerminator());
+        Value r = loop.getInductionVar(0);
+        Value shared = loop.getRegionIterArgs()[0];
+        SmallVector<OpFoldResult> at = {r, rewriter.getIndexAttr(0),
+                                        rewriter.getIndexAttr(0)};
+        SmallVector<OpFoldResult> slabSizes = {rewriter.getIndexAttr(1),
+                                               rewriter.getIndexAttr(oh),
+                                               rewriter.getIndexAttr(ow)};
+        SmallVector<OpFoldResult> ones(3, rewriter.getIndexAttr(1));
+        Value slab = tensor::ExtractSliceOp::create(
+            rewriter, loc, RankedTensorType::get({1, oh, ow}, f32), shared, at,
+            slabSizes, ones);
+        slab = writeRows(rewriter, loc, r, slab, rewriter.getIndexAttr(0));
+        rewriter.setInsertionPointToStart(loop.getTerminator().getBody());
+        tensor::ParallelInsertSliceOp::create(rewriter, loc, slab, shared, at,
+                                              slabSizes, ones);
+        rows = loop.getResult(0);
+      } else {
+        rows = scf::ForOp::create(
+                   rewriter, loc, zero, index(k), one, ValueRange{empty},
+                   [&](OpBuilder &b, Location l, Value r, ValueRange acc) {
+                     scf::YieldOp::create(b, l, writeRows(b, l, r, acc[0], r));
+                   })
+                   .getResult(0);
+      }
       col = tensor::CollapseShapeOp::create(
-          rewriter, loc, RankedTensorType::get({k, p}, f32), rows.getResult(0),
+          rewriter, loc, RankedTensorType::get({k, p}, f32), rows,
           ArrayRef<ReassociationIndices>{{0}, {1, 2}});
     }
     auto outType = RankedTensorType::get({f, p}, f32);
@@ -644,6 +675,8 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         op, yType, product, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
     return success();
   }
+
+  unsigned numThreads;
 };
 
 /// The KH * KW windows of the NCHW image `x` that a 2-D window op with
@@ -859,9 +892,9 @@ struct CPUPackMatmulPass
     RewritePatternSet patterns(&getContext());
     PackedConstants packed;
     patterns.add<MatmulToMmt4d>(&getContext(), target, packed);
-    patterns.add<BatchMatmulToLoop>(&getContext(), numThreads);
+    patterns.add<BatchMatmulToLoop, ConvToMatmul>(&getContext(), numThreads);
     patterns
-        .add<ConvToMatmul, DepthwiseConvToElementwise,
+        .add<DepthwiseConvToElementwise,
              PoolingToElementwise<linalg::PoolingNchwMaxOp, arith::MaximumFOp>,
              PoolingToElementwise<linalg::PoolingNchwSumOp, arith::AddFOp>>(
             &getContext());

@@ -1,6 +1,7 @@
 // RUN: onnx-opt %s --onnx-cpu-pack-matmul=target-cpu=skylake-avx512 | FileCheck %s
 // RUN: onnx-opt %s --onnx-cpu-pack-matmul=target-cpu=haswell | FileCheck %s --check-prefix=AVX2
 // RUN: not onnx-opt %s --onnx-cpu-pack-matmul=target-cpu=no-such-cpu 2>&1 | FileCheck %s --check-prefix=BADCPU
+// RUN: onnx-opt %s --onnx-cpu-pack-matmul="target-cpu=skylake-avx512 num-threads=2" | FileCheck %s --check-prefix=THREADS
 
 // BADCPU: error: unknown target CPU 'no-such-cpu'
 
@@ -78,6 +79,24 @@ func.func @sliced_const(%a: tensor<1x2xf32>) -> tensor<1x3xf32> {
   return %r : tensor<1x3xf32>
 }
 
+// A batched matmul: a loop over its matrices, each a packed matmul; with
+// threads an scf.forall over them.
+// CHECK-LABEL: func.func @batch_matmul
+// CHECK: scf.for {{.*}} to %c4
+// CHECK: linalg.mmt4d
+// CHECK: tensor.insert_slice {{.*}} [1, 32, 32]
+// THREADS-LABEL: func.func @batch_matmul
+// THREADS: scf.forall ({{.*}}) in (4)
+// THREADS: linalg.mmt4d
+// THREADS: tensor.parallel_insert_slice {{.*}} [1, 32, 32]
+func.func @batch_matmul(%a: tensor<4x32x16xf32>, %b: tensor<4x16x32xf32>) -> tensor<4x32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32x32xf32>) -> tensor<4x32x32xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<4x32x16xf32>, tensor<4x16x32xf32>) outs(%c : tensor<4x32x32xf32>) -> tensor<4x32x32xf32>
+  return %r : tensor<4x32x32xf32>
+}
+
 // Dynamic rows: a loop over full tiles of 16 rows, each a static packed
 // matmul, then the partial tile as a dynamic matmul.
 // CHECK-LABEL: func.func @matmul_dynamic_rows
@@ -131,6 +150,14 @@ func.func @matmul_f64(%a: tensor<4x5xf64>, %b: tensor<5x20xf64>, %c: tensor<4x20
 // CHECK: linalg.pack {{.*}} -> tensor<4x27x16x1xf32>
 // CHECK: linalg.mmt4d
 // CHECK: tensor.expand_shape {{.*}} into tensor<1x8x8x8xf32>
+// With threads, the 27 rows of im2col are split between them, each writing
+// its slab of OH x OW in place.
+// THREADS-LABEL: func.func @conv3x3
+// THREADS: scf.forall (%[[R:.*]]) in (27) shared_outs(%[[COL:.*]] = %{{.*}}) -> (tensor<27x8x8xf32>)
+// THREADS: tensor.extract_slice %[[COL]][%[[R]], 0, 0] [1, 8, 8]
+// THREADS: scf.for
+// THREADS: tensor.parallel_insert_slice {{.*}} into %[[COL]][%[[R]], 0, 0] [1, 8, 8]
+// THREADS: linalg.mmt4d
 func.func @conv3x3(%x: tensor<1x3x10x10xf32>, %init: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
   %w = arith.constant dense<0.5> : tensor<8x3x3x3xf32>
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%init : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
