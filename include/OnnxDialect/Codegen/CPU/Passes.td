@@ -67,7 +67,8 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     products per head) becomes a loop over its matrices whose body is one
     matmul, packed as above; with `num-threads` above 1 the loop is an
     `scf.forall` (each thread packs and multiplies its own matrices, and the
-    tiling pass splits nothing inside it further).
+    tiling pass splits nothing inside it further), and so is the loop over
+    the rows of a convolution's im2col matrix.
 
     An operand that is a constant (an initializer, a transpose of one, or a
     static slice of one such as one direction's LSTM weights) is packed here,
@@ -78,7 +79,8 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
   let options = !listconcat(targetOptions, [
     Option<"numThreads", "num-threads", "unsigned", /*default=*/"1",
            "Threads the code runs on: above 1, batched matmuls are split "
-           "over them by their matrices">,
+           "over them by their matrices and a convolution's im2col by its "
+           "rows">,
   ]);
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
@@ -94,12 +96,26 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
                 "vectorize the tiles";
   let description = [{
     On tensors, before bufferization:
-    - `linalg.mmt4d` (from `onnx-cpu-pack-matmul`): the outermost tile loop is
-      an `scf.forall` over the rows of tiles when `num-threads` is above 1
-      (OpenMP later), then blocks of the columns and the reduction sized for
-      the L2 cache, then one register tile per iteration, vectorized into a
+    - a packed product `linalg.unpack(linalg.mmt4d)` and the elementwise op
+      that alone reads it (its epilogue: bias, normalization, residual add,
+      activation; a copy when there is none): one loop nest over the m0 x n0
+      register tiles of the output (an `scf.forall` over rows of tiles first
+      when `num-threads` is above 1), each tile unpacking its product and
+      applying the epilogue in registers before one store. With a reduction
+      of at most 256 steps the product and its zero fill are computed in the
+      same tile loop (`scf::tileConsumerAndFuseProducersUsingSCF`), the
+      accumulators forwarded from registers; the rows and columns past the
+      last whole tile are split off and tiled with partial tiles;
+    - other `linalg.mmt4d`s (from `onnx-cpu-pack-matmul`): the outermost tile
+      loop is an `scf.forall` over the rows of tiles (over the columns when
+      there are more column tiles) when `num-threads` is above 1 (OpenMP
+      later), then blocks of the columns and the reduction sized for the L2
+      cache, then one register tile per iteration, vectorized into a
       `vector.contract` whose accumulator is hoisted out of the reduction loop;
     - `linalg.pack`/`linalg.unpack`: lowered to pad, reshape and transpose;
+      `tensor.pad` to a fill and an insert_slice;
+    - nothing inside an `scf.forall` (the matrices of a batched matmul) is
+      split over threads again;
     - elementwise ops (`linalg.generic` with parallel loops only, `linalg.fill`,
       `linalg.transpose`, `linalg.copy`, `linalg.broadcast`) with static
       shapes: the innermost loop tiled by a multiple of the vector length and
