@@ -343,6 +343,21 @@ Value reshapeConstant(OpBuilder &b, Location loc, Value value,
   return arith::ConstantOp::create(b, loc, type, attr);
 }
 
+/// The accumulator of one element (image, matrix) of a batched op inside
+/// the loop over the batch: a fill of its own, of type `type`, when the
+/// batch's output `fill` is a fill (so that the packed accumulator is a
+/// fill, not a pack of the filled output), else `slice()`, its part of the
+/// loop's accumulator.
+Value elementAccumulator(OpBuilder &b, Location loc, linalg::FillOp fill,
+                         RankedTensorType type, function_ref<Value()> slice) {
+  if (!fill)
+    return slice();
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return linalg::FillOp::create(b, loc, fill.getInputs()[0], empty)
+      .getResult(0);
+}
+
 /// A 2-D convolution of a batch of N > 1 images as a loop over the images
 /// whose body is the convolution of one image (which ConvToMatmul below
 /// then rewrites): all images share the packed filter, and each image's
@@ -391,17 +406,10 @@ LogicalResult convBatchToLoop(PatternRewriter &rewriter,
     };
     Value image = tensor::ExtractSliceOp::create(
         rewriter, loc, xImage, x, offsets, sizes(xImage), strides);
-    Value imageInit;
-    if (fill) {
-      Value empty = tensor::EmptyOp::create(rewriter, loc, yImage.getShape(),
-                                            yImage.getElementType());
-      imageInit =
-          linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
-              .getResult(0);
-    } else {
-      imageInit = tensor::ExtractSliceOp::create(
-          rewriter, loc, yImage, acc, offsets, sizes(yImage), strides);
-    }
+    Value imageInit = elementAccumulator(rewriter, loc, fill, yImage, [&] {
+      return tensor::ExtractSliceOp::create(rewriter, loc, yImage, acc, offsets,
+                                            sizes(yImage), strides);
+    });
     Value conv = linalg::Conv2DNchwFchwOp::create(
                      rewriter, loc, TypeRange{yImage}, ValueRange{image, w},
                      ValueRange{imageInit}, op.getStrides(), op.getDilations())
@@ -464,17 +472,8 @@ struct BatchMatmulToLoop : OpRewritePattern<linalg::BatchMatmulOp> {
         return tensor::ExtractSliceOp::create(rewriter, loc, matrix(type), from,
                                               offsets(), sizes(type), ones);
       };
-      Value cInit;
-      if (fill) {
-        RankedTensorType cMatrix = matrix(cType);
-        Value empty = tensor::EmptyOp::create(rewriter, loc, cMatrix.getShape(),
-                                              cMatrix.getElementType());
-        cInit =
-            linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
-                .getResult(0);
-      } else {
-        cInit = extract(acc, cType);
-      }
+      Value cInit = elementAccumulator(rewriter, loc, fill, matrix(cType),
+                                       [&] { return extract(acc, cType); });
       Value product = linalg::MatmulOp::create(
                           rewriter, loc, TypeRange{matrix(cType)},
                           ValueRange{extract(a, aType), extract(b, bType)},
