@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <cmath>
 #include <cstring>
@@ -225,27 +226,61 @@ Value mlir::onnx::castToIndex(OpBuilder &b, Location loc, Value value,
 // Broadcasting
 //===----------------------------------------------------------------------===//
 
-SmallVector<OpFoldResult>
-mlir::onnx::computeBroadcastDims(OpBuilder &b, Location loc, ValueRange inputs,
-                                 RankedTensorType resultType, Operation *node) {
+StringAttr mlir::onnx::dimSymbol(Value value, int64_t dim) {
+  ArrayAttr names;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto func =
+        dyn_cast_or_null<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    if (!func || arg.getOwner() != &func.getFunctionBody().front())
+      return {};
+    names =
+        func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), "onnx.dim_params");
+  } else {
+    auto result = cast<OpResult>(value);
+    auto all = dyn_cast_or_null<ArrayAttr>(
+        result.getOwner()->getDiscardableAttr("onnx.dim_params"));
+    if (!all || all.size() <= result.getResultNumber())
+      return {};
+    names = dyn_cast<ArrayAttr>(all[result.getResultNumber()]);
+  }
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!names || !type || names.size() != static_cast<size_t>(type.getRank()) ||
+      dim < 0 || dim >= type.getRank() || !type.isDynamicDim(dim))
+    return {};
+  auto name = dyn_cast<StringAttr>(names[dim]);
+  return name && !name.getValue().empty() ? name : StringAttr();
+}
+
+/// computeBroadcastDims, and per result dim whether its dynamic input dims
+/// all have the same symbolic name (then they are all the result's size:
+/// none is read broadcast).
+static SmallVector<OpFoldResult>
+broadcastDims(OpBuilder &b, Location loc, ValueRange inputs,
+              RankedTensorType resultType, Operation *node,
+              ValueRange originals, SmallVectorImpl<bool> &sameNamed) {
   int64_t rank = resultType.getRank();
   SmallVector<OpFoldResult> dims;
+  sameNamed.assign(rank, false);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   for (int64_t o = 0; o < rank; ++o) {
     // The dims of the inputs aligned with result dim `o`.
     SmallVector<Value> dynamic;
+    SmallVector<StringAttr> names;
     std::optional<int64_t> staticSize;
     if (!resultType.isDynamicDim(o))
       staticSize = resultType.getDimSize(o);
-    for (Value input : inputs) {
+    for (auto [i, input] : llvm::enumerate(inputs)) {
       auto type = cast<RankedTensorType>(input.getType());
       int64_t j = o - (rank - type.getRank());
       if (j < 0)
         continue;
-      if (type.isDynamicDim(j))
+      if (type.isDynamicDim(j)) {
         dynamic.push_back(tensor::DimOp::create(b, loc, input, j));
-      else if (type.getDimSize(j) != 1 && !staticSize)
+        names.push_back(i < originals.size() ? dimSymbol(originals[i], j)
+                                             : StringAttr());
+      } else if (type.getDimSize(j) != 1 && !staticSize) {
         staticSize = type.getDimSize(j);
+      }
     }
     Value size;
     if (staticSize) {
@@ -255,6 +290,19 @@ mlir::onnx::computeBroadcastDims(OpBuilder &b, Location loc, ValueRange inputs,
       size = arith::ConstantIndexOp::create(b, loc, *staticSize);
     } else if (dynamic.empty()) {
       dims.push_back(b.getIndexAttr(1));
+      continue;
+    } else if (dynamic.size() > 1 && names.front() && llvm::all_equal(names)) {
+      // One name: one size, which every input has.
+      sameNamed[o] = true;
+      size = dynamic.front();
+      dims.push_back(size);
+      for (Value d : ArrayRef(dynamic).drop_front())
+        emitRuntimeCheck(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, size),
+            node,
+            "input dims named '" + names.front().getValue() + "' differ (dim " +
+                Twine(o) + " of the result)");
       continue;
     } else {
       // The first dim that is not 1, or 1.
@@ -282,13 +330,23 @@ mlir::onnx::computeBroadcastDims(OpBuilder &b, Location loc, ValueRange inputs,
   return dims;
 }
 
+SmallVector<OpFoldResult>
+mlir::onnx::computeBroadcastDims(OpBuilder &b, Location loc, ValueRange inputs,
+                                 RankedTensorType resultType, Operation *node,
+                                 ValueRange originals) {
+  SmallVector<bool> sameNamed;
+  return broadcastDims(b, loc, inputs, resultType, node, originals, sameNamed);
+}
+
 Value mlir::onnx::buildElementwise(
     OpBuilder &b, Location loc, ValueRange inputs, RankedTensorType resultType,
     Operation *node,
-    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body,
+    ValueRange originals) {
   int64_t rank = resultType.getRank();
+  SmallVector<bool> sameNamed;
   SmallVector<OpFoldResult> dims =
-      computeBroadcastDims(b, loc, inputs, resultType, node);
+      broadcastDims(b, loc, inputs, resultType, node, originals, sameNamed);
   Value init =
       tensor::EmptyOp::create(b, loc, dims, resultType.getElementType());
 
@@ -318,6 +376,8 @@ Value mlir::onnx::buildElementwise(
       // be read as that many elements.
       bool alone = resultType.isDynamicDim(o) || resultType.getDimSize(o) == 1;
       for (auto [k, other] : llvm::enumerate(inputs)) {
+        if (sameNamed[o])
+          break;
         if (k == i)
           continue;
         auto otherType = cast<RankedTensorType>(other.getType());

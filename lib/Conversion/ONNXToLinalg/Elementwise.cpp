@@ -369,11 +369,12 @@ public:
         return emitLoweringError(op, "inputs must be ranked tensors");
       context.inputTypes.push_back(getElementTypeOf(value.getType()));
     }
-    Value result =
-        buildElementwise(rewriter, op->getLoc(), operands, resultType, op,
-                         [&](OpBuilder &b, Location loc, ValueRange args) {
-                           return body(b, loc, args, context);
-                         });
+    Value result = buildElementwise(
+        rewriter, op->getLoc(), operands, resultType, op,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return body(b, loc, args, context);
+        },
+        op->getOperands());
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -87,9 +87,10 @@ bool isDimOf(OpFoldResult size, Value tensor, int64_t dim) {
 /// `input` broadcast (numpy rules, aligned to the right) to the sizes
 /// `target`, which have been checked against the input's dims: `input`
 /// itself when nothing broadcasts, else a linalg.generic (reading a dim that
-/// may be 1 at run time with tensor.extract).
+/// may be 1 at run time with tensor.extract). A dynamic dim at a position
+/// where `equal` is set has been checked to be the target's size.
 Value broadcastTo(OpBuilder &b, Location loc, Value input,
-                  ArrayRef<OpFoldResult> target) {
+                  ArrayRef<OpFoldResult> target, ArrayRef<bool> equal) {
   auto type = cast<RankedTensorType>(input.getType());
   int64_t rank = target.size();
   int64_t offset = rank - type.getRank();
@@ -99,7 +100,9 @@ Value broadcastTo(OpBuilder &b, Location loc, Value input,
   SmallVector<AffineExpr> exprs;
   for (int64_t j = 0; j < type.getRank(); ++j) {
     int64_t o = offset + j;
-    if (isDimOf(target[o], input, j)) {
+    if (isDimOf(target[o], input, j) ||
+        (type.isDynamicDim(j) && o < static_cast<int64_t>(equal.size()) &&
+         equal[o])) {
       exprs.push_back(getAffineDimExpr(o, ctx));
     } else if (!type.isDynamicDim(j) && type.getDimSize(j) == 1) {
       exprs.push_back(getAffineConstantExpr(0, ctx));
@@ -156,22 +159,53 @@ Value broadcastTo(OpBuilder &b, Location loc, Value input,
 
 /// The broadcast of the leading `count` dims of `x` and of `y` (their batch
 /// dims, aligned to the right) to `rank` dims, with `known` sizes of the
-/// result where static; run-time checks where dims are dynamic.
+/// result where static; run-time checks where dims are dynamic. `equal` is
+/// set where both dims are dynamic and shape inference gave the node's
+/// operands the same name there (dimSymbol): they are then checked to be
+/// equal, neither is broadcast.
 SmallVector<OpFoldResult> broadcastLeadingDims(OpBuilder &b, Location loc,
                                                Value x, int64_t xCount, Value y,
                                                int64_t yCount, int64_t rank,
                                                ArrayRef<int64_t> known,
-                                               Operation *node) {
+                                               Operation *node,
+                                               SmallVectorImpl<bool> &equal) {
   IndexMath m{b, loc};
   SmallVector<OpFoldResult> xDims = getDims(b, loc, x),
                             yDims = getDims(b, loc, y);
   SmallVector<OpFoldResult> dims;
+  equal.assign(rank, false);
+  // The node's operands, when they are `x` and `y` before conversion.
+  auto original = [&](unsigned i, Value v) -> Value {
+    if (node->getNumOperands() <= i ||
+        node->getOperand(i).getType() != v.getType())
+      return {};
+    return node->getOperand(i);
+  };
+  Value xOriginal = original(0, x), yOriginal = original(1, y);
   for (int64_t o = 0; o < rank; ++o) {
     SmallVector<OpFoldResult> sources;
-    if (int64_t j = o - (rank - xCount); j >= 0)
+    StringAttr xName, yName;
+    if (int64_t j = o - (rank - xCount); j >= 0) {
       sources.push_back(xDims[j]);
-    if (int64_t j = o - (rank - yCount); j >= 0)
+      if (xOriginal)
+        xName = dimSymbol(xOriginal, j);
+    }
+    if (int64_t j = o - (rank - yCount); j >= 0) {
       sources.push_back(yDims[j]);
+      if (yOriginal)
+        yName = dimSymbol(yOriginal, j);
+    }
+    if (xName && xName == yName &&
+        (o >= static_cast<int64_t>(known.size()) ||
+         ShapedType::isDynamic(known[o]))) {
+      // One name: one size.
+      equal[o] = true;
+      checkEqualSizes(b, loc, sources[0], sources[1], node,
+                      "batch dims named '" + xName.getValue() +
+                          "' differ (dim " + Twine(o) + " of the result)");
+      dims.push_back(sources[0]);
+      continue;
+    }
     // The size: static where anything says so, else the dynamic dim that is
     // not 1.
     std::optional<int64_t> staticSize;
@@ -311,15 +345,16 @@ FailureOr<Value> buildMatMul(OpBuilder &b, Location loc, Value x, Value y,
     SmallVector<int64_t> known(resultType.getShape().begin(),
                                resultType.getShape().end());
     known.resize(batchRank, ShapedType::kDynamic);
+    SmallVector<bool> equal;
     SmallVector<OpFoldResult> batch = broadcastLeadingDims(
-        b, loc, x, xRank - 2, y, yRank - 2, batchRank, known, node);
+        b, loc, x, xRank - 2, y, yRank - 2, batchRank, known, node, equal);
     SmallVector<OpFoldResult> xTarget = batch, yTarget = batch;
     xTarget.push_back(tensor::getMixedSize(b, loc, x, xRank - 2));
     xTarget.push_back(tensor::getMixedSize(b, loc, x, xRank - 1));
     yTarget.push_back(tensor::getMixedSize(b, loc, y, yRank - 2));
     yTarget.push_back(tensor::getMixedSize(b, loc, y, yRank - 1));
-    Value xb = broadcastTo(b, loc, x, xTarget);
-    Value yb = broadcastTo(b, loc, y, yTarget);
+    Value xb = broadcastTo(b, loc, x, xTarget, equal);
+    Value yb = broadcastTo(b, loc, y, yTarget, equal);
     int64_t rank = batchRank + 2;
     if (batchRank > 1) {
       xb = tensor::CollapseShapeOp::create(b, loc, xb,

@@ -134,20 +134,34 @@ Value castScalarElement(OpBuilder &b, Location loc, Value v, Type from, Type to,
 /// tensors) to a result of type `resultType`: each dim is a static size
 /// when the result type has one, else computed at run time, with a run-time
 /// check that the inputs' dims are equal or 1.
+///
+/// `originals` (optional, parallel to `inputs`) are the ONNX values the
+/// inputs were converted from: where every input with a dynamic dim at one
+/// position has the same symbolic name there (`dimSymbol`), those dims are
+/// the same size, which the run-time check then requires strictly.
 SmallVector<OpFoldResult> computeBroadcastDims(OpBuilder &b, Location loc,
                                                ValueRange inputs,
                                                RankedTensorType resultType,
-                                               Operation *node);
+                                               Operation *node,
+                                               ValueRange originals = {});
+
+/// The symbolic name (an ONNX dim_param) that shape inference recorded for
+/// dim `dim` of `value`, an onnx op's result (the op's `onnx.dim_params`) or
+/// a function argument (its `onnx.dim_params` argument attribute); null
+/// when there is none. Two dims with the same name have the same size.
+StringAttr dimSymbol(Value value, int64_t dim);
 
 /// Builds `linalg.generic` computing `body` elementwise over `inputs`
 /// broadcast (numpy rules) to `resultType`. `body` gets one scalar per
 /// input and returns the result scalar. Inputs whose dims are statically
 /// known to broadcast use indexing maps; a dynamic dim that may be 1 at run
-/// time is read with tensor.extract at a clamped index.
+/// time is read with tensor.extract at a clamped index, unless `originals`
+/// (as for computeBroadcastDims) name it the same as the others.
 Value buildElementwise(
     OpBuilder &b, Location loc, ValueRange inputs, RankedTensorType resultType,
     Operation *node,
-    function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body,
+    ValueRange originals = {});
 
 //===----------------------------------------------------------------------===//
 // Index arithmetic, shape operands, generics over an index space

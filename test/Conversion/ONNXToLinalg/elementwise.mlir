@@ -57,6 +57,30 @@ func.func @dynamic_broadcast(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf
 
 // -----
 
+// Dynamic dims with the same symbolic name (graph inputs' dim_params, the
+// onnx.dim_params of an op's result) are one size: checked equal at run
+// time, both read with indexing maps. Other names, or none, may broadcast.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[COL:.*]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-LABEL: func.func @named_dims
+// CHECK: %[[DA:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[DB:.*]] = tensor.dim %[[B:.*]], %c0
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[DB]], %[[DA]]
+// CHECK: cf.assert %[[SAME]], "onnx.Sub: input dims named 'N' differ (dim 0 of the result)"
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[COL]], #[[ID]]]
+// CHECK-SAME: ins(%arg0, %[[B]] : tensor<?x4xf32>, tensor<?x1xf32>)
+// CHECK: arith.subf
+// CHECK: "onnx.Add: input dims do not broadcast (dim 0 of the result)"
+// CHECK: tensor.extract
+func.func @named_dims(%a: tensor<?x4xf32> {onnx.dim_params = ["N", ""]}, %c: tensor<?x1xf32> {onnx.dim_params = ["N", ""]}, %m: tensor<?x1xf32> {onnx.dim_params = ["M", ""]}) -> (tensor<?x4xf32>, tensor<?x4xf32>) {
+  %b = onnx.Neg(%c) {onnx.dim_params = [["N", ""]]} : (tensor<?x1xf32>) -> tensor<?x1xf32>
+  %0 = onnx.Sub(%a, %b) : (tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x4xf32>
+  %1 = onnx.Add(%a, %m) : (tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x4xf32>
+  return %0, %1 : tensor<?x4xf32>, tensor<?x4xf32>
+}
+
+// -----
+
 // Comparisons produce i1; integer ones pick the signedness of the inputs.
 // CHECK-LABEL: func.func @compare
 // CHECK: arith.cmpf olt

@@ -60,6 +60,24 @@ func.func @matmul_dynamic_batch(%a: tensor<?x2x3xf32>, %b: tensor<?x3x2xf32>) ->
 
 // -----
 
+// Dynamic batch dims that shape inference named the same (a graph input's
+// dim_param, here through an op's onnx.dim_params) are one size: checked
+// equal at run time, neither read broadcast.
+// CHECK-LABEL: func.func @matmul_named_batch
+// CHECK: %[[DA:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[DB:.*]] = tensor.dim %[[B:.*]], %c0
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[DA]], %[[DB]]
+// CHECK: cf.assert %[[SAME]], "onnx.MatMul 'mm': batch dims named 'N' differ (dim 0 of the result)"
+// CHECK-NOT: tensor.extract
+// CHECK: linalg.batch_matmul ins(%arg0, %[[B]] : tensor<?x2x3xf32>, tensor<?x3x2xf32>)
+func.func @matmul_named_batch(%a: tensor<?x2x3xf32> {onnx.dim_params = ["N", "", ""]}, %c: tensor<?x2x3xf32> {onnx.dim_params = ["N", "", ""]}) -> tensor<?x2x2xf32> {
+  %b = onnx.Transpose(%c) {perm = array<i64: 0, 2, 1>, onnx.dim_params = [["N", "", ""]]} : (tensor<?x2x3xf32>) -> tensor<?x3x2xf32>
+  %0 = onnx.MatMul(%a, %b) {onnx.name = "mm"} : (tensor<?x2x3xf32>, tensor<?x3x2xf32>) -> tensor<?x2x2xf32>
+  return %0 : tensor<?x2x2xf32>
+}
+
+// -----
+
 // 1-D operands gain a unit dim and lose it in the result; unsigned integers
 // are signless.
 // CHECK-LABEL: func.func @matmul_vectors
