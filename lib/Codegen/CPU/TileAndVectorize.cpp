@@ -217,7 +217,7 @@ void scheduleMmt4d(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
 /// 7-20% slower.
 constexpr int64_t kMaxFusedReduction = 256;
 
-bool isElementwiseCandidate(linalg::LinalgOp op);
+bool isElementwiseCandidate(linalg::LinalgOp op, bool allowDynamic = false);
 linalg::LinalgOp normalizeLoops(RewriterBase &rewriter, linalg::LinalgOp op);
 
 /// Whether `value` is `source` through a chain of collapse_shape and
@@ -814,10 +814,11 @@ void scheduleElementwise(RewriterBase &rewriter, linalg::LinalgOp op,
     (void)vectorizeTile(rewriter, op);
 }
 
-/// Whether the elementwise schedule applies: static loops, all parallel,
+/// Whether the elementwise schedule applies: static loops (or, with
+/// `allowDynamic`, loops that tileDynamicLoops makes static), all parallel,
 /// plain arithmetic on vectorizable element types.
-bool isElementwiseCandidate(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || op.hasDynamicShape())
+bool isElementwiseCandidate(linalg::LinalgOp op, bool allowDynamic) {
+  if (!op.hasPureTensorSemantics() || (op.hasDynamicShape() && !allowDynamic))
     return false;
   if (op.getNumReductionLoops() != 0)
     return false;
@@ -829,7 +830,7 @@ bool isElementwiseCandidate(linalg::LinalgOp op) {
     return false;
   if (widestElementBits(op) == 0 || !hasArithmeticBody(op))
     return false;
-  return succeeded(linalg::vectorizeOpPrecondition(op));
+  return op.hasDynamicShape() || succeeded(linalg::vectorizeOpPrecondition(op));
 }
 
 //===----------------------------------------------------------------------===//
@@ -856,21 +857,24 @@ std::optional<int64_t> contractionColumns(linalg::LinalgOp op) {
   return rank - 2;
 }
 
-/// Whether the reduction schedule applies: a generic on static shapes whose
-/// only reduction is its innermost loop, at most kMaxVectorReduction long,
-/// which every input that uses it walks contiguously (the statistics of a
-/// softmax or a normalization, a Reduce* over the last axis), with plain
-/// arithmetic on vectorizable element types.
-bool isInnerReductionCandidate(linalg::LinalgOp op) {
+/// Whether the reduction schedule applies: a generic on static shapes (or,
+/// with `allowDynamic`, dynamic loops that tileDynamicLoops makes static)
+/// whose only reduction is its innermost loop, at most kMaxVectorReduction
+/// long, which every input that uses it walks contiguously (the statistics
+/// of a softmax or a normalization, a Reduce* over the last axis), with
+/// plain arithmetic on vectorizable element types.
+bool isInnerReductionCandidate(linalg::LinalgOp op, bool allowDynamic = false) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  if (!generic || !op.hasPureTensorSemantics() || op.hasDynamicShape())
+  if (!generic || !op.hasPureTensorSemantics() ||
+      (op.hasDynamicShape() && !allowDynamic))
     return false;
   int64_t inner = op.getNumLoops() - 1;
   if (inner < 0 || op.getNumReductionLoops() != 1 ||
       !linalg::isReductionIterator(op.getIteratorTypesArray()[inner]))
     return false;
   int64_t extent = op.getStaticLoopRanges()[inner];
-  if (extent < 2 || extent > kMaxVectorReduction)
+  if (ShapedType::isDynamic(extent) || extent < 2 ||
+      extent > kMaxVectorReduction)
     return false;
   if (!hasBroadcastOrPermutationMaps(op))
     return false;
@@ -888,7 +892,7 @@ bool isInnerReductionCandidate(linalg::LinalgOp op) {
   }
   if (widestElementBits(op) == 0 || !hasArithmeticBody(op))
     return false;
-  return succeeded(linalg::vectorizeOpPrecondition(op));
+  return op.hasDynamicShape() || succeeded(linalg::vectorizeOpPrecondition(op));
 }
 
 /// One row per step: the parallel loops tiled to one (the outermost split
@@ -923,6 +927,40 @@ void scheduleInnerReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   op = tileWithLoops(rewriter, op, sizes);
   if (op)
     (void)vectorizeTile(rewriter, op);
+}
+
+//===----------------------------------------------------------------------===//
+// Dynamic shapes
+//===----------------------------------------------------------------------===//
+
+/// For an op whose dynamic loops are parallel and outside its innermost
+/// loop (a dynamic batch): those loops tiled to one iteration each, so that
+/// the op in the loop nest has static shapes, which the schedules above
+/// then tile and vectorize as usual. With threads, the loops are an
+/// scf.forall (the batch split between the threads, each iteration serial).
+/// Null when the op has another kind of dynamic loop (it stays a scalar
+/// loop nest).
+linalg::LinalgOp tileDynamicLoops(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  unsigned numThreads) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t rank = ranges.size();
+  SmallVector<int64_t> sizes(rank, 0);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!ShapedType::isDynamic(ranges[d]))
+      continue;
+    if (d == rank - 1 || !linalg::isParallelIterator(iterators[d]))
+      return {};
+    sizes[d] = 1;
+  }
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  options.setLoopType(numThreads > 1 ? scf::SCFTilingOptions::LoopType::ForallOp
+                                     : scf::SCFTilingOptions::LoopType::ForOp);
+  linalg::LinalgOp tiled = tile(rewriter, op, options);
+  if (!tiled || tiled.hasDynamicShape())
+    return {};
+  return tiled;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1038,6 +1076,17 @@ struct CPUTileAndVectorizePass
       rewriter.setInsertionPoint(op);
       (void)linalg::lowerUnPack(rewriter, op);
     }
+
+    // Dynamic loops first become loops around static ops.
+    SmallVector<linalg::LinalgOp> dynamic;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op.hasDynamicShape() &&
+          (isElementwiseCandidate(op, /*allowDynamic=*/true) ||
+           isInnerReductionCandidate(op, /*allowDynamic=*/true)))
+        dynamic.push_back(op);
+    });
+    for (linalg::LinalgOp op : dynamic)
+      (void)tileDynamicLoops(rewriter, op, threadsFor(op));
 
     SmallVector<linalg::LinalgOp> elementwise, reductions;
     func.walk([&](linalg::LinalgOp op) {

@@ -97,17 +97,51 @@ func.func @batch_matmul(%a: tensor<4x32x16xf32>, %b: tensor<4x16x32xf32>) -> ten
   return %r : tensor<4x32x32xf32>
 }
 
-// Dynamic rows: a loop over full tiles of 16 rows, each a static packed
-// matmul, then the partial tile as a dynamic matmul.
+// Dynamic rows: a loop over whole chunks of 8 tiles of 16 rows, each a
+// static packed matmul, then the remaining rows in tiles of 16, each padded
+// with rows of zeros to a static packed matmul (with threads: an scf.forall)
+// whose first rows are stored.
 // CHECK-LABEL: func.func @matmul_dynamic_rows
-// CHECK: scf.for
-// CHECK: linalg.mmt4d
+// CHECK: scf.for %{{.*}} step %c128
+// CHECK: linalg.mmt4d {{.*}} -> tensor<8x2x16x16xf32>
 // CHECK: scf.yield
-// CHECK: scf.for
-// CHECK: linalg.matmul ins(%{{.*}} : tensor<?x8xf32>, tensor<8x32xf32>)
-func.func @matmul_dynamic_rows(%a: tensor<?x8xf32>, %b: tensor<8x32xf32>, %c: tensor<?x32xf32>) -> tensor<?x32xf32> {
+// CHECK: scf.for %{{.*}} step %c128
+// CHECK: scf.for %{{.*}} step %c16
+// CHECK: tensor.pad
+// CHECK: } : tensor<?x8xf32> to tensor<16x8xf32>
+// CHECK: linalg.mmt4d {{.*}} -> tensor<1x2x16x16xf32>
+// CHECK: linalg.unpack
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [%{{.*}}, 32] [1, 1] : tensor<16x32xf32> to tensor<?x32xf32>
+// CHECK-NOT: linalg.matmul
+// THREADS-LABEL: func.func @matmul_dynamic_rows
+// THREADS: scf.for %{{.*}} step %c128
+// THREADS: scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (16)
+// THREADS: tensor.pad
+// THREADS: } : tensor<?x8xf32> to tensor<16x8xf32>
+// THREADS: linalg.mmt4d {{.*}} -> tensor<1x2x16x16xf32>
+func.func @matmul_dynamic_rows(%a: tensor<?x8xf32>, %b: tensor<8x32xf32>) -> tensor<?x32xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %d = tensor.dim %a, %c0 : tensor<?x8xf32>
+  %e = tensor.empty(%d) : tensor<?x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x32xf32>) -> tensor<?x32xf32>
   %r = linalg.matmul ins(%a, %b : tensor<?x8xf32>, tensor<8x32xf32>) outs(%c : tensor<?x32xf32>) -> tensor<?x32xf32>
   return %r : tensor<?x32xf32>
+}
+
+// A dynamic number of matrices: a loop (with threads, an scf.forall) of
+// static packed matmuls.
+// CHECK-LABEL: func.func @batch_matmul_dynamic
+// CHECK: %[[N:.*]] = tensor.dim %arg2, %c0
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]] step %c1
+// CHECK: linalg.mmt4d {{.*}} -> tensor<2x2x16x16xf32>
+// CHECK: tensor.insert_slice {{.*}} [1, 32, 32] [1, 1, 1] : tensor<32x32xf32> into tensor<?x32x32xf32>
+// THREADS-LABEL: func.func @batch_matmul_dynamic
+// THREADS: scf.forall (%{{.*}}) in (%{{.*}})
+// THREADS: linalg.mmt4d
+func.func @batch_matmul_dynamic(%a: tensor<?x32x16xf32>, %b: tensor<?x16x32xf32>, %c: tensor<?x32x32xf32>) -> tensor<?x32x32xf32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<?x32x16xf32>, tensor<?x16x32xf32>) outs(%c : tensor<?x32x32xf32>) -> tensor<?x32x32xf32>
+  return %r : tensor<?x32x32xf32>
 }
 
 // Both operands at run time, the accumulator not a fill: all three packed.
@@ -123,14 +157,15 @@ func.func @matmul_runtime(%a: tensor<40x40xf32>, %b: tensor<40x20xf32>, %c: tens
   return %r : tensor<40x20xf32>
 }
 
-// Dynamic shapes and other element types are left as they are.
+// A dynamic reduction or column dim, and other element types, are left as
+// they are.
 // CHECK-LABEL: func.func @matmul_dynamic
 // CHECK: linalg.matmul
 // CHECK-LABEL: func.func @matmul_f64
 // CHECK: linalg.matmul
-func.func @matmul_dynamic(%a: tensor<?x5xf32>, %b: tensor<5x20xf32>, %c: tensor<?x20xf32>) -> tensor<?x20xf32> {
-  %r = linalg.matmul ins(%a, %b : tensor<?x5xf32>, tensor<5x20xf32>) outs(%c : tensor<?x20xf32>) -> tensor<?x20xf32>
-  return %r : tensor<?x20xf32>
+func.func @matmul_dynamic(%a: tensor<4x?xf32>, %b: tensor<?x20xf32>, %c: tensor<4x20xf32>) -> tensor<4x20xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<4x?xf32>, tensor<?x20xf32>) outs(%c : tensor<4x20xf32>) -> tensor<4x20xf32>
+  return %r : tensor<4x20xf32>
 }
 func.func @matmul_f64(%a: tensor<4x5xf64>, %b: tensor<5x20xf64>, %c: tensor<4x20xf64>) -> tensor<4x20xf64> {
   %r = linalg.matmul ins(%a, %b : tensor<4x5xf64>, tensor<5x20xf64>) outs(%c : tensor<4x20xf64>) -> tensor<4x20xf64>

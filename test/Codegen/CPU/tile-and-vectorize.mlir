@@ -75,7 +75,7 @@ func.func @transpose(%x: tensor<32x48xf32>) -> tensor<48x32xf32> {
 }
 
 // Left as they are: gathers (tensor.extract), bool tensors (bit-packed as
-// vectors, byte-per-element in memory), dynamic shapes.
+// vectors, byte-per-element in memory), a dynamic innermost dim.
 // CHECK-LABEL: func.func @left_alone
 // CHECK: linalg.generic
 // CHECK: linalg.generic
@@ -107,6 +107,41 @@ func.func @left_alone(%x: tensor<8xf32>, %i: tensor<8xi1>, %d: tensor<?xf32>) ->
     linalg.yield %0 : f32
   } -> tensor<?xf32>
   return %g, %n, %a : tensor<8xf32>, tensor<8xi1>, tensor<?xf32>
+}
+
+// A dynamic batch: one loop iteration per batch element (an scf.forall with
+// threads), around the static schedule: an elementwise op and a reduction
+// along the innermost dim, both vectorized.
+// CHECK-LABEL: func.func @dynamic_batch
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK-NOT: math.exp {{.*}} : f32
+// CHECK: scf.for %{{.*}} = %c0 to %[[N]] step %c1
+// CHECK: vector.transfer_write {{.*}} : vector<64xf32>, tensor<1x64xf32>
+// CHECK: scf.for
+// CHECK: vector.multi_reduction <add>, {{.*}} : vector<1x4x64xf32> to vector<1x4xf32>
+// THREADS-LABEL: func.func @dynamic_batch
+// THREADS: scf.forall (%{{.*}}) in (%{{.*}})
+// THREADS: vector.transfer_write {{.*}} : vector<64xf32>, tensor<1x64xf32>
+// THREADS: scf.forall (%{{.*}}) in (%{{.*}})
+// THREADS: vector.multi_reduction <add>
+func.func @dynamic_batch(%x: tensor<?x4x64xf32>) -> tensor<?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4x64xf32>
+  %e = tensor.empty(%n) : tensor<?x4x64xf32>
+  %exp = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<?x4x64xf32>) outs(%e : tensor<?x4x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.exp %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<?x4x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty(%n) : tensor<?x4xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%er : tensor<?x4xf32>) -> tensor<?x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%exp : tensor<?x4x64xf32>) outs(%acc : tensor<?x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<?x4xf32>
+  return %sum : tensor<?x4xf32>
 }
 
 // A packed product with its epilogue (a per-row bias and Relu over the

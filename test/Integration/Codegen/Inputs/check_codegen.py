@@ -117,13 +117,15 @@ check("gemm_bias_relu",
        helper.make_node("Relu", ["g"], ["y"])],
       [("a", a)], np.maximum(a @ w.T + c, 0), initializers=[("w", w), ("c", c)])
 
-# Dynamic rows (a dynamic batch): full tiles of rows packed, the last partial
-# tile a dynamic matmul; a batched matmul and a softmax over a dynamic batch
-# (loops).
-a, b = f32(37, 24), f32(24, 20)
-check("matmul_dynamic_rows", [helper.make_node("MatMul", ["a", "b"], ["y"])],
-      [("a", a)], a @ b, initializers=[("b", b)], rtol=1e-5, atol=1e-5,
-      dynamic={0})
+# Dynamic rows (a dynamic batch): chunks of 128 rows packed, the rows after
+# them in tiles of 16 padded with zeros (300 = 2 x 128 + 2 x 16 + 12); a
+# batched matmul and a softmax over a dynamic batch (loops).
+for rows in (37, 300):
+    a, b = f32(rows, 24), f32(24, 20)
+    check(f"matmul_dynamic_rows_{rows}",
+          [helper.make_node("MatMul", ["a", "b"], ["y"])],
+          [("a", a)], a @ b, initializers=[("b", b)], rtol=1e-5, atol=1e-5,
+          dynamic={0})
 a, b = f32(3, 17, 8), f32(3, 8, 20)
 check("batch_matmul_dynamic", [helper.make_node("MatMul", ["a", "b"], ["y"])],
       [("a", a), ("b", b)], a @ b, rtol=1e-5, atol=1e-5, dynamic={0})
@@ -132,6 +134,52 @@ e = np.exp(x - x.max(axis=-1, keepdims=True))
 check("softmax_dynamic_batch",
       [helper.make_node("Softmax", ["x"], ["y"], axis=-1)], [("x", x)],
       e / e.sum(axis=-1, keepdims=True), dynamic={0})
+
+# A dynamic batch N through an encoder-like block: a product with bias and
+# GELU, x x^T over the batch (dims that shape inference names N on both
+# sides: no broadcasting), a residual add; then a dim that is 1 at run time
+# broadcast against N (other names: read broadcast).
+x, w, c = f32(3, 20, 16), f32(16, 16), f32(16)
+h = x @ w + c
+g = 0.5 * h * (1 + np.vectorize(math.erf)(h / math.sqrt(2))).astype(np.float32)
+check("dynamic_batch_block",
+      [helper.make_node("MatMul", ["x", "w"], ["p"]),
+       helper.make_node("Add", ["p", "c"], ["h"]),
+       helper.make_node("Div", ["h", "r2"], ["hs"]),
+       helper.make_node("Erf", ["hs"], ["e"]),
+       helper.make_node("Add", ["e", "one"], ["e1"]),
+       helper.make_node("Mul", ["h", "e1"], ["he"]),
+       helper.make_node("Mul", ["he", "half"], ["g"]),
+       helper.make_node("Transpose", ["g"], ["gt"], perm=[0, 2, 1]),
+       helper.make_node("MatMul", ["g", "gt"], ["s"]),
+       helper.make_node("MatMul", ["s", "x"], ["sx"]),
+       helper.make_node("Add", ["sx", "x"], ["y"])],
+      [("x", x)], (g @ g.transpose(0, 2, 1)) @ x + x,
+      initializers=[("w", w), ("c", c),
+                    ("r2", np.array(math.sqrt(2), np.float32)),
+                    ("one", np.array(1, np.float32)),
+                    ("half", np.array(0.5, np.float32))],
+      rtol=1e-4, atol=1e-4, dynamic={0})
+try:
+    a, b = f32(3, 8), f32(1, 8)
+    graph = helper.make_graph(
+        [helper.make_node("Add", ["a", "b"], ["y"])], "add_broadcast_n_1",
+        [helper.make_tensor_value_info("a", TensorProto.FLOAT, ["N", 8]),
+         helper.make_tensor_value_info("b", TensorProto.FLOAT, ["M", 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, 8])])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    path = os.path.join(WORK, "add_broadcast_n_1.onnx")
+    save(m, path)
+    got = run("add_broadcast_n_1", path, [("a", a), ("b", b)])
+    if np.allclose(got, a + b):
+        print("ok add_broadcast_n_1")
+    else:
+        print("FAIL add_broadcast_n_1: wrong values")
+        failures += 1
+except RuntimeError as e:
+    print(f"FAIL add_broadcast_n_1: {e}")
+    failures += 1
 
 # NaN and Inf propagate through the packed product like numpy's.
 a, b = f32(5, 6), f32(6, 18)
