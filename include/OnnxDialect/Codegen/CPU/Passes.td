@@ -43,9 +43,11 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     are not multiples of the tile are padded with zeros.
 
     A matmul whose rows are dynamic (a dynamic batch) and whose other dims are
-    static is first tiled into a loop over `m0` rows and peeled: the full
-    tiles are static matmuls packed as above, the last partial tile stays a
-    dynamic `linalg.matmul`.
+    static is first tiled into a loop over chunks of 8 x `m0` rows and
+    peeled: the whole chunks are static matmuls packed as above (the packed
+    right operand reused over the chunk's rows), the rows after them go in
+    tiles of `m0` rows (an `scf.forall` with threads), each padded with rows
+    of zeros to a static matmul whose padding rows are dropped.
 
     A 2-D convolution of one image (`linalg.conv_2d_nchw_fchw` with static
     shapes) becomes such a matmul first: the filter as a `[F, C*KH*KW]` matrix
@@ -63,8 +65,8 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     and the matching columns of the filter, which the tiling pass vectorizes
     along the output row.
 
-    A batched matmul (`linalg.batch_matmul`, static f32: an attention's
-    products per head) becomes a loop over its matrices whose body is one
+    A batched matmul (`linalg.batch_matmul`, static f32 matrices, the number
+    of them possibly dynamic: an attention's products per head) becomes a loop over its matrices whose body is one
     matmul, packed as above; with `num-threads` above 1 the loop is an
     `scf.forall` (each thread packs and multiplies its own matrices, and the
     tiling pass splits nothing inside it further), and so is the loop over
@@ -125,8 +127,12 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       contiguously, up to 1024 long (softmax and normalization statistics,
       reductions over the last axis): the parallel loops tiled to one and
       the reduction vectorized whole into a `vector.multi_reduction`.
-    Ops that do not match (dynamic shapes, gathers, bodies that do not
-    vectorize) are left as they are and become scalar loops later. Vector
+    An elementwise op or inner reduction whose dynamic loops are outer and
+    parallel (a dynamic batch) is first tiled to one iteration of them (an
+    `scf.forall` when `num-threads` is above 1), so that the op inside has
+    static shapes and takes the schedules above. Ops that do not match
+    (other dynamic loops, gathers, bodies that do not vectorize) are left as
+    they are and become scalar loops later. Vector
     math (`exp`, `tanh`, `erf`, `log`, ...) is expanded into polynomial
     approximations so that no scalar libm call runs per element.
   }];
