@@ -256,6 +256,18 @@ FailureOr<PlainProduct> matchPlainProduct(PatternRewriter &rewriter,
   return p;
 }
 
+/// The rows of a register tile for a product of `m` rows: a short M gets a
+/// short tile (no rows of zeros multiplied), and so does an M that half
+/// tiles divide and whole ones do not (24 or 40 channels: 8-row tiles, not a
+/// last tile half of zeros).
+int64_t rowTile(const CPUTarget &target, int64_t m) {
+  int64_t m0 = std::min<int64_t>(target.matmulTileM(),
+                                 llvm::PowerOf2Ceil(static_cast<uint64_t>(m)));
+  if (m % m0 != 0 && m0 % 2 == 0 && m % (m0 / 2) == 0)
+    m0 /= 2;
+  return m0;
+}
+
 struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
   MatmulToMmt4d(MLIRContext *context, const CPUTarget &target,
                 PackedConstants &packed)
@@ -272,14 +284,8 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
     if (m == 0 || n == 0 || k == 0)
       return rewriter.notifyMatchFailure(op, "empty");
 
-    // A short M gets a short tile (no rows of zeros multiplied), and so does
-    // an M that half tiles divide and whole ones do not (24 or 40 channels:
-    // 8-row tiles, not a last tile half of zeros); a narrow N keeps a full
-    // register, its tail padded.
-    int64_t m0 = std::min<int64_t>(
-        target.matmulTileM(), llvm::PowerOf2Ceil(static_cast<uint64_t>(m)));
-    if (m % m0 != 0 && m0 % 2 == 0 && m % (m0 / 2) == 0)
-      m0 /= 2;
+    // A narrow N keeps a full register, its tail padded.
+    int64_t m0 = rowTile(target, m);
     // With fewer than 8 rows, wider tiles (1 x 128 with AVX-512: a
     // matrix-vector product, an LSTM step, a classifier): at least 8
     // accumulator registers, so that the latency of one FMA chain does not
@@ -531,14 +537,135 @@ struct BatchMatmulToLoop : OpRewritePattern<linalg::BatchMatmulOp> {
   unsigned numThreads;
 };
 
+/// A KH x KW convolution (KH * KW > 1) of one image with unit strides,
+/// computed directly from the image: output position p = oh * W + ow of the
+/// padded width W (the columns ow >= OW are computed and dropped) reads
+/// x[c, p + ky * dy * W + kx * dx] of the image flattened to [C, H * W],
+/// so for each (c, ky, kx) a register tile's n0 positions are n0
+/// consecutive elements of the image: no im2col matrix is written and no
+/// operand is packed at run time. The filter is packed (at compile time when
+/// constant) as MatmulToMmt4d packs a left operand, [F/m0, C, KH, KW, m0],
+/// and the product accumulates in mmt4d's layout [F/m0, P/n0, m0, n0], a
+/// linalg.generic marked kDirectConvAttr that onnx-cpu-tile-and-vectorize
+/// schedules; then it is unpacked and its valid columns taken. The image is
+/// padded at its end so that the last tile's reads stay inside it.
+Value directConv(OpBuilder &b, Location loc, Value x, Value filter, Value init,
+                 int64_t kh, int64_t kw, ArrayRef<int64_t> dilations,
+                 const CPUTarget &target, PackedConstants &packed) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  auto yType = cast<RankedTensorType>(init.getType());
+  Type f32 = b.getF32Type();
+  int64_t c = xType.getDimSize(1), h = xType.getDimSize(2),
+          wd = xType.getDimSize(3);
+  int64_t f = filterType.getDimSize(0);
+  int64_t oh = yType.getDimSize(2), ow = yType.getDimSize(3);
+  int64_t m0 = rowTile(target, f), n0 = target.matmulTileN();
+  int64_t m1 = llvm::divideCeilSigned(f, m0);
+  int64_t positions = oh * wd;
+  int64_t n1 = llvm::divideCeilSigned(positions, n0);
+  // The last tile reads up to here in the last channel.
+  int64_t length =
+      (kh - 1) * dilations[0] * wd + (kw - 1) * dilations[1] + n1 * n0;
+
+  // The filter: [F, C*KH*KW] packed into [F/m0, C*KH*KW, m0, 1], viewed as
+  // [F/m0, C, KH, KW, m0].
+  Value a = packOperand(b, loc, filter, {0, m0}, &packed);
+  a = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({m1, c * kh * kw, m0}, f32), a,
+      ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  a = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({m1, c, kh, kw, m0}, f32), a,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4}});
+  // The image: [C, H*W], zeros after its end up to `length`.
+  Value image = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({c, h * wd}, f32), x,
+      ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(f32));
+  if (length > h * wd)
+    image = tensor::createPadHighOp(RankedTensorType::get({c, length}, f32),
+                                    image, zero, /*nofold=*/false, loc, b);
+  // The accumulator: the init's fill value, else zeros (the init is added
+  // to the result after).
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  auto accType = RankedTensorType::get({m1, n1, m0, n0}, f32);
+  Value acc =
+      linalg::FillOp::create(
+          b, loc, fill ? fill.getInputs()[0] : zero,
+          tensor::EmptyOp::create(b, loc, accType.getShape(), f32).getResult())
+          .getResult(0);
+
+  MLIRContext *ctx = b.getContext();
+  AffineExpr d0, d1, d2, d3, d4, d5, d6;
+  bindDims(ctx, d0, d1, d2, d3, d4, d5, d6);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(7, 0, {d0, d2, d3, d4, d5}, ctx),
+      AffineMap::get(
+          7, 0,
+          {d2, d1 * n0 + d6 + d3 * (dilations[0] * wd) + d4 * dilations[1]},
+          ctx),
+      AffineMap::get(7, 0, {d0, d1, d5, d6}, ctx)};
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators = {
+      IteratorType::parallel,  IteratorType::parallel,  IteratorType::reduction,
+      IteratorType::reduction, IteratorType::reduction, IteratorType::parallel,
+      IteratorType::parallel};
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{accType}, ValueRange{a, image}, ValueRange{acc}, maps,
+      iterators, [](OpBuilder &nb, Location nl, ValueRange args) {
+        Value product = arith::MulFOp::create(nb, nl, args[0], args[1]);
+        linalg::YieldOp::create(
+            nb, nl,
+            arith::AddFOp::create(nb, nl, args[2], product).getResult());
+      });
+  generic->setAttr(kDirectConvAttr, UnitAttr::get(ctx));
+
+  // [F, OH*W] unpacked, viewed as [F, OH, W], its first OW columns.
+  Value flat =
+      linalg::UnPackOp::create(
+          b, loc, generic.getResult(0),
+          tensor::EmptyOp::create(b, loc, {f, positions}, f32),
+          ArrayRef<int64_t>{0, 1},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(m0), b.getIndexAttr(n0)})
+          .getResult();
+  Value rows = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({f, oh, wd}, f32), flat,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+  SmallVector<OpFoldResult> offsets(3, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(f), b.getIndexAttr(oh),
+                                     b.getIndexAttr(ow)};
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  Value valid = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({f, oh, ow}, f32), rows, offsets, sizes,
+      strides);
+  Value result = tensor::ExpandShapeOp::create(
+      b, loc, yType, valid, ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
+  if (fill)
+    return result;
+  // y = product + init.
+  AffineMap id = b.getMultiDimIdentityMap(4);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{yType}, ValueRange{result}, ValueRange{init},
+             {id, id}, SmallVector<IteratorType>(4, IteratorType::parallel),
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nl,
+                   arith::AddFOp::create(nb, nl, args[1], args[0]).getResult());
+             })
+      .getResult(0);
+}
+
 /// A 2-D convolution of one image, y[1, F, OH, OW] = x[1, C, H, W] (padded)
-/// * w[F, C, KH, KW], as the matmul w[F, C*KH*KW] x col[C*KH*KW, OH*OW]
-/// (im2col), which MatmulToMmt4d then packs; a 1x1 convolution with unit
-/// strides needs no im2col: col is x itself. A batch of several images is
-/// a loop over its images first (convBatchToLoop).
+/// * w[F, C, KH, KW]: with unit strides and a KH x KW window, a direct
+/// convolution (directConv); else the matmul w[F, C*KH*KW] x
+/// col[C*KH*KW, OH*OW] (im2col), which MatmulToMmt4d then packs; a 1x1
+/// convolution with unit strides needs no im2col: col is x itself. A batch
+/// of several images is a loop over its images first (convBatchToLoop).
 struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
-  ConvToMatmul(MLIRContext *context, unsigned numThreads)
-      : OpRewritePattern(context), numThreads(numThreads) {}
+  ConvToMatmul(MLIRContext *context, const CPUTarget &target,
+               PackedConstants &packed, unsigned numThreads)
+      : OpRewritePattern(context), target(target), packed(&packed),
+        numThreads(numThreads) {}
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
                                 PatternRewriter &rewriter) const override {
@@ -572,6 +699,12 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       filter = tensor::CollapseShapeOp::create(
           rewriter, loc, filterType, w,
           ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+
+    if (strides[0] == 1 && strides[1] == 1 && kh * kw > 1) {
+      rewriter.replaceOp(op, directConv(rewriter, loc, x, filter, init, kh, kw,
+                                        dilations, target, *packed));
+      return success();
+    }
 
     Value col;
     if (kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 && oh == h &&
@@ -683,6 +816,8 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     return success();
   }
 
+  CPUTarget target;
+  PackedConstants *packed;
   unsigned numThreads;
 };
 
@@ -999,7 +1134,8 @@ struct CPUPackMatmulPass
     RewritePatternSet patterns(&getContext());
     PackedConstants packed;
     patterns.add<MatmulToMmt4d>(&getContext(), target, packed);
-    patterns.add<BatchMatmulToLoop, ConvToMatmul>(&getContext(), numThreads);
+    patterns.add<BatchMatmulToLoop>(&getContext(), numThreads);
+    patterns.add<ConvToMatmul>(&getContext(), target, packed, numThreads);
     patterns
         .add<DepthwiseConvToElementwise,
              PoolingToElementwise<linalg::PoolingNchwMaxOp, arith::MaximumFOp>,

@@ -209,6 +209,83 @@ void scheduleMmt4d(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
   (void)vectorizeTile(rewriter, op);
 }
 
+//===----------------------------------------------------------------------===//
+// Direct convolution (onnx-cpu-pack-matmul's directConv)
+//===----------------------------------------------------------------------===//
+
+/// One step of a direct convolution's register tile (every loop of extent
+/// one but the tile's m0 filters and n0 positions): the filters' m0 weights
+/// times the image's n0 consecutive values, added to the m0 x n0
+/// accumulators as one vector.outerproduct (FMAs of a broadcast weight).
+bool vectorizeDirectConvStep(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (op.hasDynamicShape() || op.getNumDpsInputs() != 2)
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.size() != 7 || !llvm::all_of(ArrayRef(ranges).take_front(5),
+                                          [](int64_t r) { return r == 1; }))
+    return false;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Type f32 = rewriter.getF32Type();
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value pad =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
+  auto read = [&](Value from, ArrayRef<int64_t> shape) -> Value {
+    auto type = cast<RankedTensorType>(from.getType());
+    SmallVector<Value> indices(type.getRank(), zero);
+    SmallVector<bool> inBounds(shape.size(), true);
+    return vector::TransferReadOp::create(rewriter, loc,
+                                          VectorType::get(shape, f32), from,
+                                          indices, pad, inBounds);
+  };
+  Value acc = op.getDpsInits()[0];
+  Value weights = read(op.getDpsInputs()[0], {ranges[5]});
+  Value image = read(op.getDpsInputs()[1], {ranges[6]});
+  Value tile = read(acc, {ranges[5], ranges[6]});
+  Value sum = vector::OuterProductOp::create(rewriter, loc, tile.getType(),
+                                             weights, image, tile);
+  SmallVector<Value> indices(cast<RankedTensorType>(acc.getType()).getRank(),
+                             zero);
+  SmallVector<bool> inBounds(2, true);
+  rewriter.replaceOp(op, vector::TransferWriteOp::create(rewriter, loc, sum,
+                                                         acc, indices, inBounds)
+                             ->getResults());
+  return true;
+}
+
+/// [M1, N1, C, KH, KW, m0, n0]: threads over the position tiles N1, then
+/// blocks of position tiles and of channels (the filters' block and the
+/// image rows it reads stay in the caches), then one m0 x n0 register tile
+/// per step with the (c, ky, kx) loops innermost, its accumulators carried
+/// in registers across them (hoistAccumulators).
+void scheduleDirectConv(RewriterBase &rewriter, linalg::GenericOp conv,
+                        unsigned numThreads) {
+  linalg::LinalgOp op = conv;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.size() != 7 || ShapedType::isDynamicShape(ranges))
+    return;
+  int64_t work = 1;
+  for (int64_t r : ranges)
+    work *= r;
+  if (numThreads > 1 && ranges[1] > 1 && work >= kMinParallelWork) {
+    op = distribute(rewriter, op, 1, std::min<int64_t>(numThreads, ranges[1]));
+    if (!op)
+      return;
+  }
+  int64_t window = ranges[3] * ranges[4];
+  int64_t channelBlock =
+      std::min<int64_t>(ranges[2], std::max<int64_t>(1, 256 / window));
+  op = tileWithLoops(rewriter, op, {0, 8, channelBlock, 0, 0, 0, 0});
+  if (!op)
+    return;
+  op = tileWithLoops(rewriter, op, {1, 1, 0, 0, 0, 0, 0});
+  if (!op)
+    return;
+  op = tileWithLoops(rewriter, op, {0, 0, 1, 1, 1, 0, 0});
+  if (auto step = dyn_cast_or_null<linalg::GenericOp>(op.getOperation()))
+    (void)vectorizeDirectConvStep(rewriter, step);
+}
+
 /// Up to this many k steps (one k block of scheduleMmt4d) the product of a
 /// register tile is computed in the tile loop of its unpacking and epilogue;
 /// longer reductions keep the blocked schedule, whose blocks stay in the L1
@@ -1070,6 +1147,13 @@ struct CPUTileAndVectorizePass
           !scheduleProductEpilogue(rewriter, op, unpack, target, threads))
         scheduleMmt4d(rewriter, op, target, threads);
     }
+    SmallVector<linalg::GenericOp> convs;
+    func.walk([&](linalg::GenericOp op) {
+      if (op->hasAttr(kDirectConvAttr))
+        convs.push_back(op);
+    });
+    for (linalg::GenericOp op : convs)
+      scheduleDirectConv(rewriter, op, threadsFor(op));
     SmallVector<linalg::UnPackOp> unpacks;
     func.walk([&](linalg::UnPackOp op) { unpacks.push_back(op); });
     for (linalg::UnPackOp op : unpacks) {

@@ -3,6 +3,9 @@
 // RUN: not onnx-opt %s --onnx-cpu-pack-matmul=target-cpu=no-such-cpu 2>&1 | FileCheck %s --check-prefix=BADCPU
 // RUN: onnx-opt %s --onnx-cpu-pack-matmul="target-cpu=skylake-avx512 num-threads=2" | FileCheck %s --check-prefix=THREADS
 
+// The image map of @conv3x3 below.
+// CHECK-DAG: #[[IMG:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d1 * 16 + d6 + d3 * 10 + d4)>
+
 // BADCPU: error: unknown target CPU 'no-such-cpu'
 
 // Three rows pack into one tile of 4 (not 16); the constant right operand is
@@ -172,31 +175,57 @@ func.func @matmul_f64(%a: tensor<4x5xf64>, %b: tensor<5x20xf64>, %c: tensor<4x20
   return %r : tensor<4x20xf64>
 }
 
-// A 3x3 convolution of one image: the filter reshaped (the same data) and
-// packed at compile time (a splat stays one), the image through im2col
-// [C*KH*KW, OH*OW], one row copy per (channel, kernel row, kernel column,
-// output row).
+// A 3x3 convolution of one image with unit strides: direct. The filter
+// reshaped (the same data) and packed at compile time (a splat stays one)
+// as [F/m0, C, KH, KW, m0]; the image flattened to [C, H*W] and padded at
+// its end for the last tile's reads (10x10 + 2*10 + 2 = 122 -> 22 + 96 =
+// 118 needed: 8 rows of 10 positions, 5 tiles of 16); the product in
+// mmt4d's layout from a generic whose image map shifts the position by
+// ky * W + kx; then unpacked, its first 8 of every 10 columns taken, and the
+// init added.
 // CHECK-LABEL: func.func @conv3x3
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: tensor.extract_slice %arg0{{.*}} to tensor<8xf32>
-// CHECK: tensor.insert_slice
-// CHECK: arith.constant dense<5.000000e-01> : tensor<1x27x8x1xf32>
-// CHECK: linalg.pack {{.*}} -> tensor<4x27x16x1xf32>
-// CHECK: linalg.mmt4d
-// CHECK: tensor.expand_shape {{.*}} into tensor<1x8x8x8xf32>
-// With threads, the 27 rows of im2col are split between them, each writing
-// its slab of OH x OW in place.
-// THREADS-LABEL: func.func @conv3x3
-// THREADS: scf.forall (%[[R:.*]]) in (27) shared_outs(%[[COL:.*]] = %{{.*}}) -> (tensor<27x8x8xf32>)
-// THREADS: tensor.extract_slice %[[COL]][%[[R]], 0, 0] [1, 8, 8]
-// THREADS: scf.for
-// THREADS: tensor.parallel_insert_slice {{.*}} into %[[COL]][%[[R]], 0, 0] [1, 8, 8]
-// THREADS: linalg.mmt4d
+// CHECK: arith.constant dense<5.000000e-01> : tensor<1x3x3x3x8xf32>
+// CHECK: tensor.collapse_shape %arg0 {{.*}} into tensor<3x100xf32>
+// CHECK: tensor.pad
+// CHECK: } : tensor<3x100xf32> to tensor<3x102xf32>
+// CHECK: linalg.fill {{.*}} -> tensor<1x5x8x16xf32>
+// CHECK: linalg.generic {{.*}} #[[IMG]]
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]
+// CHECK-SAME: onnx.cpu.direct_conv
+// CHECK: linalg.unpack {{.*}} into %{{.*}} : tensor<1x5x8x16xf32> -> tensor<8x80xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0] [8, 8, 8] [1, 1, 1] : tensor<8x8x10xf32> to tensor<8x8x8xf32>
+// CHECK: arith.addf
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
 func.func @conv3x3(%x: tensor<1x3x10x10xf32>, %init: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
   %w = arith.constant dense<0.5> : tensor<8x3x3x3xf32>
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%init : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   return %r : tensor<1x8x8x8xf32>
+}
+
+// A 3x3 convolution with strides of 2: the image through im2col
+// [C*KH*KW, OH*OW], one row copy per (channel, kernel row, kernel column,
+// output row), then the packed matmul.
+// CHECK-LABEL: func.func @conv3x3_stride2
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: tensor.extract_slice %arg0{{.*}} to tensor<4xf32>
+// CHECK: tensor.insert_slice
+// CHECK: arith.constant dense<5.000000e-01> : tensor<1x27x8x1xf32>
+// CHECK: linalg.pack {{.*}} -> tensor<1x27x16x1xf32>
+// CHECK: linalg.mmt4d
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x8x4x4xf32>
+// With threads, the 27 rows of im2col are split between them, each writing
+// its slab of OH x OW in place.
+// THREADS-LABEL: func.func @conv3x3_stride2
+// THREADS: scf.forall (%[[R:.*]]) in (27) shared_outs(%[[COL:.*]] = %{{.*}}) -> (tensor<27x4x4xf32>)
+// THREADS: tensor.extract_slice %[[COL]][%[[R]], 0, 0] [1, 4, 4]
+// THREADS: scf.for
+// THREADS: tensor.parallel_insert_slice {{.*}} into %[[COL]][%[[R]], 0, 0] [1, 4, 4]
+// THREADS: linalg.mmt4d
+func.func @conv3x3_stride2(%x: tensor<1x3x10x10xf32>, %init: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  %w = arith.constant dense<0.5> : tensor<8x3x3x3xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%init : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  return %r : tensor<1x8x4x4xf32>
 }
 
 // A 1x1 convolution with unit strides multiplies the image itself.

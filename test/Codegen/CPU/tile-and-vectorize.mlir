@@ -206,3 +206,36 @@ func.func @product_long_tail(%a: tensor<2x512x16x1xf32>, %b: tensor<4x512x16x1xf
   %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [16, 16] into %u0 : tensor<2x4x16x16xf32> -> tensor<32x49xf32>
   return %u : tensor<32x49xf32>
 }
+
+// A direct convolution (onnx-cpu-pack-matmul's): blocks of 8 position tiles,
+// then one 16x16 register tile per (filter tile, position tile), its
+// accumulators read once, carried in registers through the channel and
+// kernel loops (one vector.outerproduct of 16 weights and 16 consecutive
+// image values per step), written once.
+// CHECK-LABEL: func.func @direct_conv
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK: %[[TILE:.*]] = vector.transfer_read {{.*}} : tensor<1x1x16x16xf32>, vector<16x16xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args(%{{.*}} = %[[TILE]]) -> (vector<16x16xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK: vector.transfer_read {{.*}} : tensor<1x1x1x1x16xf32>, vector<16xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<1x16xf32>, vector<16xf32>
+// CHECK: vector.outerproduct {{.*}} : vector<16xf32>, vector<16xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<16x16xf32>, tensor<1x1x16x16xf32>
+// THREADS-LABEL: func.func @direct_conv
+// THREADS: scf.forall (%{{.*}}) in (2)
+// THREADS: vector.outerproduct
+func.func @direct_conv(%a: tensor<2x16x3x3x16xf32>, %x: tensor<16x1100xf32>) -> tensor<2x64x16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x64x16x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x64x16x16xf32>) -> tensor<2x64x16x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d1 * 16 + d6 + d3 * 34 + d4)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d5, d6)>], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]} ins(%a, %x : tensor<2x16x3x3x16xf32>, tensor<16x1100xf32>) outs(%acc : tensor<2x64x16x16xf32>) attrs = {onnx.cpu.direct_conv} {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %0 = arith.mulf %in, %in_1 : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<2x64x16x16xf32>
+  return %r : tensor<2x64x16x16xf32>
+}

@@ -38,6 +38,12 @@ namespace onnx {
 inline constexpr const char *kDisabledCanonicalization =
     "(anonymous namespace)::ForOpTensorCastFolder";
 
+/// The unit attribute onnx-cpu-pack-matmul puts on the linalg.generic of a
+/// direct convolution (a packed filter times shifted rows of the image,
+/// accumulated in mmt4d's layout), which onnx-cpu-tile-and-vectorize
+/// schedules as one.
+inline constexpr const char *kDirectConvAttr = "onnx.cpu.direct_conv";
+
 /// Applies `patterns` greedily to `root`, with every loaded dialect's and
 /// registered op's canonicalization patterns but kDisabledCanonicalization
 /// when `canonicalize` is set.
