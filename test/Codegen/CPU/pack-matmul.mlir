@@ -3,8 +3,9 @@
 // RUN: not onnx-opt %s --onnx-cpu-pack-matmul=target-cpu=no-such-cpu 2>&1 | FileCheck %s --check-prefix=BADCPU
 // RUN: onnx-opt %s --onnx-cpu-pack-matmul="target-cpu=skylake-avx512 num-threads=2" | FileCheck %s --check-prefix=THREADS
 
-// The image map of @conv3x3 below.
+// The image maps of @conv3x3 and @conv3x3_stride2 below.
 // CHECK-DAG: #[[IMG:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d1 * 16 + d6 + d3 * 10 + d4)>
+// CHECK-DAG: #[[PHASE:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d1 * 16 + d6 + d3 * 5 + d4)>
 
 // BADCPU: error: unknown target CPU 'no-such-cpu'
 
@@ -184,11 +185,11 @@ func.func @matmul_f64(%a: tensor<4x5xf64>, %b: tensor<5x20xf64>, %c: tensor<4x20
 // ky * W + kx; then unpacked, its first 8 of every 10 columns taken, and the
 // init added.
 // CHECK-LABEL: func.func @conv3x3
-// CHECK: arith.constant dense<5.000000e-01> : tensor<1x3x3x3x8xf32>
+// CHECK: linalg.fill {{.*}} -> tensor<1x5x8x16xf32>
 // CHECK: tensor.collapse_shape %arg0 {{.*}} into tensor<3x100xf32>
 // CHECK: tensor.pad
 // CHECK: } : tensor<3x100xf32> to tensor<3x102xf32>
-// CHECK: linalg.fill {{.*}} -> tensor<1x5x8x16xf32>
+// CHECK: arith.constant dense<5.000000e-01> : tensor<1x3x3x3x8xf32>
 // CHECK: linalg.generic {{.*}} #[[IMG]]
 // CHECK-SAME: iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]
 // CHECK-SAME: onnx.cpu.direct_conv
@@ -202,30 +203,51 @@ func.func @conv3x3(%x: tensor<1x3x10x10xf32>, %init: tensor<1x8x8x8xf32>) -> ten
   return %r : tensor<1x8x8x8xf32>
 }
 
-// A 3x3 convolution with strides of 2: the image through im2col
-// [C*KH*KW, OH*OW], one row copy per (channel, kernel row, kernel column,
-// output row), then the packed matmul.
+// A 3x3 convolution with strides of 2: the sum of the direct convolutions
+// of the image's 4 phases x[:, :, a::2, b::2] (5x5 each) with the filter's
+// taps (a + 2i, b + 2j): 2x2, 2x1, 1x2 and 1x1, accumulated in turn.
 // CHECK-LABEL: func.func @conv3x3_stride2
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: tensor.extract_slice %arg0{{.*}} to tensor<4xf32>
-// CHECK: tensor.insert_slice
-// CHECK: arith.constant dense<5.000000e-01> : tensor<1x27x8x1xf32>
-// CHECK: linalg.pack {{.*}} -> tensor<1x27x16x1xf32>
-// CHECK: linalg.mmt4d
-// CHECK: tensor.expand_shape {{.*}} into tensor<1x8x4x4xf32>
-// With threads, the 27 rows of im2col are split between them, each writing
-// its slab of OH x OW in place.
-// THREADS-LABEL: func.func @conv3x3_stride2
-// THREADS: scf.forall (%[[R:.*]]) in (27) shared_outs(%[[COL:.*]] = %{{.*}}) -> (tensor<27x4x4xf32>)
-// THREADS: tensor.extract_slice %[[COL]][%[[R]], 0, 0] [1, 4, 4]
-// THREADS: scf.for
-// THREADS: tensor.parallel_insert_slice {{.*}} into %[[COL]][%[[R]], 0, 0] [1, 4, 4]
-// THREADS: linalg.mmt4d
+// CHECK: %[[FILL:.*]] = linalg.fill {{.*}} -> tensor<1x2x8x16xf32>
+// CHECK: tensor.extract_slice %arg0[0, 0, 0, 0] [1, 3, 5, 5] [1, 1, 2, 2]
+// CHECK: %[[A0:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3x2x2x8xf32>, tensor<3x38xf32>) outs(%[[FILL]] : tensor<1x2x8x16xf32>)
+// CHECK: tensor.extract_slice %arg0[0, 0, 0, 1] [1, 3, 5, 5] [1, 1, 2, 2]
+// CHECK: %[[A1:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3x2x1x8xf32>, tensor<3x38xf32>) outs(%[[A0]] : tensor<1x2x8x16xf32>)
+// CHECK: tensor.extract_slice %arg0[0, 0, 1, 0] [1, 3, 5, 5] [1, 1, 2, 2]
+// CHECK: %[[A2:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3x1x2x8xf32>, tensor<3x38xf32>) outs(%[[A1]] : tensor<1x2x8x16xf32>)
+// CHECK: tensor.extract_slice %arg0[0, 0, 1, 1] [1, 3, 5, 5] [1, 1, 2, 2]
+// CHECK: %[[A3:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3x1x1x8xf32>, tensor<3x38xf32>) outs(%[[A2]] : tensor<1x2x8x16xf32>)
+// CHECK: linalg.unpack %[[A3]] {{.*}} -> tensor<8x20xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0] [8, 4, 4] [1, 1, 1] : tensor<8x4x5xf32> to tensor<8x4x4xf32>
 func.func @conv3x3_stride2(%x: tensor<1x3x10x10xf32>, %init: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
   %w = arith.constant dense<0.5> : tensor<8x3x3x3xf32>
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%init : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   return %r : tensor<1x8x4x4xf32>
+}
+
+// A dilated 3x3 convolution: the image through im2col [C*KH*KW, OH*OW],
+// one row copy per (channel, kernel row, kernel column, output row), then
+// the packed matmul.
+// CHECK-LABEL: func.func @conv3x3_dilation2
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: tensor.extract_slice %arg0{{.*}} to tensor<6xf32>
+// CHECK: tensor.insert_slice
+// CHECK: arith.constant dense<5.000000e-01> : tensor<1x27x8x1xf32>
+// CHECK: linalg.pack {{.*}} -> tensor<3x27x16x1xf32>
+// CHECK: linalg.mmt4d
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x8x6x6xf32>
+// With threads, the 27 rows of im2col are split between them, each writing
+// its slab of OH x OW in place.
+// THREADS-LABEL: func.func @conv3x3_dilation2
+// THREADS: scf.forall (%[[R:.*]]) in (27) shared_outs(%[[COL:.*]] = %{{.*}}) -> (tensor<27x6x6xf32>)
+// THREADS: tensor.extract_slice %[[COL]][%[[R]], 0, 0] [1, 6, 6]
+// THREADS: scf.for
+// THREADS: tensor.parallel_insert_slice {{.*}} into %[[COL]][%[[R]], 0, 0] [1, 6, 6]
+// THREADS: linalg.mmt4d
+func.func @conv3x3_dilation2(%x: tensor<1x3x10x10xf32>, %init: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
+  %w = arith.constant dense<0.5> : tensor<8x3x3x3xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%init : tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
+  return %r : tensor<1x8x6x6xf32>
 }
 
 // A 1x1 convolution with unit strides multiplies the image itself.
@@ -239,24 +261,20 @@ func.func @conv1x1(%x: tensor<1x4x5x5xf32>, %w: tensor<6x4x1x1xf32>, %init: tens
 }
 
 // A batch of 32 images (ResNet-50 at batch 32, issue 13): a loop over the
-// images, each one's convolution through im2col and the packed matmul as at
-// batch 1 (the filter packed at compile time), not left to the scalar loops.
-// A fill of the output becomes a fill of each image's output (which
-// canonicalization makes a fill of the packed accumulator); the loop starts
-// from the fill's empty tensor.
+// images, each one's convolution direct as at batch 1 (the filter packed at
+// compile time), not left to the scalar loops. A fill of the output becomes
+// a fill of each image's accumulator; the loop starts from the fill's empty
+// tensor.
 // CHECK-LABEL: func.func @conv3x3_batch32
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
 // CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<32x16x4x4xf32>
 // CHECK: %[[OUT:.*]] = scf.for %[[N:.*]] = %{{.*}} to %c32 step %{{.*}} iter_args(%[[ACC:.*]] = %[[EMPTY]]) -> (tensor<32x16x4x4xf32>)
 // CHECK: %[[X:.*]] = tensor.extract_slice %arg0[%[[N]], 0, 0, 0] [1, 8, 10, 10] [1, 1, 1, 1] : tensor<32x8x10x10xf32> to tensor<1x8x10x10xf32>
-// CHECK: %[[FILL:.*]] = linalg.fill {{.*}} -> tensor<1x16x4x4xf32>
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: tensor.extract_slice %[[X]]{{.*}} to tensor<4xf32>
-// CHECK: tensor.collapse_shape %[[FILL]]
-// CHECK: %[[W:.*]] = arith.constant dense<5.000000e-01> : tensor<1x72x16x1xf32>
-// CHECK: linalg.pack {{.*}} -> tensor<1x72x16x1xf32>
-// CHECK: linalg.mmt4d ins(%[[W]], %{{.*}} : tensor<1x72x16x1xf32>, tensor<1x72x16x1xf32>) outs(%{{.*}} : tensor<1x1x16x16xf32>)
+// CHECK: linalg.fill {{.*}} -> tensor<1x2x16x16xf32>
+// CHECK: tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 8, 5, 5] [1, 1, 2, 2]
+// CHECK: arith.constant dense<5.000000e-01> : tensor<1x8x2x2x16xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: onnx.cpu.direct_conv
 // CHECK: linalg.unpack
 // CHECK: tensor.insert_slice %{{.*}} into %[[ACC]][%[[N]], 0, 0, 0] [1, 16, 4, 4] [1, 1, 1, 1] : tensor<1x16x4x4xf32> into tensor<32x16x4x4xf32>
 // CHECK: return %[[OUT]]
