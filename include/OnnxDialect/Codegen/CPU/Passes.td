@@ -50,7 +50,18 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     of zeros to a static matmul whose padding rows are dropped.
 
     A 2-D convolution of one image (`linalg.conv_2d_nchw_fchw` with static
-    shapes) becomes such a matmul first: the filter as a `[F, C*KH*KW]` matrix
+    shapes) whose window has several taps and whose dilations are 1 is
+    computed directly from the image: a `linalg.generic` marked
+    `onnx.cpu.direct_conv` over `[F/m0, P/n0, C, KH, KW, m0, n0]` that
+    accumulates the filter, packed at compile time as `[F/m0, C, KH, KW, m0]`,
+    times the image flattened to `[C, H*W]`: output position
+    `p = oh * W + ow` of the padded width `W` reads `x[c, p + ky * W + kx]`,
+    so a register tile's `n0` positions are consecutive image elements (the
+    columns past `OW` are computed and dropped after unpacking). With strides
+    `(sy, sx)` the image is split into its `sy * sx` phases
+    `x[:, :, a::sy, b::sx]`, each convolved with the filter's taps
+    `(a + i sy, b + j sx)` into the same accumulator. Other convolutions
+    (1x1 windows, dilations) become a matmul first: the filter as a `[F, C*KH*KW]` matrix
     (the same blob, reshaped) times the image's im2col matrix
     `[C*KH*KW, OH*OW]` (the image itself for a 1x1 convolution with unit
     strides), accumulated into the output viewed as `[F, OH*OW]`. A batch of
@@ -108,6 +119,12 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       same tile loop (`scf::tileConsumerAndFuseProducersUsingSCF`), the
       accumulators forwarded from registers; the rows and columns past the
       last whole tile are split off and tiled with partial tiles;
+    - a direct convolution (`onnx.cpu.direct_conv`): an `scf.forall` over
+      its position tiles with threads, blocks of 8 position tiles and of
+      channels, then one `m0 x n0` register tile per step with the channel
+      and window loops innermost, each step one `vector.outerproduct` of the
+      filters' weights and `n0` consecutive image values, the accumulators
+      carried in registers;
     - other `linalg.mmt4d`s (from `onnx-cpu-pack-matmul`): the outermost tile
       loop is an `scf.forall` over the rows of tiles (over the columns when
       there are more column tiles) when `num-threads` is above 1 (OpenMP
