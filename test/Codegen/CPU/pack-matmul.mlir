@@ -178,18 +178,18 @@ func.func @matmul_f64(%a: tensor<4x5xf64>, %b: tensor<5x20xf64>, %c: tensor<4x20
 
 // A 3x3 convolution of one image with unit strides: direct. The filter
 // reshaped (the same data) and packed at compile time (a splat stays one)
-// as [F/m0, C, KH, KW, m0]; the image flattened to [C, H*W] and padded at
-// its end for the last tile's reads (10x10 + 2*10 + 2 = 122 -> 22 + 96 =
-// 118 needed: 8 rows of 10 positions, 5 tiles of 16); the product in
+// as [F/m0, C, KH, KW, m0]; the image flattened to [C, H*W] = [4, 100] and
+// padded at its end to what the last tile reads: 8 rows of 10 positions are
+// 5 tiles of 16, read from up to 2 * 10 + 2 further: 102; the product in
 // mmt4d's layout from a generic whose image map shifts the position by
 // ky * W + kx; then unpacked, its first 8 of every 10 columns taken, and the
 // init added.
 // CHECK-LABEL: func.func @conv3x3
 // CHECK: linalg.fill {{.*}} -> tensor<1x5x8x16xf32>
-// CHECK: tensor.collapse_shape %arg0 {{.*}} into tensor<3x100xf32>
+// CHECK: tensor.collapse_shape %arg0 {{.*}} into tensor<4x100xf32>
 // CHECK: tensor.pad
-// CHECK: } : tensor<3x100xf32> to tensor<3x102xf32>
-// CHECK: arith.constant dense<5.000000e-01> : tensor<1x3x3x3x8xf32>
+// CHECK: } : tensor<4x100xf32> to tensor<4x102xf32>
+// CHECK: arith.constant dense<5.000000e-01> : tensor<1x4x3x3x8xf32>
 // CHECK: linalg.generic {{.*}} #[[IMG]]
 // CHECK-SAME: iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]
 // CHECK-SAME: onnx.cpu.direct_conv
@@ -197,36 +197,37 @@ func.func @matmul_f64(%a: tensor<4x5xf64>, %b: tensor<5x20xf64>, %c: tensor<4x20
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, 0] [8, 8, 8] [1, 1, 1] : tensor<8x8x10xf32> to tensor<8x8x8xf32>
 // CHECK: arith.addf
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
-func.func @conv3x3(%x: tensor<1x3x10x10xf32>, %init: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
-  %w = arith.constant dense<0.5> : tensor<8x3x3x3xf32>
-  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%init : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+func.func @conv3x3(%x: tensor<1x4x10x10xf32>, %init: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
+  %w = arith.constant dense<0.5> : tensor<8x4x3x3xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x4x10x10xf32>, tensor<8x4x3x3xf32>) outs(%init : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   return %r : tensor<1x8x8x8xf32>
 }
 
 // A 3x3 convolution with strides of 2: the sum of the direct convolutions
 // of the image's 4 phases x[:, :, a::2, b::2] (5x5 each) with the filter's
-// taps (a + 2i, b + 2j): 2x2, 2x1, 1x2 and 1x1, accumulated in turn.
+// taps (a + 2i, b + 2j): 2x2, 2x1, 1x2 and 1x1, accumulated in turn. (Over
+// fewer channels, 3 x 2 x 2 steps per register tile, im2col: see below.)
 // CHECK-LABEL: func.func @conv3x3_stride2
 // CHECK: %[[FILL:.*]] = linalg.fill {{.*}} -> tensor<1x2x8x16xf32>
-// CHECK: tensor.extract_slice %arg0[0, 0, 0, 0] [1, 3, 5, 5] [1, 1, 2, 2]
-// CHECK: %[[A0:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3x2x2x8xf32>, tensor<3x38xf32>) outs(%[[FILL]] : tensor<1x2x8x16xf32>)
-// CHECK: tensor.extract_slice %arg0[0, 0, 0, 1] [1, 3, 5, 5] [1, 1, 2, 2]
-// CHECK: %[[A1:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3x2x1x8xf32>, tensor<3x38xf32>) outs(%[[A0]] : tensor<1x2x8x16xf32>)
-// CHECK: tensor.extract_slice %arg0[0, 0, 1, 0] [1, 3, 5, 5] [1, 1, 2, 2]
-// CHECK: %[[A2:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3x1x2x8xf32>, tensor<3x38xf32>) outs(%[[A1]] : tensor<1x2x8x16xf32>)
-// CHECK: tensor.extract_slice %arg0[0, 0, 1, 1] [1, 3, 5, 5] [1, 1, 2, 2]
-// CHECK: %[[A3:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3x1x1x8xf32>, tensor<3x38xf32>) outs(%[[A2]] : tensor<1x2x8x16xf32>)
+// CHECK: tensor.extract_slice %arg0[0, 0, 0, 0] [1, 8, 5, 5] [1, 1, 2, 2]
+// CHECK: %[[A0:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x2x2x8xf32>, tensor<8x38xf32>) outs(%[[FILL]] : tensor<1x2x8x16xf32>)
+// CHECK: tensor.extract_slice %arg0[0, 0, 0, 1] [1, 8, 5, 5] [1, 1, 2, 2]
+// CHECK: %[[A1:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x2x1x8xf32>, tensor<8x38xf32>) outs(%[[A0]] : tensor<1x2x8x16xf32>)
+// CHECK: tensor.extract_slice %arg0[0, 0, 1, 0] [1, 8, 5, 5] [1, 1, 2, 2]
+// CHECK: %[[A2:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x1x2x8xf32>, tensor<8x38xf32>) outs(%[[A1]] : tensor<1x2x8x16xf32>)
+// CHECK: tensor.extract_slice %arg0[0, 0, 1, 1] [1, 8, 5, 5] [1, 1, 2, 2]
+// CHECK: %[[A3:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x1x1x8xf32>, tensor<8x38xf32>) outs(%[[A2]] : tensor<1x2x8x16xf32>)
 // CHECK: linalg.unpack %[[A3]] {{.*}} -> tensor<8x20xf32>
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, 0] [8, 4, 4] [1, 1, 1] : tensor<8x4x5xf32> to tensor<8x4x4xf32>
-func.func @conv3x3_stride2(%x: tensor<1x3x10x10xf32>, %init: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
-  %w = arith.constant dense<0.5> : tensor<8x3x3x3xf32>
-  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%init : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+func.func @conv3x3_stride2(%x: tensor<1x8x10x10xf32>, %init: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  %w = arith.constant dense<0.5> : tensor<8x8x3x3xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x8x10x10xf32>, tensor<8x8x3x3xf32>) outs(%init : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   return %r : tensor<1x8x4x4xf32>
 }
 
-// A dilated 3x3 convolution: the image through im2col [C*KH*KW, OH*OW],
-// one row copy per (channel, kernel row, kernel column, output row), then
-// the packed matmul.
+// A dilated 3x3 convolution (and one over few channels): the image through
+// im2col [C*KH*KW, OH*OW], one row copy per (channel, kernel row, kernel
+// column, output row), then the packed matmul.
 // CHECK-LABEL: func.func @conv3x3_dilation2
 // CHECK: scf.for
 // CHECK: scf.for
