@@ -268,6 +268,28 @@ int64_t rowTile(const CPUTarget &target, int64_t m) {
   return m0;
 }
 
+/// The columns of a register tile with `m0` rows: one vector register, or
+/// with fewer than 8 rows (1 x 128 with AVX-512: a matrix-vector product, an
+/// LSTM step, a classifier) enough registers for at least 8 accumulators, so
+/// that the latency of one FMA chain does not set the pace, up to the width
+/// of N.
+int64_t columnTile(const CPUTarget &target, int64_t m0, int64_t n) {
+  int64_t n0 = target.matmulTileN();
+  if (m0 < 8)
+    n0 = std::min<int64_t>(
+        n0 * llvm::divideCeilSigned(8, m0),
+        std::max<int64_t>(n0, static_cast<int64_t>(
+                                  llvm::bit_floor(static_cast<uint64_t>(n)))));
+  return n0;
+}
+
+/// Padded multiply-adds per reduction step of an M x N product in m0 x n0
+/// tiles.
+int64_t paddedWork(int64_t m, int64_t m0, int64_t n, int64_t n0) {
+  return llvm::divideCeilSigned(m, m0) * m0 * llvm::divideCeilSigned(n, n0) *
+         n0;
+}
+
 struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
   MatmulToMmt4d(MLIRContext *context, const CPUTarget &target,
                 PackedConstants &packed)
@@ -286,17 +308,10 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
 
     // A narrow N keeps a full register, its tail padded.
     int64_t m0 = rowTile(target, m);
-    // With fewer than 8 rows, wider tiles (1 x 128 with AVX-512: a
-    // matrix-vector product, an LSTM step, a classifier): at least 8
-    // accumulator registers, so that the latency of one FMA chain does not
-    // set the pace, up to the width of N.
-    int64_t n0 = target.matmulTileN();
-    if (m0 < 8)
-      n0 = std::min<int64_t>(
-          n0 * (8 / m0),
-          std::max<int64_t>(n0, static_cast<int64_t>(llvm::bit_floor(
-                                    static_cast<uint64_t>(n)))));
+    int64_t n0 = columnTile(target, m0, n);
     Location loc = op.getLoc();
+    if (succeeded(transposed(rewriter, op, *p, m0, n0)))
+      return success();
     Value lhsPacked = packOperand(rewriter, loc, lhs, {0, m0}, packed);
     Value rhsPacked = packOperand(rewriter, loc, rhs, {1, n0}, packed);
 
@@ -330,6 +345,68 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
                        {rewriter.getIndexAttr(m0), rewriter.getIndexAttr(n0)})
                        .getResult();
     rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  /// C^T = B^T A^T when its tiles pad much less: a narrow N that the vector
+  /// width does not divide against an M that it does (a 1x1 convolution's
+  /// 7x7 = 49 positions against 2048 filters: 49 rows in tiles of 7 rather
+  /// than 49 columns padded to 64). Packing B as a right operand with tiles
+  /// of m0 rows lays out B^T as a left operand, and packing A as a left
+  /// operand lays out A^T as a right one; the product is unpacked into C
+  /// through the transposition.
+  LogicalResult transposed(PatternRewriter &rewriter, linalg::MatmulOp op,
+                           const PlainProduct &p, int64_t m0,
+                           int64_t n0) const {
+    int64_t m = p.lhsType.getDimSize(0), n = p.rhsType.getDimSize(1);
+    int64_t lanes = target.matmulTileN();
+    if (n % lanes == 0 || m % lanes != 0 || n > 256)
+      return failure();
+    // The rows of C^T in tiles of a divisor of N (no padding), 5 or more.
+    int64_t rows = 0;
+    for (int64_t d = std::min<int64_t>(n, target.matmulTileM()); d >= 5; --d)
+      if (n % d == 0) {
+        rows = d;
+        break;
+      }
+    if (rows == 0)
+      return failure();
+    int64_t columns = columnTile(target, rows, m);
+    // At least a tenth less work.
+    if (10 * paddedWork(n, rows, m, columns) > 9 * paddedWork(m, m0, n, n0))
+      return failure();
+    Location loc = op.getLoc();
+    Value lhsPacked = packOperand(rewriter, loc, p.rhs, {1, rows}, packed);
+    Value rhsPacked = packOperand(rewriter, loc, p.lhs, {0, columns}, packed);
+    auto accType = RankedTensorType::get({llvm::divideCeilSigned(n, rows),
+                                          llvm::divideCeilSigned(m, columns),
+                                          rows, columns},
+                                         rewriter.getF32Type());
+    Value empty = tensor::EmptyOp::create(rewriter, loc, accType.getShape(),
+                                          accType.getElementType());
+    SmallVector<OpFoldResult> tiles = {rewriter.getIndexAttr(rows),
+                                       rewriter.getIndexAttr(columns)};
+    Value acc;
+    if (auto fill = p.init.getDefiningOp<linalg::FillOp>()) {
+      acc = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
+                .getResult(0);
+    } else {
+      Value zero =
+          arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+      acc = linalg::PackOp::create(rewriter, loc, p.init, empty,
+                                   ArrayRef<int64_t>{1, 0}, tiles, zero,
+                                   ArrayRef<int64_t>{1, 0})
+                .getResult();
+    }
+    Value product = linalg::Mmt4DOp::create(rewriter, loc, TypeRange{accType},
+                                            ValueRange{lhsPacked, rhsPacked},
+                                            ValueRange{acc})
+                        .getResult(0);
+    Value dest = tensor::EmptyOp::create(rewriter, loc, p.initType.getShape(),
+                                         p.initType.getElementType());
+    rewriter.replaceOpWithNewOp<linalg::UnPackOp>(
+        op, product, dest, ArrayRef<int64_t>{1, 0}, tiles,
+        ArrayRef<int64_t>{1, 0});
     return success();
   }
 

@@ -148,6 +148,25 @@ func.func @batch_matmul_dynamic(%a: tensor<?x32x16xf32>, %b: tensor<?x16x32xf32>
   return %r : tensor<?x32x32xf32>
 }
 
+// A narrow N that the vector width does not divide, against an M that it
+// does (a 1x1 convolution's 7x7 positions against its filters): the
+// transposed product, B packed as the left operand in tiles of 7 of its
+// columns (no padding), A as the right one in tiles of 32 of its rows (14
+// accumulator registers), unpacked into C through the transposition.
+// CHECK-LABEL: func.func @matmul_narrow_n
+// CHECK: %[[L:.*]] = linalg.pack %arg1 {{.*}} outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [7, 1] {{.*}} -> tensor<7x40x7x1xf32>
+// CHECK: %[[R:.*]] = linalg.pack %arg0 {{.*}} inner_dims_pos = [0, 1] inner_tiles = [32, 1] {{.*}} -> tensor<1x40x32x1xf32>
+// CHECK: %[[ACC:.*]] = linalg.fill {{.*}} -> tensor<7x1x7x32xf32>
+// CHECK: %[[P:.*]] = linalg.mmt4d ins(%[[L]], %[[R]] : {{.*}}) outs(%[[ACC]] : tensor<7x1x7x32xf32>)
+// CHECK: linalg.unpack %[[P]] outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [7, 32] {{.*}} -> tensor<32x49xf32>
+func.func @matmul_narrow_n(%a: tensor<32x40xf32>, %b: tensor<40x49xf32>) -> tensor<32x49xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x49xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<32x49xf32>) -> tensor<32x49xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<32x40xf32>, tensor<40x49xf32>) outs(%c : tensor<32x49xf32>) -> tensor<32x49xf32>
+  return %r : tensor<32x49xf32>
+}
+
 // Both operands at run time, the accumulator not a fill: all three packed.
 // The 40 rows are 5 tiles of 8 (16-row tiles would pad them to 48).
 // CHECK-LABEL: func.func @matmul_runtime
