@@ -40,7 +40,11 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     `n0` is one vector register of f32 (16 with AVX-512, 8 with AVX2, 4
     otherwise) and `m0` fills the register file with accumulators (16, 8, 4),
     narrowed for short `M` (a matmul with 3 rows packs 4, not 16). Sizes that
-    are not multiples of the tile are padded with zeros.
+    are not multiples of the tile are padded with zeros. A narrow `N` that
+    the vector width does not divide, against an `M` that it does (a 1x1
+    convolution's 7x7 positions against its filters), is computed as the
+    transposed product when that pads at least a tenth less: `N` in row
+    tiles of one of its divisors, `M` in the vector lanes.
 
     A matmul whose rows are dynamic (a dynamic batch) and whose other dims are
     static is first tiled into a loop over chunks of 8 x `m0` rows and
