@@ -678,6 +678,21 @@ Value packConvFilter(OpBuilder &b, Location loc, Value w, int64_t a, int64_t bx,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4}});
 }
 
+/// product + init, elementwise (4-D).
+Value addInit(OpBuilder &b, Location loc, Value product, Value init) {
+  AffineMap id = b.getMultiDimIdentityMap(4);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{product},
+             ValueRange{init}, {id, id},
+             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nl,
+                   arith::AddFOp::create(nb, nl, args[1], args[0]).getResult());
+             })
+      .getResult(0);
+}
+
 /// A 2-D convolution of one image (unit dilations), y[1, F, OH, OW] =
 /// x[1, C, H, W] (padded) * w[F, C, KH, KW] with strides (sy, sx), computed
 /// directly from the image. With unit strides, output position
@@ -719,6 +734,22 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w, Value init,
   int64_t khp = llvm::divideCeilSigned(kh, sy),
           kwp = llvm::divideCeilSigned(kw, sx);
   int64_t length = (khp - 1) * wq + (kwp - 1) + n1 * n0;
+  // A narrow output (7x7, 14x14 maps) goes by rows: a register tile is the
+  // OW positions of one output row (consecutive in the phase image, read
+  // one at a time and broadcast) times `lanes` filters (vectors), so that
+  // no position past OW is computed, when that is at least a tenth less
+  // work (7x7: 49 positions, not 63 padded to 64).
+  int64_t lanes = columnTile(target, ow, f);
+  bool byRows = ow >= 5 && ow <= target.matmulTileM() &&
+                f % target.matmulTileN() == 0 &&
+                10 * paddedWork(oh * ow, ow, f, lanes) <=
+                    9 * paddedWork(f, m0, positions, n0);
+  if (byRows) {
+    m0 = lanes;
+    m1 = llvm::divideCeilSigned(f, lanes);
+    // The last row's window ends inside the phase.
+    length = (oh + khp - 2) * wq + ow + kwp - 1;
+  }
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(f32));
   if (hq * sy != h || wq * sx != wd)
     x = tensor::createPadHighOp(
@@ -728,7 +759,8 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w, Value init,
   // The accumulator: the init's fill value, else zeros (the init is added
   // to the result after).
   auto fill = init.getDefiningOp<linalg::FillOp>();
-  auto accType = RankedTensorType::get({m1, n1, m0, n0}, f32);
+  auto accType = byRows ? RankedTensorType::get({oh, m1, ow, lanes}, f32)
+                        : RankedTensorType::get({m1, n1, m0, n0}, f32);
   Value acc =
       linalg::FillOp::create(
           b, loc, fill ? fill.getInputs()[0] : zero,
@@ -768,9 +800,13 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w, Value init,
         image = tensor::createPadHighOp(RankedTensorType::get({c, length}, f32),
                                         image, zero, /*nofold=*/false, loc, b);
       Value taps = packConvFilter(b, loc, w, a, bx, sy, sx, m0);
+      // By positions: [F/m0, P/n0, C, KH, KW, m0, n0]; by rows: [OH, F/lanes,
+      // C, KH, KW, OW, lanes].
       SmallVector<AffineMap> maps = {
-          AffineMap::get(7, 0, {d0, d2, d3, d4, d5}, ctx),
-          AffineMap::get(7, 0, {d2, d1 * n0 + d6 + d3 * wq + d4}, ctx),
+          byRows ? AffineMap::get(7, 0, {d1, d2, d3, d4, d6}, ctx)
+                 : AffineMap::get(7, 0, {d0, d2, d3, d4, d5}, ctx),
+          byRows ? AffineMap::get(7, 0, {d2, d0 * wq + d5 + d3 * wq + d4}, ctx)
+                 : AffineMap::get(7, 0, {d2, d1 * n0 + d6 + d3 * wq + d4}, ctx),
           AffineMap::get(7, 0, {d0, d1, d5, d6}, ctx)};
       auto generic = linalg::GenericOp::create(
           b, loc, TypeRange{accType}, ValueRange{taps, image}, ValueRange{acc},
@@ -785,6 +821,21 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w, Value init,
     }
   }
 
+  Value result;
+  if (byRows) {
+    // [OH, F/lanes, OW, lanes] unpacked into [F, OH*OW] through the
+    // transposition.
+    Value flat =
+        linalg::UnPackOp::create(
+            b, loc, acc, tensor::EmptyOp::create(b, loc, {f, oh * ow}, f32),
+            ArrayRef<int64_t>{1, 0},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(ow), b.getIndexAttr(lanes)},
+            ArrayRef<int64_t>{1, 0})
+            .getResult();
+    result = tensor::ExpandShapeOp::create(
+        b, loc, yType, flat, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+    return fill ? result : addInit(b, loc, result, init);
+  }
   // [F, OH*Wq] unpacked, viewed as [F, OH, Wq], its first OW columns.
   Value flat =
       linalg::UnPackOp::create(
@@ -802,21 +853,9 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w, Value init,
   Value valid = tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get({f, oh, ow}, f32), rows, offsets, sizes,
       strides);
-  Value result = tensor::ExpandShapeOp::create(
+  result = tensor::ExpandShapeOp::create(
       b, loc, yType, valid, ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
-  if (fill)
-    return result;
-  // y = product + init.
-  AffineMap id = b.getMultiDimIdentityMap(4);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{yType}, ValueRange{result}, ValueRange{init},
-             {id, id}, SmallVector<IteratorType>(4, IteratorType::parallel),
-             [](OpBuilder &nb, Location nl, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, nl,
-                   arith::AddFOp::create(nb, nl, args[1], args[0]).getResult());
-             })
-      .getResult(0);
+  return fill ? result : addInit(b, loc, result, init);
 }
 
 /// The shortest reduction (channels x taps of a phase) computed directly.

@@ -238,12 +238,18 @@ bool vectorizeDirectConvStep(RewriterBase &rewriter, linalg::GenericOp op) {
                                           VectorType::get(shape, f32), from,
                                           indices, pad, inBounds);
   };
+  // The tile's rows come from the operand indexed by loop 5 (the filters,
+  // or the positions of a convolution by rows), its lanes from the other.
   Value acc = op.getDpsInits()[0];
-  Value weights = read(op.getDpsInputs()[0], {ranges[5]});
-  Value image = read(op.getDpsInputs()[1], {ranges[6]});
+  bool filtersAreRows =
+      op.getMatchingIndexingMap(op.getDpsInputOperand(0)).isFunctionOfDim(5);
+  Value rows = op.getDpsInputs()[filtersAreRows ? 0 : 1];
+  Value lanes = op.getDpsInputs()[filtersAreRows ? 1 : 0];
+  Value rowValues = read(rows, {ranges[5]});
+  Value laneValues = read(lanes, {ranges[6]});
   Value tile = read(acc, {ranges[5], ranges[6]});
   Value sum = vector::OuterProductOp::create(rewriter, loc, tile.getType(),
-                                             weights, image, tile);
+                                             rowValues, laneValues, tile);
   SmallVector<Value> indices(cast<RankedTensorType>(acc.getType()).getRank(),
                              zero);
   SmallVector<bool> inBounds(2, true);

@@ -3,9 +3,10 @@
 // RUN: not onnx-opt %s --onnx-cpu-pack-matmul=target-cpu=no-such-cpu 2>&1 | FileCheck %s --check-prefix=BADCPU
 // RUN: onnx-opt %s --onnx-cpu-pack-matmul="target-cpu=skylake-avx512 num-threads=2" | FileCheck %s --check-prefix=THREADS
 
-// The image maps of @conv3x3 and @conv3x3_stride2 below.
+// The image maps of @conv3x3, @conv3x3_stride2 and @conv3x3_by_rows below.
 // CHECK-DAG: #[[IMG:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d1 * 16 + d6 + d3 * 10 + d4)>
 // CHECK-DAG: #[[PHASE:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d1 * 16 + d6 + d3 * 5 + d4)>
+// CHECK-DAG: #[[ROWS:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d0 * 9 + d5 + d3 * 9 + d4)>
 
 // BADCPU: error: unknown target CPU 'no-such-cpu'
 
@@ -242,6 +243,28 @@ func.func @conv3x3_stride2(%x: tensor<1x8x10x10xf32>, %init: tensor<1x8x4x4xf32>
   %w = arith.constant dense<0.5> : tensor<8x8x3x3xf32>
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x8x10x10xf32>, tensor<8x8x3x3xf32>) outs(%init : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   return %r : tensor<1x8x4x4xf32>
+}
+
+// A 3x3 convolution onto a narrow map (7x7) goes by rows: a register tile
+// is the 7 positions of one output row (consecutive in the image) times 32
+// filters, so that no position past the row's end is computed (49, not 7
+// rows of 9 padded to 64); the filter packed in 32-filter tiles, the product
+// unpacked into [F, OH*OW] through the transposition.
+// CHECK-LABEL: func.func @conv3x3_by_rows
+// CHECK: linalg.fill {{.*}} -> tensor<7x1x7x32xf32>
+// CHECK: tensor.collapse_shape %arg0 {{.*}} into tensor<8x81xf32>
+// CHECK: arith.constant dense<5.000000e-01> : tensor<1x8x3x3x32xf32>
+// CHECK: linalg.generic {{.*}} #[[ROWS]]
+// CHECK-SAME: onnx.cpu.direct_conv
+// CHECK: linalg.unpack %{{.*}} outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [7, 32] {{.*}} -> tensor<32x49xf32>
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x32x7x7xf32>
+func.func @conv3x3_by_rows(%x: tensor<1x8x9x9xf32>) -> tensor<1x32x7x7xf32> {
+  %w = arith.constant dense<0.5> : tensor<32x8x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x7x7xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x7x7xf32>) -> tensor<1x32x7x7xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x8x9x9xf32>, tensor<32x8x3x3xf32>) outs(%init : tensor<1x32x7x7xf32>) -> tensor<1x32x7x7xf32>
+  return %r : tensor<1x32x7x7xf32>
 }
 
 // A dilated 3x3 convolution (and one over few channels): the image through

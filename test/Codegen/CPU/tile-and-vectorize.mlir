@@ -239,3 +239,22 @@ func.func @direct_conv(%a: tensor<2x16x3x3x16xf32>, %x: tensor<16x1100xf32>) -> 
   } -> tensor<2x64x16x16xf32>
   return %r : tensor<2x64x16x16xf32>
 }
+
+// A direct convolution by rows: the register tile's 7 rows are positions of
+// the image (read as a vector and broadcast), its 32 lanes filters.
+// CHECK-LABEL: func.func @direct_conv_by_rows
+// CHECK: vector.transfer_read {{.*}} : tensor<1x7xf32>, vector<7xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<1x1x1x1x32xf32>, vector<32xf32>
+// CHECK: vector.outerproduct {{.*}} : vector<7xf32>, vector<32xf32>
+func.func @direct_conv_by_rows(%a: tensor<1x8x3x3x32xf32>, %x: tensor<8x81xf32>) -> tensor<7x1x7x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<7x1x7x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<7x1x7x32xf32>) -> tensor<7x1x7x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d2, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d0 * 9 + d5 + d3 * 9 + d4)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d5, d6)>], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]} ins(%a, %x : tensor<1x8x3x3x32xf32>, tensor<8x81xf32>) outs(%acc : tensor<7x1x7x32xf32>) attrs = {onnx.cpu.direct_conv} {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %0 = arith.mulf %in, %in_1 : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<7x1x7x32xf32>
+  return %r : tensor<7x1x7x32xf32>
+}

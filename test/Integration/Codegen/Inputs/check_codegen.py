@@ -211,7 +211,8 @@ def conv_ref(x, w, b, stride, pad, dilation):
 
 # Convolutions: direct 3x3 with padding, bias and Relu (the positions past
 # each row's end computed and dropped); stride 2 (the image's 4 phases);
-# 5x5 stride 3; few channels and dilation 2 through im2col and the packed
+# 5x5 stride 3; onto 7x7 maps by rows (a tile is one output row's
+# positions times the filters); few channels and dilation 2 through im2col and the packed
 # matmul; 1x1 (no im2col), also with 7x7 = 49 positions against 32 filters
 # (the transposed product: 7-row tiles of positions); batches of images (a
 # loop over the images); a grouped convolution (left to the loops);
@@ -222,6 +223,8 @@ for name, (n, c, h, f, k, stride, pad, dil, group) in {
         "conv3x3_stride2": (1, 4, 11, 7, 3, 2, 1, 1, 1),
         "conv3x3_stride2_c16": (1, 16, 15, 20, 3, 2, 1, 1, 1),
         "conv5x5_stride3_c8": (1, 8, 17, 9, 5, 3, 2, 1, 1),
+        "conv3x3_by_rows_7x7": (1, 16, 7, 32, 3, 1, 1, 1, 1),
+        "conv3x3_stride2_by_rows": (1, 16, 14, 48, 3, 2, 1, 1, 1),
         "conv3x3_dilation2": (1, 3, 12, 16, 3, 1, 2, 2, 1),
         "conv1x1": (1, 24, 7, 33, 1, 1, 0, 1, 1),
         "conv1x1_49x32": (1, 40, 7, 32, 1, 1, 0, 1, 1),
