@@ -64,7 +64,11 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     columns past `OW` are computed and dropped after unpacking). With strides
     `(sy, sx)` the image is split into its `sy * sx` phases
     `x[:, :, a::sy, b::sx]`, each convolved with the filter's taps
-    `(a + i sy, b + j sx)` into the same accumulator. Other convolutions
+    `(a + i sy, b + j sx)` into the same accumulator. Onto a narrow map (5 to
+    16 columns) the convolution goes by rows when that is at least a tenth
+    less work: `[OH, F/lanes, C, KH, KW, OW, lanes]`, a register tile being
+    one output row's positions times `lanes` filters, so that no position
+    past `OW` is computed. Other convolutions
     (1x1 windows, dilations) become a matmul first: the filter as a `[F, C*KH*KW]` matrix
     (the same blob, reshaped) times the image's im2col matrix
     `[C*KH*KW, OH*OW]` (the image itself for a 1x1 convolution with unit
