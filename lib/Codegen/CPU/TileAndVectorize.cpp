@@ -214,9 +214,11 @@ void scheduleMmt4d(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
 //===----------------------------------------------------------------------===//
 
 /// One step of a direct convolution's register tile (every loop of extent
-/// one but the tile's m0 filters and n0 positions): the filters' m0 weights
-/// times the image's n0 consecutive values, added to the m0 x n0
-/// accumulators as one vector.outerproduct (FMAs of a broadcast weight).
+/// one but the tile's rows and lanes): the rows' values (the filters'
+/// weights, or one output row's positions when the convolution goes by
+/// rows) times the lanes' (n0 consecutive image values, or the filters'
+/// weights), added to the accumulators as one vector.outerproduct (FMAs of
+/// a broadcast row value).
 bool vectorizeDirectConvStep(RewriterBase &rewriter, linalg::GenericOp op) {
   if (op.hasDynamicShape() || op.getNumDpsInputs() != 2)
     return false;
@@ -259,11 +261,12 @@ bool vectorizeDirectConvStep(RewriterBase &rewriter, linalg::GenericOp op) {
   return true;
 }
 
-/// [M1, N1, C, KH, KW, m0, n0]: threads over the position tiles N1, then
-/// blocks of position tiles and of channels (the filters' block and the
-/// image rows it reads stay in the caches), then one m0 x n0 register tile
-/// per step with the (c, ky, kx) loops innermost, its accumulators carried
-/// in registers across them (hoistAccumulators).
+/// [M1, N1, C, KH, KW, m0, n0] (by rows: [OH, F1, C, KH, KW, OW, lanes]):
+/// threads over loop 1 (the position tiles; by rows, the filter tiles),
+/// then blocks of 8 of its tiles and of channels (the filters' block and the
+/// image rows it reads stay in the caches), then one register tile per step
+/// with the (c, ky, kx) loops innermost, its accumulators carried in
+/// registers across them (hoistAccumulators).
 void scheduleDirectConv(RewriterBase &rewriter, linalg::GenericOp conv,
                         unsigned numThreads) {
   linalg::LinalgOp op = conv;
