@@ -290,6 +290,40 @@ int64_t paddedWork(int64_t m, int64_t m0, int64_t n, int64_t n0) {
          n0;
 }
 
+/// The product of packed operands into an accumulator laid out as `init`
+/// packed with `innerDimsPos` and `outerDimsPerm` into `accType`: a fill of
+/// `init`'s fill value, else `init` packed; then linalg.mmt4d and the
+/// unpacking into a tensor of `init`'s type.
+Value packedProduct(OpBuilder &b, Location loc, Value lhsPacked,
+                    Value rhsPacked, Value init, RankedTensorType accType,
+                    ArrayRef<int64_t> innerDimsPos,
+                    ArrayRef<int64_t> outerDimsPerm) {
+  SmallVector<OpFoldResult> tiles = {b.getIndexAttr(accType.getDimSize(2)),
+                                     b.getIndexAttr(accType.getDimSize(3))};
+  Value empty = tensor::EmptyOp::create(b, loc, accType.getShape(),
+                                        accType.getElementType());
+  Value acc;
+  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    acc =
+        linalg::FillOp::create(b, loc, fill.getInputs()[0], empty).getResult(0);
+  } else {
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    acc = linalg::PackOp::create(b, loc, init, empty, innerDimsPos, tiles, zero,
+                                 outerDimsPerm)
+              .getResult();
+  }
+  Value product =
+      linalg::Mmt4DOp::create(b, loc, TypeRange{accType},
+                              ValueRange{lhsPacked, rhsPacked}, ValueRange{acc})
+          .getResult(0);
+  auto initType = cast<RankedTensorType>(init.getType());
+  Value dest = tensor::EmptyOp::create(b, loc, initType.getShape(),
+                                       initType.getElementType());
+  return linalg::UnPackOp::create(b, loc, product, dest, innerDimsPos, tiles,
+                                  outerDimsPerm)
+      .getResult();
+}
+
 struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
   MatmulToMmt4d(MLIRContext *context, const CPUTarget &target,
                 PackedConstants &packed)
@@ -318,32 +352,8 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
     auto accType = RankedTensorType::get(
         {llvm::divideCeilSigned(m, m0), llvm::divideCeilSigned(n, n0), m0, n0},
         rewriter.getF32Type());
-    Value acc;
-    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-      Value empty = tensor::EmptyOp::create(rewriter, loc, accType.getShape(),
-                                            accType.getElementType());
-      acc = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
-                .getResult(0);
-    } else {
-      Value empty = tensor::EmptyOp::create(rewriter, loc, accType.getShape(),
-                                            accType.getElementType());
-      Value zero =
-          arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
-      acc = linalg::PackOp::create(
-                rewriter, loc, init, empty, ArrayRef<int64_t>{0, 1},
-                {rewriter.getIndexAttr(m0), rewriter.getIndexAttr(n0)}, zero)
-                .getResult();
-    }
-    Value product = linalg::Mmt4DOp::create(rewriter, loc, TypeRange{accType},
-                                            ValueRange{lhsPacked, rhsPacked},
-                                            ValueRange{acc})
-                        .getResult(0);
-    Value dest = tensor::EmptyOp::create(rewriter, loc, initType.getShape(),
-                                         initType.getElementType());
-    Value result = linalg::UnPackOp::create(
-                       rewriter, loc, product, dest, ArrayRef<int64_t>{0, 1},
-                       {rewriter.getIndexAttr(m0), rewriter.getIndexAttr(n0)})
-                       .getResult();
+    Value result = packedProduct(rewriter, loc, lhsPacked, rhsPacked, init,
+                                 accType, {0, 1}, {});
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -382,31 +392,8 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
                                           llvm::divideCeilSigned(m, columns),
                                           rows, columns},
                                          rewriter.getF32Type());
-    Value empty = tensor::EmptyOp::create(rewriter, loc, accType.getShape(),
-                                          accType.getElementType());
-    SmallVector<OpFoldResult> tiles = {rewriter.getIndexAttr(rows),
-                                       rewriter.getIndexAttr(columns)};
-    Value acc;
-    if (auto fill = p.init.getDefiningOp<linalg::FillOp>()) {
-      acc = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
-                .getResult(0);
-    } else {
-      Value zero =
-          arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
-      acc = linalg::PackOp::create(rewriter, loc, p.init, empty,
-                                   ArrayRef<int64_t>{1, 0}, tiles, zero,
-                                   ArrayRef<int64_t>{1, 0})
-                .getResult();
-    }
-    Value product = linalg::Mmt4DOp::create(rewriter, loc, TypeRange{accType},
-                                            ValueRange{lhsPacked, rhsPacked},
-                                            ValueRange{acc})
-                        .getResult(0);
-    Value dest = tensor::EmptyOp::create(rewriter, loc, p.initType.getShape(),
-                                         p.initType.getElementType());
-    rewriter.replaceOpWithNewOp<linalg::UnPackOp>(
-        op, product, dest, ArrayRef<int64_t>{1, 0}, tiles,
-        ArrayRef<int64_t>{1, 0});
+    rewriter.replaceOp(op, packedProduct(rewriter, loc, lhsPacked, rhsPacked,
+                                         p.init, accType, {1, 0}, {1, 0}));
     return success();
   }
 
