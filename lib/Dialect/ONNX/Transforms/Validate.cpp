@@ -669,7 +669,33 @@ void Validator::checkDeviceConfigurations(Operation *op,
               "ir-dev-shard-tensor");
         continue;
       }
-      // Devices: ids of the configuration.
+      // Devices: ids of the configuration, or keys of device groups
+      // (index_to_device_group_map) whose members are.
+      auto checkDevice = [&](int64_t id, const Twine &in) {
+        if (numDevices && (id < 0 || id >= numDevices))
+          error(loc,
+                where + ": device " + Twine(id) + in + " is not one of the " +
+                    Twine(numDevices) + " devices of its configuration",
+                "ir-dev-shard-devices");
+      };
+      llvm::SmallDenseSet<int64_t> groupKeys;
+      if (auto groups = dyn_cast_or_null<ArrayAttr>(
+              spec.get("index_to_device_group_map")))
+        for (Attribute g : groups) {
+          auto pair = dyn_cast<ArrayAttr>(g);
+          auto key = pair && pair.size() == 2 ? dyn_cast<IntegerAttr>(pair[0])
+                                              : IntegerAttr();
+          auto members =
+              key ? dyn_cast<DenseI64ArrayAttr>(pair[1]) : DenseI64ArrayAttr();
+          if (!members) {
+            malformed(loc, where + ": an index_to_device_group_map entry is "
+                                   "not [key, array<i64>]");
+            continue;
+          }
+          groupKeys.insert(key.getInt());
+          for (int64_t id : members.asArrayRef())
+            checkDevice(id, " (in device group " + Twine(key.getInt()) + ")");
+        }
       int64_t deviceCount = -1;
       if (Attribute d = spec.get("device")) {
         auto devices = dyn_cast<DenseI64ArrayAttr>(d);
@@ -678,11 +704,8 @@ void Validator::checkDeviceConfigurations(Operation *op,
         } else {
           deviceCount = devices.size();
           for (int64_t id : devices.asArrayRef())
-            if (numDevices && (id < 0 || id >= numDevices))
-              error(loc,
-                    where + ": device " + Twine(id) + " is not one of the " +
-                        Twine(numDevices) + " devices of its configuration",
-                    "ir-dev-shard-devices");
+            if (!groupKeys.contains(id))
+              checkDevice(id, "");
         }
       }
       auto dimsAttr = dyn_cast_or_null<ArrayAttr>(spec.get("sharded_dim"));

@@ -55,6 +55,19 @@ module attributes {onnx.ir_version = 11 : i64, onnx.opset_import = {ai.onnx = 23
 
 // -----
 
+// Device groups: the entries of `device` that are keys of the
+// index_to_device_group_map name groups (2 shards, each on 2 of 4 devices);
+// the groups' members are the ids checked.
+module attributes {onnx.ir_version = 11 : i64, onnx.opset_import = {ai.onnx = 23 : i64}, onnx.configuration = [{name = "four", num_devices = 4 : i32, device = []}]} {
+  func.func @g(%x: tensor<4x2xf32> {onnx.name = "x"}) -> (tensor<4x2xf32> {onnx.name = "y"}) {
+    // expected-error@+1 {{node 'n' (Neg), sharding of 'y': device 4 (in device group -2) is not one of the 4 devices of its configuration [ir-dev-shard-devices]}}
+    %y = onnx.Neg(%x) {onnx.name = "n", onnx.outputs = ["y"], onnx.device_configurations = [{configuration_id = "four", sharding_spec = [{tensor_name = "x", device = array<i64: -1, -2>, index_to_device_group_map = [[-1, array<i64: 0, 1>], [-2, array<i64: 2, 3>]], sharded_dim = [{axis = 0 : i64, simple_sharding = [{dim_value = 4 : i64, num_shards = 2 : i64}]}]}, {tensor_name = "y", device = array<i64: -1, -2>, index_to_device_group_map = [[-1, array<i64: 0, 1>], [-2, array<i64: 3, 4>]], sharded_dim = [{axis = 0 : i64, simple_sharding = [{dim_value = 4 : i64, num_shards = 2 : i64}]}]}]}]} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    return %y : tensor<4x2xf32>
+  }
+}
+
+// -----
+
 module attributes {onnx.ir_version = 11 : i64, onnx.opset_import = {ai.onnx = 23 : i64}, onnx.configuration = [{name = "two", num_devices = 2 : i32, device = []}]} {
   func.func @g(%x: tensor<4x2xf32> {onnx.name = "x"}) -> (tensor<4x2xf32> {onnx.name = "y"}) {
     // expected-error@+2 {{node 'n' (Neg), sharding of 'y': axis 2 is out of range for rank 2 [ir-dev-shard-axis]}}
