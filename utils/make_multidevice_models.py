@@ -25,6 +25,10 @@ carries configurations for 1, 2 and 4 devices:
 - colgather: one column-parallel MatMul (W sharded on axis 1) whose
   replicated output gathers the shards along axis 1 (a gather on an inner
   axis: transposed around the MPI_Allgather). Configs tp1/tp2/tp4.
+- mlp2d: the MLP on 4 devices as a 2x2 grid: data parallel over grid rows
+  and tensor parallel over grid columns through device groups, the hidden
+  activation split on two axes (config dt4); and the weights split over
+  the devices in the order 0, 2, 1, 3 (config perm4).
 
 ONNX 1.12's Python package has no IR 11 fields, so the models are written
 as text here and read by the project's importer.
@@ -123,6 +127,26 @@ def split(prefix, n, tensor, axis, size):
             'num_shards: %d } } }' % (prefix, n, tensor, devices, axis, size, n))
 
 
+def spec(tensor, devices, dims, groups=None):
+    """A sharding spec: `dims` is a list of (axis, dim_value, num_shards),
+    `devices` the device entries (ids, or keys of `groups`)."""
+    text = 'tensor_name: "%s" ' % tensor
+    text += " ".join("device: %d" % d for d in devices) + " "
+    for key, members in (groups or {}).items():
+        text += ("index_to_device_group_map { key: %d %s } "
+                 % (key, " ".join("value: %d" % v for v in members)))
+    for axis, size, shards in dims:
+        text += ("sharded_dim { axis: %d simple_sharding { dim_value: %d "
+                 "num_shards: %d } } " % (axis, size, shards))
+    return "sharding_spec { %s}" % text
+
+
+def specs(config_id, *texts):
+    """One node's configuration `config_id` with the sharding specs
+    `texts`."""
+    return 'configuration_id: "%s" %s' % (config_id, " ".join(texts))
+
+
 def stage(prefix, n, s):
     return 'configuration_id: "%s%d" pipeline_stage: %d' % (prefix, n, s)
 
@@ -160,6 +184,35 @@ def make_colgather(rng, d, h, batch):
     m.node("Relu", ["H"], ["Y"], "act")
     x = rng.standard_normal((batch, d), dtype=np.float32)
     return m, {"X": x}, {"Y": relu(x @ w)}
+
+
+def make_mlp_2d(rng, d, h, batch):
+    """The MLP on 4 devices seen as a 2x2 grid (config dt4): the batch split
+    over grid rows (device groups {0,1} and {2,3}), the weights Megatron-style
+    over grid columns (groups {0,2} and {1,3}), the hidden activation split
+    on both axes. And (config perm4) W1 split by columns over the devices in
+    the order 0, 2, 1, 3, which only a 2x2 view of the devices lays out."""
+    m = Model("mlp2d")
+    w1 = rng.standard_normal((d, h), dtype=np.float32) / np.sqrt(d)
+    w2 = rng.standard_normal((h, d), dtype=np.float32) / np.sqrt(h)
+    m.inits = [("W1", w1), ("W2", w2)]
+    m.inputs = [("X", (batch, d))]
+    m.outputs = [("Y", (batch, d))]
+    m.configs = [config("dt", 4), config("perm", 4)]
+    rows = {-1: [0, 1], -2: [2, 3]}
+    cols = {-1: [0, 2], -2: [1, 3]}
+    m.node("MatMul", ["X", "W1"], ["H"], "fc1", configs=[
+        specs("dt4", spec("X", [-1, -2], [(0, batch, 2)], rows),
+              spec("W1", [-1, -2], [(1, h, 2)], cols),
+              spec("H", [0, 1, 2, 3], [(0, batch, 2), (1, h, 2)])),
+        specs("perm4", spec("W1", [0, 2, 1, 3], [(1, h, 4)]))])
+    m.node("Relu", ["H"], ["A"], "act")
+    m.node("MatMul", ["A", "W2"], ["Y"], "fc2", configs=[
+        specs("dt4", spec("W2", [-1, -2], [(0, h, 2)], cols),
+              spec("Y", [-1, -2], [(0, batch, 2)], rows)),
+        specs("perm4", spec("W2", [0, 2, 1, 3], [(0, h, 4)]))])
+    x = rng.standard_normal((batch, d), dtype=np.float32)
+    return m, {"X": x}, {"Y": relu(x @ w1) @ w2}
 
 
 def make_attention(rng, seq, d, heads):
@@ -299,6 +352,7 @@ def main():
         make_cnn(rng, 8, 32 if large else 12),
         make_pipeline(rng, 1024 if large else 128, 64 if large else 8),
         make_colgather(rng, 64, 32, 6),
+        make_mlp_2d(rng, 1024 if large else 64, 4096 if large else 128, 8),
     ]
     for m, inputs, outputs in models:
         fix_int_inits(m)

@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Distribute/Passes.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -154,21 +155,22 @@ struct ConstantSharding
     if (!rankAttr)
       return op->emitError("a sharded constant is partitioned for one rank: "
                            "the module has no onnx.shard_rank");
-    if (grid.getRank() != 1)
-      return op->emitError("sharded constants are partitioned on 1-D grids "
-                           "only");
+    if (ShapedType::isDynamicShape(grid.getShape()))
+      return op->emitError("sharded constants are partitioned on static "
+                           "grids only");
     int64_t rank = rankAttr.getInt();
     int64_t elementBytes = 0;
     ArrayRef<char> raw = constantBytes(value, elementBytes);
     if (raw.empty())
       return op->emitError("cannot slice the data of this constant (")
              << type.getElementType() << " elements)";
-    // Offsets of the rank's block in every dim (a dim split over axis 0 of
-    // the grid starts at rank * local size).
+    // Offsets of the rank's block in every dim (a dim split over grid axes
+    // starts at the rank's shard index along them times the local size).
     SmallVector<int64_t> offsets(type.getRank(), 0);
     for (auto [d, axes] : llvm::enumerate(sharding.getSplitAxes()))
-      if (!axes.asArrayRef().empty())
-        offsets[d] = rank * local.getDimSize(d);
+      offsets[d] = onnx::distribute::shardIndex(rank, grid.getShape(),
+                                                axes.asArrayRef()) *
+                   local.getDimSize(d);
     // Copy the block a contiguous innermost row at a time.
     int64_t rowBytes = local.getShape().back() * elementBytes;
     AsmResourceBlob blob = HeapAsmResourceBlob::allocate(

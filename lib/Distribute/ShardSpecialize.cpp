@@ -46,10 +46,43 @@ using namespace mlir::onnx;
 
 namespace {
 
-/// The runtime's all-gather (lib/Runtime/MPI.cpp) and the attribute on its
-/// calls that records the bytes each moves.
+/// The runtime's all-gathers (lib/Runtime/MPI.cpp): over the model's
+/// communicator, and over a group of it (the ranks that differ only in some
+/// grid axes), split once per call site and kept in the site's slot. The
+/// attribute on their calls records the bytes each moves.
 constexpr const char *kAllGatherFunction = "onnxd_rt_allgather";
+constexpr const char *kAllGatherGroupFunction = "onnxd_rt_allgather_group";
 constexpr const char *kCommBytesAttr = "onnx.comm_bytes";
+
+/// A new zeroed pair of pointers, private to the module, where the runtime
+/// keeps the communicator that one call site splits off (the communicator
+/// it was split from, and the result): `onnx_comm_slot_<n>`.
+LLVM::GlobalOp createCommSlot(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto i64 = IntegerType::get(ctx, 64);
+  auto type = LLVM::LLVMArrayType::get(i64, 2);
+  std::string name;
+  for (int n = 0;; ++n) {
+    name = "onnx_comm_slot_" + std::to_string(n);
+    if (!module.lookupSymbol(name))
+      break;
+  }
+  return LLVM::GlobalOp::create(
+      b, module.getLoc(), type, /*isConstant=*/false, LLVM::Linkage::Private,
+      name,
+      DenseElementsAttr::get(RankedTensorType::get({2}, i64),
+                             ArrayRef<int64_t>{0, 0}));
+}
+
+/// The ranks a collective over some grid axes runs among: `size` of them,
+/// this rank's place `key` among them, and `color` naming the group (the
+/// rank's coordinates on the other axes). `world` when the group is every
+/// rank in rank order.
+struct Group {
+  int64_t size = 1, key = 0, color = 0;
+  bool world = false;
+};
 
 struct ShardSpecializePass
     : public onnx::impl::ShardSpecializeBase<ShardSpecializePass> {
@@ -61,11 +94,13 @@ struct ShardSpecializePass
     rank = rankAttr.getInt();
     auto grid = module.lookupSymbol<shard::GridOp>(kShardGridName);
     if (grid) {
-      if (grid.getRank() != 1 || grid.getShape()[0] == ShapedType::kDynamic) {
-        grid.emitError("onnx-shard-specialize expects a static 1-D grid");
+      if (ShapedType::isDynamicShape(grid.getShape())) {
+        grid.emitError("onnx-shard-specialize expects a static grid");
         return signalPassFailure();
       }
-      size = grid.getShape()[0];
+      shape.assign(grid.getShape().begin(), grid.getShape().end());
+      size = distribute::shardCount(
+          shape, llvm::to_vector(llvm::seq<int16_t>(0, shape.size())));
     }
 
     SmallVector<Operation *> ops;
@@ -83,15 +118,25 @@ struct ShardSpecializePass
   LogicalResult rewrite(Operation *op) {
     OpBuilder b(op);
     Location loc = op->getLoc();
-    if (isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp>(op)) {
-      for (Value r : op->getResults())
-        r.replaceAllUsesWith(arith::ConstantIndexOp::create(b, loc, rank));
+    if (auto index = dyn_cast<shard::ProcessMultiIndexOp>(op)) {
+      SmallVector<int64_t> coords = distribute::gridCoordinates(rank, shape);
+      ArrayRef<int16_t> axes = index.getAxes();
+      for (auto [i, r] : llvm::enumerate(index.getResults()))
+        r.replaceAllUsesWith(arith::ConstantIndexOp::create(
+            b, loc, coords[axes.empty() ? i : axes[i]]));
+      op->erase();
+      return success();
+    }
+    if (isa<shard::ProcessLinearIndexOp>(op)) {
+      op->getResult(0).replaceAllUsesWith(
+          arith::ConstantIndexOp::create(b, loc, rank));
       op->erase();
       return success();
     }
     if (auto slice = dyn_cast<shard::AllSliceOp>(op)) {
       Value local =
           sliceOf(b, loc, slice.getInput(), slice.getSliceAxis().getSExtValue(),
+                  groupOf(slice.getGridAxes()).key,
                   cast<RankedTensorType>(slice.getType()));
       slice.replaceAllUsesWith(local);
       slice.erase();
@@ -105,6 +150,7 @@ struct ShardSpecializePass
     if (auto gather = dyn_cast<shard::AllGatherOp>(op)) {
       Value full = gatherOf(b, loc, gather.getInput(),
                             gather.getGatherAxis().getSExtValue(),
+                            groupOf(gather.getGridAxes()),
                             cast<RankedTensorType>(gather.getType()));
       gather.replaceAllUsesWith(full);
       gather.erase();
@@ -116,12 +162,13 @@ struct ShardSpecializePass
       auto in = cast<RankedTensorType>(a2a.getInput().getType());
       int64_t concat = a2a.getConcatAxis().getSExtValue();
       int64_t split = a2a.getSplitAxis().getSExtValue();
-      SmallVector<int64_t> shape(in.getShape());
-      shape[concat] *= size;
-      auto fullType = RankedTensorType::get(shape, in.getElementType());
-      Value full = gatherOf(b, loc, a2a.getInput(), concat, fullType);
-      Value local =
-          sliceOf(b, loc, full, split, cast<RankedTensorType>(a2a.getType()));
+      Group group = groupOf(a2a.getGridAxes());
+      SmallVector<int64_t> fullShape(in.getShape());
+      fullShape[concat] *= group.size;
+      auto fullType = RankedTensorType::get(fullShape, in.getElementType());
+      Value full = gatherOf(b, loc, a2a.getInput(), concat, group, fullType);
+      Value local = sliceOf(b, loc, full, split, group.key,
+                            cast<RankedTensorType>(a2a.getType()));
       a2a.replaceAllUsesWith(local);
       a2a.erase();
       return success();
@@ -136,8 +183,11 @@ struct ShardSpecializePass
       return success();
     }
     if (auto split = dyn_cast<mpi::CommSplitOp>(op)) {
-      // The 1-D grid spans all ranks: one color, keys in rank order.
-      if (!split.getComm().getDefiningOp<mpi::CommWorldOp>() || size == 0)
+      // The 1-D grid spans all ranks: one color, keys in rank order. (On a
+      // grid of more axes, the split stays; onnx-fix-openmpi-symbols makes
+      // it once per call site.)
+      if (!split.getComm().getDefiningOp<mpi::CommWorldOp>() ||
+          shape.size() != 1)
         return success();
       split.getNewcomm().replaceAllUsesWith(split.getComm());
       if (!split.getRetval() || split.getRetval().use_empty())
@@ -147,25 +197,49 @@ struct ShardSpecializePass
     return success();
   }
 
-  /// This rank's block of `full` along `axis`.
+  /// The group of a collective over `axes` of the grid.
+  Group groupOf(ArrayRef<int16_t> axes) {
+    Group g;
+    g.size = distribute::shardCount(shape, axes);
+    g.key = distribute::shardIndex(rank, shape, axes);
+    SmallVector<int16_t> others;
+    for (int16_t a = 0; a < int16_t(shape.size()); ++a)
+      if (!llvm::is_contained(axes, a))
+        others.push_back(a);
+    g.color = distribute::shardIndex(rank, shape, others);
+    // Every rank, in rank order: the axes of more than one process are all
+    // there, in the grid's order.
+    SmallVector<int16_t> wide, wideGrid;
+    for (int16_t a : axes)
+      if (shape[a] > 1)
+        wide.push_back(a);
+    for (int16_t a = 0; a < int16_t(shape.size()); ++a)
+      if (shape[a] > 1)
+        wideGrid.push_back(a);
+    g.world = wide == wideGrid;
+    return g;
+  }
+
+  /// This rank's block `index` of `full` along `axis`.
   Value sliceOf(OpBuilder &b, Location loc, Value full, int64_t axis,
-                RankedTensorType local) {
+                int64_t index, RankedTensorType local) {
     auto type = cast<RankedTensorType>(full.getType());
     SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
     for (int64_t d : local.getShape())
       sizes.push_back(b.getIndexAttr(d));
-    offsets[axis] = b.getIndexAttr(rank * local.getDimSize(axis));
+    offsets[axis] = b.getIndexAttr(index * local.getDimSize(axis));
     return tensor::ExtractSliceOp::create(b, loc, local, full, offsets, sizes,
                                           strides);
   }
 
-  /// All ranks' blocks of `local` along `axis`, in rank order: an
-  /// MPI_Allgather of bytes (onnxd_rt_allgather, lib/Runtime/MPI.cpp) into
-  /// a buffer whose leading dim is `axis`, transposed there and back when
-  /// `axis` is not the leading one.
+  /// The blocks of `local` along `axis` of every rank of `group`, in group
+  /// order: an MPI_Allgather of bytes (onnxd_rt_allgather[_group],
+  /// lib/Runtime/MPI.cpp) into a buffer whose leading dim is `axis`,
+  /// transposed there and back when `axis` is not the leading one.
   Value gatherOf(OpBuilder &b, Location loc, Value local, int64_t axis,
-                 RankedTensorType fullType) {
+                 const Group &group, RankedTensorType fullType) {
+    int64_t size = group.size;
     auto type = cast<RankedTensorType>(local.getType());
     Type element = type.getElementType();
     int64_t rankOfTensor = type.getRank();
@@ -210,11 +284,17 @@ struct ShardSpecializePass
         memref::AllocOp::create(b, loc, MemRefType::get({bytes * size}, i8),
                                 ValueRange{}, b.getI64IntegerAttr(64));
     auto dynamic = MemRefType::get({ShapedType::kDynamic}, i8);
-    func::FuncOp callee = allgatherFunction(b, dynamic);
-    auto call = func::CallOp::create(
-        b, loc, callee,
-        ValueRange{memref::CastOp::create(b, loc, dynamic, send),
-                   memref::CastOp::create(b, loc, dynamic, recv)});
+    SmallVector<Value> args = {memref::CastOp::create(b, loc, dynamic, send),
+                               memref::CastOp::create(b, loc, dynamic, recv)};
+    if (!group.world) {
+      args.push_back(
+          arith::ConstantIntOp::create(b, loc, b.getI64Type(), group.color));
+      args.push_back(
+          arith::ConstantIntOp::create(b, loc, b.getI64Type(), group.key));
+      args.push_back(commSlot(b, loc));
+    }
+    func::FuncOp callee = allgatherFunction(b, dynamic, !group.world);
+    auto call = func::CallOp::create(b, loc, callee, args);
     call->setAttr(kCommBytesAttr, b.getI64IntegerAttr(bytes * size));
     Value recvTyped = memref::ViewOp::create(
         b, loc, MemRefType::get(gathered, element), recv, zero, ValueRange{});
@@ -228,22 +308,37 @@ struct ShardSpecializePass
         ->getResult(0);
   }
 
-  /// The declaration of onnxd_rt_allgather, made once.
-  func::FuncOp allgatherFunction(OpBuilder &b, MemRefType bytes) {
+  /// The declaration of onnxd_rt_allgather (or, for a group,
+  /// onnxd_rt_allgather_group), made once.
+  func::FuncOp allgatherFunction(OpBuilder &b, MemRefType bytes, bool inGroup) {
     auto module =
         b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
-    if (auto fn = module.lookupSymbol<func::FuncOp>(kAllGatherFunction))
+    StringRef name = inGroup ? kAllGatherGroupFunction : kAllGatherFunction;
+    if (auto fn = module.lookupSymbol<func::FuncOp>(name))
       return fn;
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToEnd(module.getBody());
-    auto fn = func::FuncOp::create(b, module.getLoc(), kAllGatherFunction,
-                                   b.getFunctionType({bytes, bytes}, {}));
+    SmallVector<Type> args = {bytes, bytes};
+    if (inGroup)
+      args.append({b.getI64Type(), b.getI64Type(),
+                   LLVM::LLVMPointerType::get(b.getContext())});
+    auto fn = func::FuncOp::create(b, module.getLoc(), name,
+                                   b.getFunctionType(args, {}));
     fn.setPrivate();
     return fn;
   }
 
+  /// The address of a new slot for a call site's communicator.
+  Value commSlot(OpBuilder &b, Location loc) {
+    auto module =
+        b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+    LLVM::GlobalOp slot = createCommSlot(module);
+    return LLVM::AddressOfOp::create(b, loc, slot);
+  }
+
   int64_t rank = 0;
   int64_t size = 0;
+  SmallVector<int64_t> shape;
 };
 
 } // namespace
@@ -471,6 +566,41 @@ struct OpenMPISymbolsPass
         return signalPassFailure();
       global.setSymName(right);
     }
+    // A split of the communicator (a collective over some axes of a grid of
+    // several) is made on a call site's first run and kept: the runtime's
+    // onnxd_rt_comm_split, MPI_Comm_split's arguments and the site's slot.
+    SmallVector<LLVM::CallOp> splits;
+    module.walk([&](LLVM::CallOp call) {
+      if (call.getCallee() == StringRef("MPI_Comm_split"))
+        splits.push_back(call);
+    });
+    if (!splits.empty()) {
+      auto ptrType = LLVM::LLVMPointerType::get(&getContext());
+      auto i32 = IntegerType::get(&getContext(), 32);
+      auto cached = module.lookupSymbol<LLVM::LLVMFuncOp>(kSplitFunction);
+      if (!cached) {
+        OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+        cached = LLVM::LLVMFuncOp::create(
+            b, module.getLoc(), kSplitFunction,
+            LLVM::LLVMFunctionType::get(i32,
+                                        {ptrType, i32, i32, ptrType, ptrType}));
+      }
+      for (LLVM::CallOp call : splits) {
+        OpBuilder b(call);
+        SmallVector<Value> args(call.getArgOperands());
+        args.push_back(LLVM::AddressOfOp::create(b, call.getLoc(),
+                                                 createCommSlot(module)));
+        auto replacement = LLVM::CallOp::create(b, call.getLoc(), cached, args);
+        call.replaceAllUsesWith(replacement);
+        call.erase();
+        if (failed(loadSplitAsPointer(args[3])))
+          return signalPassFailure();
+      }
+      if (auto old = module.lookupSymbol<LLVM::LLVMFuncOp>("MPI_Comm_split"))
+        if (SymbolTable::symbolKnownUseEmpty(old, module))
+          old.erase();
+    }
+
     // The communicator: the runtime's (onnxd_mpi_comm), which is
     // MPI_COMM_WORLD unless the application set its own.
     auto world = module.lookupSymbol<LLVM::GlobalOp>("ompi_mpi_comm_world");
@@ -501,7 +631,36 @@ struct OpenMPISymbolsPass
       world.erase();
   }
 
+  /// MLIR 22's lowering of mpi.comm_split reads the new communicator back
+  /// as an i32 (MPICH's handle) and widens it to i64, whatever the
+  /// implementation; Open MPI's is a pointer, so the load is made a load of
+  /// the pointer, as an i64.
+  LogicalResult loadSplitAsPointer(Value out) {
+    auto ptrType = LLVM::LLVMPointerType::get(&getContext());
+    auto i64 = IntegerType::get(&getContext(), 64);
+    for (Operation *user : llvm::make_early_inc_range(out.getUsers())) {
+      auto load = dyn_cast<LLVM::LoadOp>(user);
+      if (!load || load.getType().isInteger(64) || load.getType() == ptrType)
+        continue;
+      OpBuilder b(load);
+      Value handle = LLVM::PtrToIntOp::create(
+          b, load.getLoc(), i64,
+          LLVM::LoadOp::create(b, load.getLoc(), ptrType, out));
+      for (Operation *widen : llvm::make_early_inc_range(load->getUsers())) {
+        if (!isa<LLVM::SExtOp, LLVM::ZExtOp>(widen) ||
+            !widen->getResult(0).getType().isInteger(64))
+          return widen->emitError("a communicator split read in a way this "
+                                  "pass does not know");
+        widen->getResult(0).replaceAllUsesWith(handle);
+        widen->erase();
+      }
+      load.erase();
+    }
+    return success();
+  }
+
   static constexpr const char *kCommFunction = "onnxd_mpi_comm";
+  static constexpr const char *kSplitFunction = "onnxd_rt_comm_split";
 };
 
 } // namespace

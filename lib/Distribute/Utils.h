@@ -26,6 +26,17 @@ DictionaryAttr nodeConfiguration(Operation *op, StringRef name);
 /// `mpi` dialect's lowering reads it for the ABI of MPI's handles).
 void setMPIImplementation(ModuleOp module);
 
+/// The coordinates of `rank` on a grid of `shape` (ranks are the grid's
+/// row-major linear indices, as upstream `shard` numbers processes).
+SmallVector<int64_t> gridCoordinates(int64_t rank, ArrayRef<int64_t> shape);
+/// The index of `rank`'s shard along a tensor dim split over the grid axes
+/// `axes`: its coordinates on those axes, linearized with the first axis
+/// major (upstream's order).
+int64_t shardIndex(int64_t rank, ArrayRef<int64_t> shape,
+                   ArrayRef<int16_t> axes);
+/// The number of shards a split over `axes` makes.
+int64_t shardCount(ArrayRef<int64_t> shape, ArrayRef<int16_t> axes);
+
 } // namespace distribute
 } // namespace onnx
 } // namespace mlir

@@ -39,6 +39,7 @@ struct MPIApi {
   int (*allgather)(const void *, int, void *, void *, int, void *,
                    void *) = nullptr;
   int (*abort)(void *, int) = nullptr;
+  int (*commSplit)(void *, int, int, void **) = nullptr;
   void *world = nullptr, *byteType = nullptr, *longType = nullptr;
   /// The communicator models run on: the world unless the application set
   /// one (onnxd_mpi_set_comm). rank and size are this process's in it.
@@ -93,7 +94,8 @@ bool mlir::onnx::runtime::joinMPI(int &rank, int &size, std::string &error) {
             bind(h, "MPI_Comm_size", mpi.commSize) &&
             bind(h, "MPI_Bcast", mpi.bcast) &&
             bind(h, "MPI_Allgather", mpi.allgather) &&
-            bind(h, "MPI_Abort", mpi.abort);
+            bind(h, "MPI_Abort", mpi.abort) &&
+            bind(h, "MPI_Comm_split", mpi.commSplit);
   mpi.world = dlsym(h, "ompi_mpi_comm_world");
   mpi.byteType = dlsym(h, "ompi_mpi_byte");
   mpi.longType = dlsym(h, "ompi_mpi_long");
@@ -210,6 +212,72 @@ void onnxd_rt_allgather(void *sendAllocated, char *sendAligned,
   if (mpi.allgather(sendAligned + sendOffset, int(sendSize), mpi.byteType,
                     recvAligned + recvOffset, int(sendSize), mpi.byteType,
                     onnxd_mpi_comm()) != 0)
+    onnxd_rt_fail("all-gather: MPI_Allgather failed");
+}
+
+/// What compiled code calls where upstream's lowering calls MPI_Comm_split
+/// (a collective over some axes of a grid of several, onnx-fix-openmpi-
+/// symbols): the split is made on the call site's first run and kept in the
+/// site's `slot` (the communicator it was split from, and the result), so
+/// that a model run many times makes it once. Every rank runs the same
+/// sites in the same order, so every rank makes the split together, and
+/// again when the application gives the runtime another communicator.
+int onnxd_rt_comm_split(void *comm, int color, int key, void **newcomm,
+                        void **slot) {
+  MPIApi &mpi = api();
+  if (!mpi.commSplit) {
+    onnxd_rt_fail("communicator split: the process has not joined MPI");
+    return 1;
+  }
+  if (slot[0] == comm && slot[1]) {
+    *newcomm = slot[1];
+    return 0;
+  }
+  int rc = mpi.commSplit(comm, color, key, newcomm);
+  if (rc != 0)
+    return rc;
+  slot[0] = comm;
+  slot[1] = *newcomm;
+  return 0;
+}
+
+/// onnxd_rt_allgather among the ranks of one group of the model's
+/// communicator (those of one `color`, in `key` order): what a gather over
+/// some axes of a grid of several calls. The group's communicator is split
+/// once per call site (`slot`, as onnxd_rt_comm_split).
+void onnxd_rt_allgather_group(void *sendAllocated, char *sendAligned,
+                              int64_t sendOffset, int64_t sendSize,
+                              int64_t sendStride, void *recvAllocated,
+                              char *recvAligned, int64_t recvOffset,
+                              int64_t recvSize, int64_t recvStride,
+                              int64_t color, int64_t key, void **slot) {
+  MPIApi &mpi = api();
+  if (mpi.rank < 0) {
+    onnxd_rt_fail("all-gather: the process has not joined MPI");
+    return;
+  }
+  void *group = nullptr;
+  if (color < 0 || color > INT_MAX || key < 0 || key > INT_MAX ||
+      onnxd_rt_comm_split(onnxd_mpi_comm(), int(color), int(key), &group,
+                          slot) != 0) {
+    onnxd_rt_fail("all-gather: MPI_Comm_split failed");
+    return;
+  }
+  int groupSize = 0;
+  mpi.commSize(group, &groupSize);
+  static thread_local std::string message;
+  if (sendStride != 1 || recvStride != 1 || sendSize < 0 ||
+      recvSize != sendSize * groupSize || sendSize > INT_MAX) {
+    message = "all-gather: " + std::to_string(sendSize) +
+              " bytes a rank into " + std::to_string(recvSize) + " over " +
+              std::to_string(groupSize) +
+              " ranks (a bug of the compiled code, or more than 2^31-1 bytes)";
+    onnxd_rt_fail(message.c_str());
+    return;
+  }
+  if (mpi.allgather(sendAligned + sendOffset, int(sendSize), mpi.byteType,
+                    recvAligned + recvOffset, int(sendSize), mpi.byteType,
+                    group) != 0)
     onnxd_rt_fail("all-gather: MPI_Allgather failed");
 }
 

@@ -35,21 +35,27 @@ def ShardAnnotate : Pass<"onnx-shard-annotate", "::mlir::ModuleOp"> {
   let summary = "The sharding specs of a device configuration to `shard` "
                 "annotations";
   let description = [{
-    For the configuration named by `device-config`, adds a 1-D
+    For the configuration named by `device-config`, adds a
     `shard.grid @onnx_devices` of its `num_devices`, and for every sharding
     spec of a node of the entry function that names the configuration, a
     `shard.shard` of the tensor it names: `annotate_for_users` on the node's
-    operand for an input, on the node's result for an output. A tensor with a
-    `sharded_dim` is split along that axis over the grid; one without is
-    replicated. The entry function's arguments and results are annotated as
-    replicated, so that its signature stays the model's (the runtime gives
-    every rank the whole inputs).
+    operand for an input, on the node's result for an output. A tensor's
+    `sharded_dim`s are split over grid axes; one without is replicated. The
+    entry function's arguments and results are annotated as replicated, so
+    that its signature stays the model's (the runtime gives every rank the
+    whole inputs).
 
-    Supported: one sharded axis per tensor, split into `num_devices` shards
-    that map one to one, in order, onto the configuration's devices (no
-    `index_to_device_group_map`), over a static dim that the number of
-    devices divides. Anything else is an error naming the node and the
-    tensor. Nodes with a `pipeline_stage` are `onnx-pipeline-stages`'.
+    The grid is the first view of the devices (device d at the row-major
+    coordinates of d: the 1-D grid, then every ordered factorization of
+    `num_devices`) on which every spec's layout is a split over grid axes:
+    each shard (numbered row-major over the spec's axes) on the device the
+    spec's `device` list gives, or on every device of the group that an
+    entry names (`index_to_device_group_map`), exactly the devices whose
+    coordinates give that shard. A spec that no grid lays out, specs that
+    need different grids, a device in two groups or none, a device list
+    whose length is not the number of shards, a split of an inner fused
+    axis, and a dim the shards do not divide are errors naming the node and
+    the tensor. Nodes with a `pipeline_stage` are `onnx-pipeline-stages`'.
 
     Runs on the `onnx` level after opset conversion and shape inference
     (value names and ranked types are known); the annotations stay through
@@ -77,6 +83,7 @@ def ShardPartition : Pass<"onnx-shard-partition", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::mpi::MPIDialect",
                            "::mlir::shard::ShardDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::bufferization::BufferizationDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -92,22 +99,28 @@ def ShardSpecialize : Pass<"onnx-shard-specialize", "::mlir::ModuleOp"> {
     Runs after `shard-partition` and again after `convert-shard-to-mpi` on a
     module compiled for one rank (`onnx.shard_rank`, set by
     `onnx-shard-annotate`). It replaces
-    - `shard.process_multi_index` / `process_linear_index` and, after the
-      MPI conversion, `mpi.comm_rank` of the world communicator by the rank;
+    - `shard.process_multi_index` by the rank's grid coordinates,
+      `process_linear_index` and, after the MPI conversion, `mpi.comm_rank`
+      of the world communicator by the rank;
     - `shard.all_slice` (a replicated tensor to its local shard: no
       communication) by a `tensor.extract_slice` at the rank's offset;
     - `shard.all_gather` by a call of the runtime's `onnxd_rt_allgather`
       (MPI_Allgather of the shard's bytes into a buffer viewed with the
       element type; the gathered axis moved to the front and back by
       transposes when dims before it are not 1), and `shard.all_to_all` by
-      a gather then a slice (the `mpi` dialect has no gather);
-    - `mpi.comm_split` of the world communicator with one color (the 1-D
-      grid spans every rank) by the world communicator: no communicator is
-      created per run.
+      a gather then a slice (the `mpi` dialect has no gather). Over some
+      axes of a grid of several, the gather runs among the ranks that
+      differ only on them: `onnxd_rt_allgather_group` with the rank's color
+      and key and a slot (a private global) where the runtime keeps the
+      group's communicator;
+    - on a 1-D grid, `mpi.comm_split` of the world communicator with one
+      color (the grid spans every rank) by the world communicator: no
+      communicator is created per run.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",
                            "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::tensor::TensorDialect"];
@@ -125,6 +138,13 @@ def OpenMPISymbols : Pass<"onnx-fix-openmpi-symbols", "::mlir::ModuleOp"> {
     links and resolves against Open MPI. The communicator is not the global
     `ompi_mpi_comm_world` but the runtime's `onnxd_mpi_comm()`: the world,
     or the communicator the application gave `onnxd_mpi_set_comm`.
+
+    `MPI_Comm_split` (a collective over some axes of a grid of several)
+    becomes the runtime's `onnxd_rt_comm_split`, which takes a slot (a
+    private global per call site) and splits only when the slot does not
+    hold a split of the same communicator: once per site, not once per
+    run. The lowering reads the new communicator back as an i32 (MPICH's
+    handle); the load is made a load of Open MPI's pointer.
   }];
 }
 
