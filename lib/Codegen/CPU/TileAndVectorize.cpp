@@ -1070,6 +1070,16 @@ void hoistAccumulators(RewriterBase &rewriter, func::FuncOp func) {
   func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
   for (LoopLikeOpInterface loop : loops) {
     moveLoopInvariantCode(loop);
+    // A loop that carries a tensor of dynamic shape is a tile loop over
+    // dynamic dims; its slices move with the induction variable, and
+    // proving so through ValueBounds over the dynamic shape arithmetic took
+    // seconds a loop (minutes for a 2-layer transformer decoder). The
+    // accumulators worth hoisting are in the static loops within.
+    if (llvm::any_of(loop.getRegionIterArgs(), [](Value v) {
+          auto type = dyn_cast<ShapedType>(v.getType());
+          return type && !type.hasStaticShape();
+        }))
+      continue;
     (void)hoistLoopInvariantSubsets(rewriter, loop);
   }
   RewritePatternSet patterns(context);
