@@ -52,16 +52,25 @@ static void addONNXLevel(OpPassManager &pm, bool onnxLevel,
 }
 
 /// Stage 4: one-shot bufferization across functions with identity layouts,
-/// then the deallocations.
+/// then the deallocations. First every dynamic size is said in terms of the
+/// function's arguments (dims of op and loop results resolved): the
+/// bufferization analysis compares slices through ValueBounds, whose cost
+/// grows with the chain of ops behind a size (a 2-layer transformer decoder
+/// with dynamic lengths spent minutes there).
 static void addBufferization(OpPassManager &pm) {
   const std::string canonicalize = canonicalizeText();
-  addPipeline(pm, "eliminate-empty-tensors,"
+  addPipeline(pm,
+              "func.func(scf-for-loop-canonicalization,"
+              "resolve-ranked-shaped-type-result-dims)," +
+                  canonicalize +
+                  ",cse,"
+                  "eliminate-empty-tensors,"
                   "one-shot-bufferize{bufferize-function-boundaries "
                   "allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map}," +
-                      canonicalize + ",cse," + canonicalize +
-                      ",buffer-deallocation-pipeline,"
-                      "convert-bufferization-to-memref,canonicalize");
+                  canonicalize + ",cse," + canonicalize +
+                  ",buffer-deallocation-pipeline,"
+                  "convert-bufferization-to-memref,canonicalize");
 }
 
 /// Stage 5's conversion of host code to the LLVM dialect: loops, math
