@@ -276,6 +276,16 @@ struct ShardAnnotatePass
     if (nodes.empty())
       return;
 
+    // Laying shards out walks every device (and every grid of them).
+    constexpr int64_t kMaxShardedDevices = 1 << 16;
+    if (devices > kMaxShardedDevices) {
+      module.emitError() << "device configuration '" << deviceConfig << "' has "
+                         << devices
+                         << " devices; sharded tensors are laid out on at "
+                            "most "
+                         << kMaxShardedDevices;
+      return signalPassFailure();
+    }
     SmallVector<ReadSpec> specs;
     for (auto [op, list] : nodes)
       for (Attribute s : list)

@@ -99,3 +99,15 @@ module attributes {onnx.ir_version = 11 : i64, onnx.opset_import = {ai.onnx = 21
     return %y : tensor<12x16xf32>
   }
 }
+
+// -----
+
+// A configuration too large to lay shards out on (the pass walks every
+// device).
+// expected-error@+1 {{device configuration 'c' has 1000000 devices; sharded tensors are laid out on at most 65536}}
+module attributes {onnx.ir_version = 11 : i64, onnx.opset_import = {ai.onnx = 21 : i64}, onnx.configuration = [{name = "c", num_devices = 1000000 : i32, device = []}]} {
+  func.func @g(%x: tensor<12x16xf32> {onnx.name = "x"}) -> (tensor<12x16xf32> {onnx.name = "y"}) {
+    %y = onnx.Neg(%x) {onnx.name = "n", onnx.outputs = ["y"], onnx.device_configurations = [{configuration_id = "c", sharding_spec = [{tensor_name = "x", sharded_dim = [{axis = 0 : i64, simple_sharding = [{num_shards = 2 : i64}]}]}]}]} : (tensor<12x16xf32>) -> tensor<12x16xf32>
+    return %y : tensor<12x16xf32>
+  }
+}
