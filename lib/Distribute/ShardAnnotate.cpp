@@ -159,10 +159,20 @@ SmallVector<SmallVector<int64_t>> candidateGrids(int64_t n) {
   return all;
 }
 
+/// What the search for a grid may still spend, in devices checked: the
+/// assignments of grid axes to a spec's axes grow factorially with the
+/// number of grid axes (a layout that fits no grid of 4096 devices would
+/// try them all).
+struct SearchBudget {
+  int64_t left = int64_t(1) << 26;
+  bool exhausted() const { return left <= 0; }
+};
+
 /// The grid axes that split each of `spec`'s axes on a grid of `shape`, so
-/// that every device holds the shard the spec gives it, or nothing.
+/// that every device holds the shard the spec gives it, or nothing (also
+/// when `budget` runs out).
 std::optional<SmallVector<SmallVector<int16_t>>>
-express(const ReadSpec &spec, ArrayRef<int64_t> shape) {
+express(const ReadSpec &spec, ArrayRef<int64_t> shape, SearchBudget &budget) {
   SmallVector<SmallVector<int16_t>> axes(spec.split.size());
   if (spec.split.empty())
     return axes; // replicated: any grid
@@ -171,6 +181,7 @@ express(const ReadSpec &spec, ArrayRef<int64_t> shape) {
     devices *= s;
   SmallVector<bool> used(shape.size(), false);
   auto matches = [&]() {
+    budget.left -= devices;
     SmallVector<SmallVector<int64_t>> expected(spec.holders.size());
     for (int64_t d = 0; d < devices; ++d) {
       int64_t shard = 0;
@@ -184,6 +195,8 @@ express(const ReadSpec &spec, ArrayRef<int64_t> shape) {
   // its number of shards.
   std::function<bool(size_t, int64_t)> assign = [&](size_t i,
                                                     int64_t left) -> bool {
+    if (budget.exhausted())
+      return false;
     if (i == spec.split.size())
       return matches();
     if (left == 1)
@@ -301,7 +314,7 @@ struct ShardAnnotatePass
     for (SmallVector<int64_t> &candidate : candidateGrids(devices)) {
       chosen.clear();
       for (const ReadSpec &spec : specs) {
-        auto axes = express(spec, candidate);
+        auto axes = express(spec, candidate, budget);
         if (!axes)
           break;
         chosen.push_back(std::move(*axes));
@@ -453,16 +466,23 @@ struct ShardAnnotatePass
   }
 
   /// No view of the devices as a grid expresses every spec: name one that
-  /// no grid expresses, or the first that conflicts with those before it.
+  /// no grid expresses, or the first that conflicts with those before it
+  /// (or say the search ran out of its bound).
   void reportNoGrid(ArrayRef<ReadSpec> specs) {
     SmallVector<SmallVector<int64_t>> grids = candidateGrids(devices);
-    SmallVector<SmallVector<int64_t>> left = grids;
+    // The grids every spec so far lays out on.
+    SmallVector<bool> left(grids.size(), true);
     for (const ReadSpec &spec : specs) {
-      bool alone = llvm::any_of(
-          grids, [&](auto &g) { return express(spec, g).has_value(); });
-      llvm::erase_if(left,
-                     [&](auto &g) { return !express(spec, g).has_value(); });
-      if (alone && !left.empty())
+      bool alone = false, together = false;
+      for (auto [g, grid] : llvm::enumerate(grids)) {
+        bool fits = express(spec, grid, budget).has_value();
+        alone |= fits;
+        left[g] = left[g] && fits;
+        together |= left[g];
+      }
+      if (budget.exhausted())
+        break;
+      if (together)
         continue;
       spec.op->emitError()
           << distribute::describeNode(spec.op) << ", sharding of '"
@@ -476,6 +496,10 @@ struct ShardAnnotatePass
                           "its coordinates, row-major)");
       return;
     }
+    getOperation().emitError()
+        << "device configuration '" << deviceConfig << "': no grid of its "
+        << devices << " devices lays out every sharding spec within the "
+        << "search's bound";
   }
 
   /// The `shard.shard` of `spec`'s tensor, split over `axes` of the grid.
@@ -552,6 +576,7 @@ struct ShardAnnotatePass
   }
 
   int64_t devices = 0;
+  SearchBudget budget;
   FlatSymbolRefAttr grid;
   bool hadError = false;
 };

@@ -99,8 +99,6 @@ struct ShardSpecializePass
         return signalPassFailure();
       }
       shape.assign(grid.getShape().begin(), grid.getShape().end());
-      size = distribute::shardCount(
-          shape, llvm::to_vector(llvm::seq<int16_t>(0, shape.size())));
     }
 
     SmallVector<Operation *> ops;
@@ -239,7 +237,6 @@ struct ShardSpecializePass
   /// transposed there and back when `axis` is not the leading one.
   Value gatherOf(OpBuilder &b, Location loc, Value local, int64_t axis,
                  const Group &group, RankedTensorType fullType) {
-    int64_t size = group.size;
     auto type = cast<RankedTensorType>(local.getType());
     Type element = type.getElementType();
     int64_t rankOfTensor = type.getRank();
@@ -263,7 +260,7 @@ struct ShardSpecializePass
       type = cast<RankedTensorType>(local.getType());
     }
     SmallVector<int64_t> gathered(type.getShape());
-    gathered[leading ? axis : 0] *= size;
+    gathered[leading ? axis : 0] *= group.size;
     int64_t elementBytes =
         std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
     int64_t bytes = type.getNumElements() * elementBytes;
@@ -280,9 +277,9 @@ struct ShardSpecializePass
     Value block = bufferization::ToBufferOp::create(b, loc, blockType, local,
                                                     /*readOnly=*/true);
     memref::CopyOp::create(b, loc, block, sendTyped);
-    Value recv =
-        memref::AllocOp::create(b, loc, MemRefType::get({bytes * size}, i8),
-                                ValueRange{}, b.getI64IntegerAttr(64));
+    Value recv = memref::AllocOp::create(
+        b, loc, MemRefType::get({bytes * group.size}, i8), ValueRange{},
+        b.getI64IntegerAttr(64));
     auto dynamic = MemRefType::get({ShapedType::kDynamic}, i8);
     SmallVector<Value> args = {memref::CastOp::create(b, loc, dynamic, send),
                                memref::CastOp::create(b, loc, dynamic, recv)};
@@ -295,7 +292,7 @@ struct ShardSpecializePass
     }
     func::FuncOp callee = allgatherFunction(b, dynamic, !group.world);
     auto call = func::CallOp::create(b, loc, callee, args);
-    call->setAttr(kCommBytesAttr, b.getI64IntegerAttr(bytes * size));
+    call->setAttr(kCommBytesAttr, b.getI64IntegerAttr(bytes * group.size));
     Value recvTyped = memref::ViewOp::create(
         b, loc, MemRefType::get(gathered, element), recv, zero, ValueRange{});
     Value full = bufferization::ToTensorOp::create(
@@ -337,7 +334,6 @@ struct ShardSpecializePass
   }
 
   int64_t rank = 0;
-  int64_t size = 0;
   SmallVector<int64_t> shape;
 };
 
