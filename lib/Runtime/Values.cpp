@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Sequences and optionals (lib/Conversion/ONNXToLinalg/Sequence.cpp emits
+// Sequences and optionals (lib/Conversion/ONNXToLinalg/RuntimeValues.cpp emits
 // the calls). Tensors come in and go out as unranked memrefs, which the
 // LLVM lowering passes as (rank, descriptor pointer); a descriptor is
 // {allocated, aligned, offset, sizes[rank], strides[rank]}. Failures (a bad

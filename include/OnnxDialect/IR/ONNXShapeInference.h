@@ -292,6 +292,7 @@ void registerControlFlowInference(InferenceRegistry &registry);
 void registerMLInference(InferenceRegistry &registry);
 void registerQuantizationInference(InferenceRegistry &registry);
 void registerTrainingInference(InferenceRegistry &registry);
+void registerTextInference(InferenceRegistry &registry);
 
 } // namespace onnx
 } // namespace mlir

@@ -37,7 +37,7 @@ using namespace mlir::onnx;
 //===----------------------------------------------------------------------===//
 
 Type mlir::onnx::convertElementType(Type type) {
-  // Strings: pointers to runtime-owned bytes (Sequence.cpp).
+  // Strings: pointers to runtime-owned bytes (Text/Strings.cpp).
   if (isa<StringType>(type))
     return IntegerType::get(type.getContext(), 64);
   if (auto i = dyn_cast<IntegerType>(type))

@@ -104,7 +104,11 @@ struct ConvertONNXToLinalgPass
     populateRandomToLinalgPatterns(converter, patterns);
     populateGridSampleToLinalgPatterns(converter, patterns);
     populateSequenceToLinalgPatterns(converter, patterns);
-    populateMiscToLinalgPatterns(converter, patterns);
+    populateStringsToLinalgPatterns(converter, patterns);
+    populateLabelEncoderToLinalgPatterns(converter, patterns);
+    populateBitCastToLinalgPatterns(converter, patterns);
+    populateDetToLinalgPatterns(converter, patterns);
+    populateTfIdfVectorizerToLinalgPatterns(converter, patterns);
     populateControlFlowToLinalgPatterns(converter, patterns);
     populateRecurrentToLinalgPatterns(converter, patterns);
     populateLinearAttentionToLinalgPatterns(converter, patterns);

@@ -56,7 +56,7 @@ namespace onnx {
 bool isRuntimeHandleType(Type type);
 
 /// True for a tensor of !onnx.string (its elements are runtime strings:
-/// Sequence.cpp lowers the ops on them).
+/// Text/Strings.cpp lowers the ops on them).
 bool isStringTensor(Type type);
 
 /// The element type of a (tensor) type, or the type itself.

@@ -693,6 +693,7 @@ const InferenceRegistry &InferenceRegistry::get() {
     registerMLInference(r);
     registerQuantizationInference(r);
     registerTrainingInference(r);
+    registerTextInference(r);
     return r;
   }();
   return registry;

@@ -1,4 +1,5 @@
 // RUN: onnx-opt %s -split-input-file -verify-diagnostics
+
 // Elementwise operators that break the rules of their operator.
 
 func.func @add_no_broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> tensor<*xf32> {

@@ -53,13 +53,6 @@ func.func @casts(%x: tensor<2x?xf32>, %like: tensor<f16>) -> (tensor<*xi64>, ten
   return %0, %1, %2 : tensor<*xi64>, tensor<*xf16>, tensor<*xi32>
 }
 
-// CHECK-LABEL: func @dropout
-func.func @dropout(%x: tensor<3x4xf32>) -> (tensor<*xf32>, tensor<*xi1>) {
-  // CHECK: onnx.Dropout(%{{.*}}) : (tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xi1>)
-  %0:2 = onnx.Dropout(%x) : (tensor<3x4xf32>) -> (tensor<*xf32>, tensor<*xi1>)
-  return %0#0, %0#1 : tensor<*xf32>, tensor<*xi1>
-}
-
 // CHECK-LABEL: func @prelu
 func.func @prelu(%x: tensor<2x3x4xf32>, %s: tensor<3x1xf32>) -> tensor<*xf32> {
   // CHECK: onnx.PRelu(%{{.*}}, %{{.*}}) : (tensor<2x3x4xf32>, tensor<3x1xf32>) -> tensor<2x3x4xf32>

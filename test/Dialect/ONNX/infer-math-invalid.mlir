@@ -1,4 +1,5 @@
 // RUN: onnx-opt %s -split-input-file -verify-diagnostics
+
 // Linear algebra operators that break the rules of their operator.
 
 func.func @matmul_k(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<*xf32> {
@@ -85,63 +86,4 @@ func.func @det_square(%a: tensor<2x3x4xf32>) -> tensor<*xf32> {
   // expected-error @+1 {{input 'X' [2, 3, 4] must hold square matrices}}
   %0 = onnx.Det(%a) : (tensor<2x3x4xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
-}
-
-// -----
-
-func.func @cumsum_axis(%x: tensor<2x3xf32>) -> tensor<*xf32> {
-  %axis = onnx.Constant() {value = dense<2> : tensor<i64>} : () -> tensor<i64>
-  // expected-error @+1 {{input 'axis' 2 is out of range for input 'x' of rank 2}}
-  %0 = onnx.CumSum(%x, %axis) : (tensor<2x3xf32>, tensor<i64>) -> tensor<*xf32>
-  return %0 : tensor<*xf32>
-}
-
-// -----
-
-func.func @topk_k(%x: tensor<2x3xf32>) -> (tensor<*xf32>, tensor<*xi64>) {
-  %k = onnx.Constant() {value = dense<4> : tensor<1xi64>} : () -> tensor<1xi64>
-  // expected-error @+1 {{k 4 is greater than the size 3 of axis 1 of input 'X'}}
-  %0:2 = onnx.TopK(%x, %k) : (tensor<2x3xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>)
-  return %0#0, %0#1 : tensor<*xf32>, tensor<*xi64>
-}
-
-// -----
-
-func.func @topk_axis(%x: tensor<2x3xf32>, %k: tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>) {
-  // expected-error @+1 {{attribute 'axis' 2 is out of range for input 'X' of rank 2}}
-  %0:2 = onnx.TopK(%x, %k) {axis = 2 : i64} : (tensor<2x3xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>)
-  return %0#0, %0#1 : tensor<*xf32>, tensor<*xi64>
-}
-
-// -----
-
-func.func @trilu_rank(%x: tensor<3xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{input 'input' must have rank 2 or more, got 1}}
-  %0 = onnx.Trilu(%x) : (tensor<3xf32>) -> tensor<*xf32>
-  return %0 : tensor<*xf32>
-}
-
-// -----
-
-func.func @eyelike_rank(%x: tensor<3xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{input 'input' must have rank 2, got 1}}
-  %0 = onnx.EyeLike(%x) : (tensor<3xf32>) -> tensor<*xf32>
-  return %0 : tensor<*xf32>
-}
-
-// -----
-
-func.func @range_scalar(%s: tensor<2xf32>, %l: tensor<f32>, %d: tensor<f32>) -> tensor<*xf32> {
-  // expected-error @+1 {{input 'start' must be a scalar, got shape [2]}}
-  %0 = onnx.Range(%s, %l, %d) : (tensor<2xf32>, tensor<f32>, tensor<f32>) -> tensor<*xf32>
-  return %0 : tensor<*xf32>
-}
-
-// -----
-
-func.func @range_delta(%s: tensor<i64>, %l: tensor<i64>) -> tensor<*xi64> {
-  %d = onnx.Constant() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
-  // expected-error @+1 {{input 'delta' must not be zero}}
-  %0 = onnx.Range(%s, %l, %d) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<*xi64>
-  return %0 : tensor<*xi64>
 }

@@ -1,4 +1,5 @@
 // RUN: onnx-opt %s -split-input-file -verify-diagnostics
+
 // Neural network operators that break their operator's rules.
 
 func.func @conv_channels(%x: tensor<1x3x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<*xf32> {
@@ -172,24 +173,6 @@ func.func @rms_norm_axis(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<*xf32
 
 // -----
 
-func.func @tfidf_rank(%x: tensor<2x3x4xi64>) -> tensor<*xf32> {
-  // expected-error @+1 {{'onnx.TfIdfVectorizer' op input 'X' must have rank 1 or 2, got 3}}
-  %0 = onnx.TfIdfVectorizer(%x) {max_gram_length = 1 : i64, max_skip_count = 0 : i64, min_gram_length = 1 : i64, mode = "TF", ngram_counts = array<i64: 0>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 5, 6>} : (tensor<2x3x4xi64>) -> tensor<*xf32>
-  return %0 : tensor<*xf32>
-}
-
-// -----
-
-func.func @col2im_block(%x: tensor<1x10x4xf32>) -> tensor<*xf32> {
-  %image = onnx.Constant() {value = dense<[5, 5]> : tensor<2xi64>} : () -> tensor<2xi64>
-  %block = onnx.Constant() {value = dense<[2, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
-  // expected-error @+1 {{'onnx.Col2Im' op dim 1 of input 'input' (10) must be a multiple of the block size (4)}}
-  %0 = onnx.Col2Im(%x, %image, %block) : (tensor<1x10x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
-  return %0 : tensor<*xf32>
-}
-
-// -----
-
 // Size attributes are bounded (below 2^31), so that shape inference and the
 // lowerings cannot overflow or loop for ages on them.
 func.func @pool_kernel_bound(%x: tensor<1x3x8x8xf32>) -> tensor<*xf32> {
@@ -241,26 +224,8 @@ func.func @lrn_size_bound(%x: tensor<1x5x2x2xf32>) -> tensor<*xf32> {
 
 // -----
 
-func.func @col2im_strides(%x: tensor<1x8x4xf32>) -> tensor<*xf32> {
-  %image = onnx.Constant() {value = dense<[3, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
-  %block = onnx.Constant() {value = dense<[2, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
-  // expected-error @+1 {{'onnx.Col2Im' op attribute 'strides' must be in [1, 2147483647], got 0}}
-  %0 = onnx.Col2Im(%x, %image, %block) {strides = array<i64: 0, 1>} : (tensor<1x8x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
-  return %0 : tensor<*xf32>
-}
-
-// -----
-
 func.func @roi_align_sampling_ratio(%x: tensor<1x2x8x8xf32>, %r: tensor<3x4xf32>, %bi: tensor<3xi64>) -> tensor<*xf32> {
   // expected-error @+1 {{'onnx.RoiAlign' op attribute 'sampling_ratio' must be in [0, 2147483647], got 2147483648}}
   %0 = onnx.RoiAlign(%x, %r, %bi) {sampling_ratio = 2147483648 : i64} : (tensor<1x2x8x8xf32>, tensor<3x4xf32>, tensor<3xi64>) -> tensor<*xf32>
-  return %0 : tensor<*xf32>
-}
-
-// -----
-
-func.func @tfidf_max_skip_count(%x: tensor<2x3xi64>) -> tensor<*xf32> {
-  // expected-error @+1 {{'onnx.TfIdfVectorizer' op attribute 'max_skip_count' must be in [0, 2147483647], got 4611686018427387904}}
-  %0 = onnx.TfIdfVectorizer(%x) {max_gram_length = 1 : i64, max_skip_count = 4611686018427387904 : i64, min_gram_length = 1 : i64, mode = "TF", ngram_counts = array<i64: 0>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 5, 6>} : (tensor<2x3xi64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }

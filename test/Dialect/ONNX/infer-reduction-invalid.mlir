@@ -55,3 +55,29 @@ func.func @nll_weight(%s: tensor<2x3xf32>, %l: tensor<2xi64>, %w: tensor<4xf32>)
   %0 = onnx.NegativeLogLikelihoodLoss(%s, %l, %w) : (tensor<2x3xf32>, tensor<2xi64>, tensor<4xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @cumsum_axis(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %axis = onnx.Constant() {value = dense<2> : tensor<i64>} : () -> tensor<i64>
+  // expected-error @+1 {{input 'axis' 2 is out of range for input 'x' of rank 2}}
+  %0 = onnx.CumSum(%x, %axis) : (tensor<2x3xf32>, tensor<i64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @topk_k(%x: tensor<2x3xf32>) -> (tensor<*xf32>, tensor<*xi64>) {
+  %k = onnx.Constant() {value = dense<4> : tensor<1xi64>} : () -> tensor<1xi64>
+  // expected-error @+1 {{k 4 is greater than the size 3 of axis 1 of input 'X'}}
+  %0:2 = onnx.TopK(%x, %k) : (tensor<2x3xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>)
+  return %0#0, %0#1 : tensor<*xf32>, tensor<*xi64>
+}
+
+// -----
+
+func.func @topk_axis(%x: tensor<2x3xf32>, %k: tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>) {
+  // expected-error @+1 {{attribute 'axis' 2 is out of range for input 'X' of rank 2}}
+  %0:2 = onnx.TopK(%x, %k) {axis = 2 : i64} : (tensor<2x3xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>)
+  return %0#0, %0#1 : tensor<*xf32>, tensor<*xi64>
+}

@@ -42,3 +42,22 @@ func.func @loss(%s: tensor<?x5x7xf32> {onnx.dim_params = ["N", "", ""]}, %l: ten
   %1 = onnx.NegativeLogLikelihoodLoss(%s, %l) {reduction = "none"} : (tensor<?x5x7xf32>, tensor<?x7xi64>) -> tensor<*xf32>
   return %0#0, %0#1, %1 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
+
+// CHECK-LABEL: func @topk
+func.func @topk(%x: tensor<?x6xf32> {onnx.dim_params = ["N", ""]}, %k: tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>, tensor<*xf32>, tensor<*xi64>) {
+  %c = onnx.Constant() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  // CHECK: onnx.TopK(%{{.*}}, %{{.*}}) {onnx.dim_params = {{\[\[}}"N", ""], ["N", ""]]} : (tensor<?x6xf32>, tensor<1xi64>) -> (tensor<?x2xf32>, tensor<?x2xi64>)
+  %0:2 = onnx.TopK(%x, %c) : (tensor<?x6xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>)
+  // A k that is not constant: an unknown dim.
+  // CHECK: onnx.TopK(%{{.*}}, %{{.*}}) {onnx.dim_params = {{\[\[}}"N", ""], ["N", ""]]} : (tensor<?x6xf32>, tensor<1xi64>) -> (tensor<?x?xf32>, tensor<?x?xi64>)
+  %1:2 = onnx.TopK(%x, %k) : (tensor<?x6xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>)
+  return %0#0, %0#1, %1#0, %1#1 : tensor<*xf32>, tensor<*xi64>, tensor<*xf32>, tensor<*xi64>
+}
+
+// CHECK-LABEL: func @cumsum
+func.func @cumsum(%x: tensor<2x3x3xf32>) -> tensor<*xf32> {
+  %axis = onnx.Constant() {value = dense<-1> : tensor<i64>} : () -> tensor<i64>
+  // CHECK: onnx.CumSum(%{{.*}}, %{{.*}}) : (tensor<2x3x3xf32>, tensor<i64>) -> tensor<2x3x3xf32>
+  %0 = onnx.CumSum(%x, %axis) : (tensor<2x3x3xf32>, tensor<i64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

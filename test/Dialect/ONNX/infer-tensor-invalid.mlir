@@ -1,4 +1,5 @@
 // RUN: onnx-opt %s -split-input-file -verify-diagnostics
+
 // Ops that break the shape rules of the data movement operators.
 
 func.func @reshape_two_inferred(%x: tensor<2x3xf32>) -> tensor<*xf32> {
@@ -168,5 +169,58 @@ func.func @constant_of_shape_rank_from_length(%s: tensor<1025xi64>) -> tensor<*x
 func.func @unsqueeze_rank_from_length(%x: tensor<2x3xf32>, %a: tensor<1023xi64>) -> tensor<*xf32> {
   // expected-error @+1 {{input 'axes' has 1023 values: the output's rank would be above 1024}}
   %0 = onnx.Unsqueeze(%x, %a) : (tensor<2x3xf32>, tensor<1023xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @trilu_rank(%x: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{input 'input' must have rank 2 or more, got 1}}
+  %0 = onnx.Trilu(%x) : (tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @eyelike_rank(%x: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{input 'input' must have rank 2, got 1}}
+  %0 = onnx.EyeLike(%x) : (tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @range_scalar(%s: tensor<2xf32>, %l: tensor<f32>, %d: tensor<f32>) -> tensor<*xf32> {
+  // expected-error @+1 {{input 'start' must be a scalar, got shape [2]}}
+  %0 = onnx.Range(%s, %l, %d) : (tensor<2xf32>, tensor<f32>, tensor<f32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @range_delta(%s: tensor<i64>, %l: tensor<i64>) -> tensor<*xi64> {
+  %d = onnx.Constant() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  // expected-error @+1 {{input 'delta' must not be zero}}
+  %0 = onnx.Range(%s, %l, %d) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}
+
+// -----
+
+func.func @col2im_block(%x: tensor<1x10x4xf32>) -> tensor<*xf32> {
+  %image = onnx.Constant() {value = dense<[5, 5]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %block = onnx.Constant() {value = dense<[2, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+1 {{'onnx.Col2Im' op dim 1 of input 'input' (10) must be a multiple of the block size (4)}}
+  %0 = onnx.Col2Im(%x, %image, %block) : (tensor<1x10x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @col2im_strides(%x: tensor<1x8x4xf32>) -> tensor<*xf32> {
+  %image = onnx.Constant() {value = dense<[3, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %block = onnx.Constant() {value = dense<[2, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+1 {{'onnx.Col2Im' op attribute 'strides' must be in [1, 2147483647], got 0}}
+  %0 = onnx.Col2Im(%x, %image, %block) {strides = array<i64: 0, 1>} : (tensor<1x8x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }

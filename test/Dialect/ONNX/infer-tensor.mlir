@@ -108,19 +108,6 @@ func.func @data_dependent(%x: tensor<3x4xf32>, %c: tensor<3xi1>) -> (tensor<*xi6
   return %0, %1, %2, %3 : tensor<*xi64>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
 
-// CHECK-LABEL: func @random_and_strings
-func.func @random_and_strings(%x: tensor<2x3xf32>, %s: tensor<4x!onnx.string>) -> (tensor<*xf64>, tensor<*xf16>, tensor<*xi64>, tensor<*x!onnx.string>) {
-  // CHECK: onnx.RandomNormal() {dtype = 11 : i64, shape = array<i64: 2, 5>} : () -> tensor<2x5xf64>
-  %0 = onnx.RandomNormal() {dtype = 11 : i64, shape = array<i64: 2, 5>} : () -> tensor<*xf64>
-  // CHECK: onnx.RandomUniformLike(%{{.*}}) {dtype = 10 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf16>
-  %1 = onnx.RandomUniformLike(%x) {dtype = 10 : i64} : (tensor<2x3xf32>) -> tensor<*xf16>
-  // CHECK: onnx.Multinomial(%{{.*}}) {dtype = 7 : i64, sample_size = 4 : i64} : (tensor<2x3xf32>) -> tensor<2x4xi64>
-  %2 = onnx.Multinomial(%x) {dtype = 7 : i64, sample_size = 4 : i64} : (tensor<2x3xf32>) -> tensor<*xi64>
-  // CHECK: onnx.StringSplit(%{{.*}}) : (tensor<4x!onnx.string>) -> (tensor<4x?x!onnx.string>, tensor<4xi64>)
-  %3:2 = onnx.StringSplit(%s) : (tensor<4x!onnx.string>) -> (tensor<*x!onnx.string>, tensor<*xi64>)
-  return %0, %1, %2, %3#0 : tensor<*xf64>, tensor<*xf16>, tensor<*xi64>, tensor<*x!onnx.string>
-}
-
 // Dims that an op moves keep their symbolic names (dim_params).
 // CHECK-LABEL: func @symbols
 func.func @symbols(%x: tensor<?x3xf32> {onnx.dim_params = ["N", ""]}) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
@@ -133,4 +120,48 @@ func.func @symbols(%x: tensor<?x3xf32> {onnx.dim_params = ["N", ""]}) -> (tensor
   // CHECK: onnx.Reshape(%{{.*}}, %{{.*}}) {onnx.dim_params = {{\[\[}}"N", ""]]} : (tensor<?x3xf32>, tensor<2xi64>) -> tensor<?x3xf32>
   %2 = onnx.Reshape(%x, %s) : (tensor<?x3xf32>, tensor<2xi64>) -> tensor<*xf32>
   return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// CHECK-LABEL: func @range
+func.func @range(%l: tensor<i32>) -> (tensor<*xi32>, tensor<*xf32>, tensor<*xi32>) {
+  %s = onnx.Constant() {value = dense<10> : tensor<i32>} : () -> tensor<i32>
+  %e = onnx.Constant() {value = dense<4> : tensor<i32>} : () -> tensor<i32>
+  %d = onnx.Constant() {value = dense<-3> : tensor<i32>} : () -> tensor<i32>
+  // CHECK: onnx.Range(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2xi32>
+  %0 = onnx.Range(%s, %e, %d) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<*xi32>
+  %fs = onnx.Constant() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %fl = onnx.Constant() {value = dense<5.0> : tensor<f32>} : () -> tensor<f32>
+  %fd = onnx.Constant() {value = dense<1.5> : tensor<f32>} : () -> tensor<f32>
+  // CHECK: onnx.Range(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<3xf32>
+  %1 = onnx.Range(%fs, %fl, %fd) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<*xf32>
+  // CHECK: onnx.Range(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<?xi32>
+  %2 = onnx.Range(%s, %l, %d) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<*xi32>
+  return %0, %1, %2 : tensor<*xi32>, tensor<*xf32>, tensor<*xi32>
+}
+
+// CHECK-LABEL: func @dropout
+func.func @dropout(%x: tensor<3x4xf32>) -> (tensor<*xf32>, tensor<*xi1>) {
+  // CHECK: onnx.Dropout(%{{.*}}) : (tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xi1>)
+  %0:2 = onnx.Dropout(%x) : (tensor<3x4xf32>) -> (tensor<*xf32>, tensor<*xi1>)
+  return %0#0, %0#1 : tensor<*xf32>, tensor<*xi1>
+}
+
+// CHECK-LABEL: func @trilu_eyelike
+func.func @trilu_eyelike(%x: tensor<2x3x3xf32>, %m: tensor<4x5xi32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  // CHECK: onnx.Trilu(%{{.*}}) : (tensor<2x3x3xf32>) -> tensor<2x3x3xf32>
+  %0 = onnx.Trilu(%x) : (tensor<2x3x3xf32>) -> tensor<*xf32>
+  // CHECK: onnx.EyeLike(%{{.*}}) {dtype = 1 : i64} : (tensor<4x5xi32>) -> tensor<4x5xf32>
+  %1 = onnx.EyeLike(%m) {dtype = 1 : i64} : (tensor<4x5xi32>) -> tensor<*xf32>
+  return %0, %1 : tensor<*xf32>, tensor<*xf32>
+}
+
+// CHECK-LABEL: func @random
+func.func @random(%x: tensor<2x3xf32>) -> (tensor<*xf64>, tensor<*xf16>, tensor<*xi64>) {
+  // CHECK: onnx.RandomNormal() {dtype = 11 : i64, shape = array<i64: 2, 5>} : () -> tensor<2x5xf64>
+  %0 = onnx.RandomNormal() {dtype = 11 : i64, shape = array<i64: 2, 5>} : () -> tensor<*xf64>
+  // CHECK: onnx.RandomUniformLike(%{{.*}}) {dtype = 10 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf16>
+  %1 = onnx.RandomUniformLike(%x) {dtype = 10 : i64} : (tensor<2x3xf32>) -> tensor<*xf16>
+  // CHECK: onnx.Multinomial(%{{.*}}) {dtype = 7 : i64, sample_size = 4 : i64} : (tensor<2x3xf32>) -> tensor<2x4xi64>
+  %2 = onnx.Multinomial(%x) {dtype = 7 : i64, sample_size = 4 : i64} : (tensor<2x3xf32>) -> tensor<*xi64>
+  return %0, %1, %2 : tensor<*xf64>, tensor<*xf16>, tensor<*xi64>
 }

@@ -9,10 +9,11 @@
 // Unary operators (the output has the input's shape), broadcasting binary and
 // variadic operators (Broadcasting.md; the limited broadcast of the opset 1-6
 // versions), casts, and the operators that keep the shape of their input
-// (Softmax, Dropout, ...).
+// (Softmax, Hardmax, ...).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Helpers.h"
 #include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "mlir/IR/Builders.h"
@@ -21,6 +22,7 @@
 
 using namespace mlir;
 using namespace mlir::onnx;
+using namespace mlir::onnx::inference;
 
 namespace {
 
@@ -34,19 +36,6 @@ std::string inputName(const InferenceContext &ctx, unsigned slot) {
       return "'" + std::string(arg.name) + "'";
   }
   return "#" + std::to_string(slot);
-}
-
-/// The outputs `outs` take the shape of input `in` and the element type the
-/// schema gives them.
-LogicalResult inferSameShape(InferenceContext &ctx, unsigned in = 0,
-                             ArrayRef<unsigned> outs = {0}) {
-  if (!ctx.hasInput(in))
-    return success();
-  std::optional<Shape> shape = ctx.getInputShape(in);
-  for (unsigned out : outs)
-    if (ctx.hasOutput(out))
-      ctx.setOutput(out, nullptr, shape);
-  return success();
 }
 
 /// The multidirectional broadcast of the inputs from slot `first` on: output
@@ -279,23 +268,6 @@ LogicalResult inferBitCast(InferenceContext &ctx) {
   return success();
 }
 
-/// Identity: the input's type (tensors, sequences and optionals since
-/// opset 14/16).
-LogicalResult inferIdentity(InferenceContext &ctx) {
-  Type type = ctx.getInputType(0);
-  if (!type)
-    return success();
-  if (isa<TensorType>(type))
-    return inferSameShape(ctx);
-  ctx.setOutputType(0, type);
-  return success();
-}
-
-/// Dropout: the output and the mask have the shape of the data.
-LogicalResult inferDropout(InferenceContext &ctx) {
-  return inferSameShape(ctx, 0, {0, 1});
-}
-
 /// BitShift: a broadcasting binary operator with a direction.
 LogicalResult inferBitShift(InferenceContext &ctx) {
   if (std::optional<StringRef> dir = ctx.getStringAttr("direction");
@@ -364,6 +336,4 @@ void mlir::onnx::registerElementwiseInference(InferenceRegistry &r) {
   r.add<CastOp>(inferCast);
   r.add<CastLikeOp>([](InferenceContext &ctx) { return inferSameShape(ctx); });
   r.add<BitCastOp>(inferBitCast);
-  r.add<IdentityOp>(inferIdentity);
-  r.add<DropoutOp>(inferDropout);
 }

@@ -6,8 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// MatMul and its quantized forms, Gemm, Einsum, Det, the cumulative
-// operators, TopK, Trilu, EyeLike and Range.
+// MatMul and its quantized forms, Gemm, Einsum and Det.
 //
 //===----------------------------------------------------------------------===//
 
@@ -296,140 +295,6 @@ LogicalResult inferDet(InferenceContext &ctx) {
   return success();
 }
 
-/// CumSum, CumProd: the shape of x; the axis is in range.
-LogicalResult inferCumulative(InferenceContext &ctx) {
-  std::optional<int64_t> rank = ctx.getInputRank(0);
-  if (std::optional<SmallVector<int64_t>> axis = ctx.getConstantInts(1)) {
-    if (axis->size() != 1)
-      return ctx.fail() << "input 'axis' must hold one value, got "
-                        << axis->size();
-    if (rank && !normalizeAxis((*axis)[0], *rank))
-      return ctx.fail() << "input 'axis' " << (*axis)[0]
-                        << " is out of range for input 'x' of rank " << *rank;
-  }
-  ctx.setOutput(0, nullptr, ctx.getInputShape(0));
-  return success();
-}
-
-/// TopK: the shape of X with k at the axis, for values and indices.
-LogicalResult inferTopK(InferenceContext &ctx) {
-  std::optional<int64_t> k;
-  if (ctx.getVersion() < 10) {
-    k = ctx.getIntAttr("k");
-  } else if (std::optional<SmallVector<int64_t>> ks = ctx.getConstantInts(1)) {
-    if (ks->size() != 1)
-      return ctx.fail() << "input 'K' must hold one value, got " << ks->size();
-    k = (*ks)[0];
-  }
-  if (k && *k < 0)
-    return ctx.fail() << "k must not be negative, got " << *k;
-  std::optional<Shape> x = ctx.getInputShape(0);
-  if (!x) {
-    ctx.setOutput(0, nullptr, std::nullopt);
-    if (ctx.hasOutput(1))
-      ctx.setOutput(1, nullptr, std::nullopt);
-    return success();
-  }
-  int64_t rank = x->size();
-  int64_t axisAttr = ctx.getIntAttr("axis", -1);
-  std::optional<int64_t> axis = normalizeAxis(axisAttr, rank);
-  if (!axis) {
-    if (ctx.isAttrRef("axis")) {
-      ctx.setOutput(0, nullptr, unknownShape(rank));
-      if (ctx.hasOutput(1))
-        ctx.setOutput(1, nullptr, unknownShape(rank));
-      return success();
-    }
-    return ctx.fail() << "attribute 'axis' " << axisAttr
-                      << " is out of range for input 'X' of rank " << rank;
-  }
-  Dim &d = (*x)[*axis];
-  if (k && d.isStatic() && *k > d.size)
-    return ctx.fail() << "k " << *k << " is greater than the size " << d.size
-                      << " of axis " << *axis << " of input 'X'";
-  d = k ? Dim(*k) : Dim::unknown();
-  ctx.setOutput(0, nullptr, *x);
-  if (ctx.hasOutput(1))
-    ctx.setOutput(1, nullptr, *x);
-  return success();
-}
-
-/// Trilu: the shape of a tensor of rank 2 or more.
-LogicalResult inferTrilu(InferenceContext &ctx) {
-  std::optional<Shape> x = ctx.getInputShape(0);
-  if (x && x->size() < 2)
-    return ctx.fail() << "input 'input' must have rank 2 or more, got "
-                      << x->size();
-  ctx.setOutput(0, nullptr, x);
-  return success();
-}
-
-/// EyeLike: the shape of a 2-D input, the element type of dtype or of the
-/// input.
-LogicalResult inferEyeLike(InferenceContext &ctx) {
-  std::optional<Shape> x = ctx.getInputShape(0);
-  if (x && x->size() != 2)
-    return ctx.fail() << "input 'input' must have rank 2, got " << x->size();
-  Type type;
-  if (ctx.hasAttr("dtype")) {
-    if (ctx.isAttrRef("dtype"))
-      return success();
-    type = ctx.getDataTypeAttr("dtype");
-    if (!type)
-      return ctx.fail() << "attribute 'dtype' is not a known data type";
-  } else {
-    type = ctx.getInputElementType(0);
-  }
-  if (!type)
-    return success();
-  ctx.setOutput(0, type, x ? x : unknownShape(2));
-  return success();
-}
-
-/// Range: a 1-D tensor of max(ceil((limit - start) / delta), 0) elements.
-LogicalResult inferRange(InferenceContext &ctx) {
-  static const char *names[] = {"start", "limit", "delta"};
-  for (unsigned i = 0; i < 3; ++i) {
-    std::optional<Shape> s = ctx.getInputShape(i);
-    if (!s || s->empty())
-      continue;
-    if (s->size() > 1 || (s->front().isStatic() && s->front().size != 1))
-      return ctx.fail() << "input '" << names[i] << "' must be a scalar, "
-                        << "got shape " << formatShape(*s);
-  }
-  Dim n;
-  Type type = ctx.getInputElementType(0);
-  if (type && isa<IntegerType>(type)) {
-    auto start = ctx.getConstantInts(0), limit = ctx.getConstantInts(1),
-         delta = ctx.getConstantInts(2);
-    if (delta && delta->size() == 1 && (*delta)[0] == 0)
-      return ctx.fail() << "input 'delta' must not be zero";
-    if (start && limit && delta && start->size() == 1 && limit->size() == 1 &&
-        delta->size() == 1) {
-      // ceil((limit - start) / delta) in exact integer arithmetic.
-      __int128 num = static_cast<__int128>((*limit)[0]) - (*start)[0];
-      __int128 den = (*delta)[0];
-      __int128 q = num / den;
-      if ((num % den != 0) && ((num < 0) == (den < 0)))
-        ++q;
-      n = Dim(static_cast<int64_t>(q < 0 ? 0 : q));
-    }
-  } else {
-    auto start = ctx.getConstantFloats(0), limit = ctx.getConstantFloats(1),
-         delta = ctx.getConstantFloats(2);
-    if (delta && delta->size() == 1 && (*delta)[0] == 0)
-      return ctx.fail() << "input 'delta' must not be zero";
-    if (start && limit && delta && start->size() == 1 && limit->size() == 1 &&
-        delta->size() == 1) {
-      double count = std::ceil(((*limit)[0] - (*start)[0]) / (*delta)[0]);
-      if (std::isfinite(count))
-        n = Dim(count < 0 ? 0 : static_cast<int64_t>(count));
-    }
-  }
-  ctx.setOutput(0, nullptr, Shape{n});
-  return success();
-}
-
 } // namespace
 
 void mlir::onnx::registerMathInference(InferenceRegistry &r) {
@@ -438,9 +303,4 @@ void mlir::onnx::registerMathInference(InferenceRegistry &r) {
   r.add<GemmOp>(inferGemm);
   r.add<EinsumOp>(inferEinsum);
   r.add<DetOp>(inferDet);
-  r.add<CumSumOp, CumProdOp>(inferCumulative);
-  r.add<TopKOp>(inferTopK);
-  r.add<TriluOp>(inferTrilu);
-  r.add<EyeLikeOp>(inferEyeLike);
-  r.add<RangeOp>(inferRange);
 }

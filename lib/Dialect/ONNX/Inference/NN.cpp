@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Helpers.h"
 #include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "OnnxDialect/IR/ONNXWindow.h"
@@ -22,188 +23,13 @@
 
 using namespace mlir;
 using namespace mlir::onnx;
+using namespace mlir::onnx::inference;
 
 namespace {
 
 //===----------------------------------------------------------------------===//
-// Helpers
-//===----------------------------------------------------------------------===//
-
-/// The dim `i` of `shape`, unknown when out of range.
-Dim dimAt(const Shape &shape, int64_t i) {
-  if (i < 0 || i >= static_cast<int64_t>(shape.size()))
-    return Dim::unknown();
-  return shape[i];
-}
-
-/// The dim `i` of input `slot`, unknown when the input is unranked or has no
-/// such dim.
-Dim inputDim(const InferenceContext &ctx, unsigned slot, int64_t i) {
-  std::optional<Shape> shape = ctx.getInputShape(slot);
-  return shape ? dimAt(*shape, i) : Dim::unknown();
-}
-
-/// The more precise of two facts about one dim; `a` when they contradict.
-Dim pick(const Dim &a, const Dim &b) {
-  FailureOr<Dim> merged = mergeDims(a, b);
-  return succeeded(merged) ? *merged : a;
-}
-
-int64_t ceilDiv(int64_t a, int64_t b) { return llvm::divideCeilSigned(a, b); }
-
-/// A Dim computed from static dims, unknown when one of them is not or
-/// when `fn` gives no value (its arithmetic left int64_t; the run then
-/// checks the actual sizes).
-template <typename F> Dim mapStatic(std::initializer_list<Dim> dims, F fn) {
-  for (const Dim &d : dims)
-    if (!d.isStatic())
-      return Dim::unknown();
-  std::optional<int64_t> size = fn();
-  return size ? Dim(*size) : Dim::unknown();
-}
-
-/// floor(`v`) as a dimension, or nullopt when it is not one (negative, not
-/// a number, or beyond int64_t).
-std::optional<int64_t> floorToDim(double v) {
-  v = std::floor(v);
-  if (!(v >= 0) || v >= 9.2e18)
-    return std::nullopt;
-  return static_cast<int64_t>(v);
-}
-
-/// The value of a scalar (or one-element) constant integer input.
-std::optional<int64_t> getConstantScalar(const InferenceContext &ctx,
-                                         unsigned slot) {
-  if (!ctx.hasInput(slot))
-    return std::nullopt;
-  std::optional<SmallVector<int64_t>> values = ctx.getConstantInts(slot);
-  if (!values || values->size() != 1)
-    return std::nullopt;
-  return (*values)[0];
-}
-
-/// The name of the schema input in `slot`, for messages.
-StringRef inputName(const InferenceContext &ctx, unsigned slot) {
-  ArrayRef<ArgSchema> inputs = ctx.getSchema().inputs;
-  if (inputs.empty())
-    return "?";
-  if (slot >= inputs.size())
-    return inputs.back().name;
-  return inputs[slot].name;
-}
-
-LogicalResult expectRank(const InferenceContext &ctx, unsigned slot,
-                         int64_t rank) {
-  std::optional<int64_t> r = ctx.getInputRank(slot);
-  if (r && *r != rank)
-    return ctx.fail() << "input '" << inputName(ctx, slot)
-                      << "' must have rank " << rank << ", got " << *r;
-  return success();
-}
-
-/// Checks that sizes read from an attribute or a constant input are >= 0.
-LogicalResult checkSizes(const InferenceContext &ctx, ArrayRef<int64_t> sizes,
-                         StringRef what) {
-  for (int64_t s : sizes)
-    if (s < 0)
-      return ctx.fail() << what << " must be >= 0, got " << s;
-  return success();
-}
-
-/// The largest value of a size attribute (kernel, stride, dilation, pad,
-/// block size, window size, ...): far above what any model uses, and small
-/// enough that a product of two of them, or a sum of a few, stays in
-/// int64_t. Inference adds and multiplies them with dims in checked
-/// arithmetic.
-constexpr int64_t kMaxSizeAttr = (int64_t(1) << 31) - 1;
-
-/// Checks that integer attribute `name` (when present, else `deflt`) is in
-/// [min, kMaxSizeAttr]; returns its value.
-FailureOr<int64_t> readSizeAttr(const InferenceContext &ctx, StringRef name,
-                                int64_t deflt, int64_t min) {
-  int64_t v = ctx.getIntAttr(name, deflt);
-  if (v < min || v > kMaxSizeAttr)
-    return ctx.fail() << "attribute '" << name << "' must be in [" << min
-                      << ", " << kMaxSizeAttr << "], got " << v;
-  return v;
-}
-
-/// The same for each value of an ints attribute.
-LogicalResult checkSizeList(const InferenceContext &ctx, StringRef name,
-                            ArrayRef<int64_t> values, int64_t min) {
-  for (int64_t v : values)
-    if (v < min || v > kMaxSizeAttr)
-      return ctx.fail() << "attribute '" << name << "' must be in [" << min
-                        << ", " << kMaxSizeAttr << "], got " << v;
-  return success();
-}
-
-/// a * b + c, or nullopt when it leaves int64_t.
-std::optional<int64_t> checkedMulAdd(int64_t a, int64_t b, int64_t c) {
-  std::optional<int64_t> m = llvm::checkedMul(a, b);
-  return m ? llvm::checkedAdd(*m, c) : std::nullopt;
-}
-
-/// Sets output `i` to the shape of input `slot` (unranked if it is).
-void copyShape(InferenceContext &ctx, unsigned out, unsigned slot,
-               Type elementType = {}) {
-  ctx.setOutput(out, elementType, ctx.getInputShape(slot));
-}
-
-//===----------------------------------------------------------------------===//
 // Convolution and pooling
 //===----------------------------------------------------------------------===//
-
-/// The window attributes of a convolution or pooling op over `n` spatial
-/// axes, with their defaults.
-struct Window {
-  SmallVector<Dim> kernel;
-  SmallVector<int64_t> strides, dilations, pads;
-  window::AutoPad autoPad = window::AutoPad::NotSet;
-  bool ceilMode = false;
-};
-
-/// Reads and checks strides, dilations, pads, auto_pad (and ceil_mode) for
-/// `n` spatial axes; `kernel` must already be set.
-LogicalResult readWindow(const InferenceContext &ctx, int64_t n, Window &w,
-                         bool hasAutoPad = true) {
-  auto readList = [&](StringRef name, int64_t size, int64_t deflt, int64_t min,
-                      SmallVector<int64_t> &out) -> LogicalResult {
-    std::optional<SmallVector<int64_t>> v = ctx.getIntsAttr(name);
-    if (!v) {
-      out.assign(size, deflt);
-      return success();
-    }
-    if (static_cast<int64_t>(v->size()) != size)
-      return ctx.fail() << "attribute '" << name << "' must have " << size
-                        << " values, got " << v->size();
-    if (failed(checkSizeList(ctx, name, *v, min)))
-      return failure();
-    out = std::move(*v);
-    return success();
-  };
-  if (failed(readList("strides", n, 1, 1, w.strides)) ||
-      failed(readList("dilations", n, 1, 1, w.dilations)))
-    return failure();
-  if (hasAutoPad) {
-    StringRef autoPad = ctx.getStringAttr("auto_pad", "NOTSET");
-    std::optional<window::AutoPad> parsed = window::parseAutoPad(autoPad);
-    if (!parsed)
-      return ctx.fail() << "attribute 'auto_pad' must be NOTSET, SAME_UPPER, "
-                           "SAME_LOWER or VALID, got '"
-                        << autoPad << "'";
-    w.autoPad = *parsed;
-  }
-  // Pads that come with an auto_pad other than NOTSET are ignored.
-  if (w.autoPad == window::AutoPad::NotSet) {
-    if (failed(readList("pads", 2 * n, 0, 0, w.pads)))
-      return failure();
-  } else {
-    w.pads.assign(2 * n, 0);
-  }
-  w.ceilMode = ctx.getIntAttr("ceil_mode", 0) != 0;
-  return success();
-}
 
 /// The output size of one spatial axis of a convolution or pooling window.
 FailureOr<Dim> windowOutput(const InferenceContext &ctx, const Window &w,
@@ -250,7 +76,7 @@ LogicalResult readConvKernel(const InferenceContext &ctx, int64_t n,
                              unsigned wSlot, Window &w) {
   std::optional<Shape> wShape = ctx.getInputShape(wSlot);
   if (wShape && static_cast<int64_t>(wShape->size()) != n + 2)
-    return ctx.fail() << "input '" << inputName(ctx, wSlot)
+    return ctx.fail() << "input '" << schemaInputName(ctx, wSlot)
                       << "' must have rank " << n + 2 << ", got "
                       << wShape->size();
   if (std::optional<SmallVector<int64_t>> k = ctx.getIntsAttr("kernel_shape")) {
@@ -264,7 +90,7 @@ LogicalResult readConvKernel(const InferenceContext &ctx, int64_t n,
       if (fromW.isStatic() && fromW.size != (*k)[i])
         return ctx.fail() << "attribute 'kernel_shape' (" << (*k)[i]
                           << ") differs from the kernel of input '"
-                          << inputName(ctx, wSlot) << "' (" << fromW.size
+                          << schemaInputName(ctx, wSlot) << "' (" << fromW.size
                           << ") along spatial axis " << i;
       w.kernel.push_back(Dim((*k)[i]));
     }
@@ -290,7 +116,7 @@ LogicalResult inferConvLike(InferenceContext &ctx, unsigned xSlot,
     return success();
   }
   if (rank < 3)
-    return ctx.fail() << "input '" << inputName(ctx, xSlot)
+    return ctx.fail() << "input '" << schemaInputName(ctx, xSlot)
                       << "' must have rank >= 3, got " << rank;
   int64_t n = rank - 2;
   Window w;
@@ -304,14 +130,14 @@ LogicalResult inferConvLike(InferenceContext &ctx, unsigned xSlot,
   Dim cPerGroup = wShape ? (*wShape)[1] : Dim::unknown();
   if (c.isStatic() && cPerGroup.isStatic() &&
       llvm::checkedMul(cPerGroup.size, group) != std::optional<int64_t>(c.size))
-    return ctx.fail() << "input '" << inputName(ctx, xSlot) << "' has "
+    return ctx.fail() << "input '" << schemaInputName(ctx, xSlot) << "' has "
                       << c.size << " channels, but input '"
-                      << inputName(ctx, wSlot) << "' expects " << cPerGroup.size
-                      << " x " << group << " (group)";
+                      << schemaInputName(ctx, wSlot) << "' expects "
+                      << cPerGroup.size << " x " << group << " (group)";
   Dim m = wShape ? (*wShape)[0] : Dim::unknown();
   if (m.isStatic() && m.size % group != 0)
     return ctx.fail() << "the number of feature maps of input '"
-                      << inputName(ctx, wSlot) << "' (" << m.size
+                      << schemaInputName(ctx, wSlot) << "' (" << m.size
                       << ") must be a multiple of 'group' (" << group << ")";
   if (bSlot >= 0 && ctx.hasInput(bSlot)) {
     if (failed(expectRank(ctx, bSlot, 1)))
@@ -495,66 +321,6 @@ LogicalResult inferGlobalPool(InferenceContext &ctx) {
   return success();
 }
 
-LogicalResult inferMaxUnpool(InferenceContext &ctx) {
-  std::optional<Shape> x = ctx.getInputShape(0);
-  std::optional<SmallVector<int64_t>> kernel = ctx.getIntsAttr("kernel_shape");
-  if (!kernel)
-    return ctx.fail() << "attribute 'kernel_shape' is required";
-  int64_t n = kernel->size();
-  if (x && static_cast<int64_t>(x->size()) != n + 2)
-    return ctx.fail() << "input 'X' must have rank " << n + 2
-                      << " (2 + the length of 'kernel_shape'), got "
-                      << x->size();
-  if (ctx.hasInput(2)) {
-    // output_shape: the full shape of the output.
-    if (failed(expectRank(ctx, 2, 1)))
-      return failure();
-    if (auto shape = ctx.getConstantInts(2)) {
-      if (static_cast<int64_t>(shape->size()) != n + 2)
-        return ctx.fail() << "input 'output_shape' must have " << n + 2
-                          << " values, got " << shape->size();
-      if (failed(checkSizes(ctx, *shape, "input 'output_shape'")))
-        return failure();
-      ctx.setOutput(0, {}, staticShape(*shape));
-      return success();
-    }
-    Shape out = unknownShape(n + 2);
-    if (x) {
-      out[0] = (*x)[0];
-      out[1] = (*x)[1];
-    }
-    ctx.setOutput(0, {}, out);
-    return success();
-  }
-  if (failed(checkSizeList(ctx, "kernel_shape", *kernel, 1)))
-    return failure();
-  Window w;
-  for (int64_t k : *kernel)
-    w.kernel.push_back(Dim(k));
-  if (failed(readWindow(ctx, n, w, /*hasAutoPad=*/false)))
-    return failure();
-  Shape xs = x ? *x : unknownShape(n + 2);
-  Shape out{xs[0], xs[1]};
-  for (int64_t i = 0; i < n; ++i) {
-    Dim in = xs[i + 2];
-    if (in.isStatic()) {
-      std::optional<int64_t> size = checkedMulAdd(
-          in.size - 1, w.strides[i], (*kernel)[i] - w.pads[i] - w.pads[i + n]);
-      if (!size)
-        return ctx.fail() << "the output size along spatial axis " << i
-                          << " overflows";
-      out.push_back(Dim(*size));
-    } else {
-      out.push_back(Dim::unknown());
-    }
-    if (out.back().isStatic() && out.back().size < 0)
-      return ctx.fail() << "the output size along spatial axis " << i
-                        << " is negative (" << out.back().size << ")";
-  }
-  ctx.setOutput(0, {}, out);
-  return success();
-}
-
 LogicalResult inferRoiPool(InferenceContext &ctx, int64_t height,
                            int64_t width) {
   if (height < 1 || width < 1)
@@ -603,9 +369,9 @@ LogicalResult inferBatchNormalization(InferenceContext &ctx) {
         return failure();
       Dim d = inputDim(ctx, slot, 0);
       if (c.isStatic() && d.isStatic() && c.size != d.size)
-        return ctx.fail() << "input '" << inputName(ctx, slot) << "' must have "
-                          << c.size << " elements (the channels of 'X'), got "
-                          << d.size;
+        return ctx.fail() << "input '" << schemaInputName(ctx, slot)
+                          << "' must have " << c.size
+                          << " elements (the channels of 'X'), got " << d.size;
       c = pick(c, d);
     }
   }
@@ -635,8 +401,9 @@ LogicalResult inferInstanceNormalization(InferenceContext &ctx) {
       return failure();
     Dim d = inputDim(ctx, slot, 0);
     if (c.isStatic() && d.isStatic() && c.size != d.size)
-      return ctx.fail() << "input '" << inputName(ctx, slot) << "' must have "
-                        << c.size << " elements (the channels of 'input'), got "
+      return ctx.fail() << "input '" << schemaInputName(ctx, slot)
+                        << "' must have " << c.size
+                        << " elements (the channels of 'input'), got "
                         << d.size;
   }
   copyShape(ctx, 0, 0);
@@ -684,13 +451,6 @@ LogicalResult inferGroupNormalization(InferenceContext &ctx) {
   return success();
 }
 
-/// Operators whose output has the shape of their first input (and its type,
-/// or the one the schema gives).
-LogicalResult inferSameShape(InferenceContext &ctx) {
-  copyShape(ctx, 0, 0);
-  return success();
-}
-
 /// LpNormalization and RMSNormalization: the output has the shape of the
 /// input; `axis` must be one of its axes.
 LogicalResult inferNormalizationAlongAxis(InferenceContext &ctx) {
@@ -698,8 +458,8 @@ LogicalResult inferNormalizationAlongAxis(InferenceContext &ctx) {
     int64_t axis = ctx.getIntAttr("axis", -1);
     if (!normalizeAxis(axis, *rank))
       return ctx.fail() << "attribute 'axis' (" << axis
-                        << ") is out of range for input '" << inputName(ctx, 0)
-                        << "' of rank " << *rank;
+                        << ") is out of range for input '"
+                        << schemaInputName(ctx, 0) << "' of rank " << *rank;
   }
   copyShape(ctx, 0, 0);
   return success();
@@ -739,8 +499,8 @@ LogicalResult inferRecurrent(InferenceContext &ctx, int64_t gates) {
   for (unsigned slot = 1; slot < 3; ++slot) {
     Dim d = inputDim(ctx, slot, 0);
     if (d.isStatic() && d.size != numDirections.size)
-      return ctx.fail() << "input '" << inputName(ctx, slot) << "' must have "
-                        << numDirections.size
+      return ctx.fail() << "input '" << schemaInputName(ctx, slot)
+                        << "' must have " << numDirections.size
                         << " directions (attribute 'direction'), got "
                         << d.size;
   }
@@ -1009,70 +769,6 @@ LogicalResult inferAffineGrid(InferenceContext &ctx) {
   return success();
 }
 
-LogicalResult inferCol2Im(InferenceContext &ctx) {
-  if (failed(expectRank(ctx, 0, 3)) || failed(expectRank(ctx, 1, 1)) ||
-      failed(expectRank(ctx, 2, 1)))
-    return failure();
-  std::optional<SmallVector<int64_t>> image = ctx.getConstantInts(1);
-  std::optional<SmallVector<int64_t>> block = ctx.getConstantInts(2);
-  std::optional<int64_t> n;
-  if (image)
-    n = image->size();
-  else if (block)
-    n = block->size();
-  else if (inputDim(ctx, 1, 0).isStatic())
-    n = inputDim(ctx, 1, 0).size;
-  else if (inputDim(ctx, 2, 0).isStatic())
-    n = inputDim(ctx, 2, 0).size;
-  if (image && block && image->size() != block->size())
-    return ctx.fail() << "inputs 'image_shape' and 'block_shape' must have "
-                         "the same length, got "
-                      << image->size() << " and " << block->size();
-  // The window attributes, each of n values when n is known.
-  for (auto [name, min] : {std::pair<StringRef, int64_t>{"strides", 1},
-                           {"dilations", 1},
-                           {"pads", 0}}) {
-    std::optional<SmallVector<int64_t>> values = ctx.getIntsAttr(name);
-    if (!values)
-      continue;
-    int64_t expected = n ? (name == "pads" ? 2 * *n : *n) : -1;
-    if (expected >= 0 && static_cast<int64_t>(values->size()) != expected)
-      return ctx.fail() << "attribute '" << name << "' must have " << expected
-                        << " values, got " << values->size();
-    if (failed(checkSizeList(ctx, name, *values, min)))
-      return failure();
-  }
-  if (!n) {
-    ctx.setOutput(0, {}, std::nullopt);
-    return success();
-  }
-  if (image && failed(checkSizes(ctx, *image, "input 'image_shape'")))
-    return failure();
-  Dim cTimesBlock = inputDim(ctx, 0, 1);
-  Dim c = Dim::unknown();
-  if (block && cTimesBlock.isStatic()) {
-    int64_t product = 1;
-    for (int64_t b : *block) {
-      if (b < 1)
-        return ctx.fail() << "input 'block_shape' must be >= 1, got " << b;
-      std::optional<int64_t> next = llvm::checkedMul(product, b);
-      if (!next)
-        return ctx.fail() << "the product of input 'block_shape' overflows";
-      product = *next;
-    }
-    if (cTimesBlock.size % product != 0)
-      return ctx.fail() << "dim 1 of input 'input' (" << cTimesBlock.size
-                        << ") must be a multiple of the block size (" << product
-                        << ")";
-    c = Dim(cTimesBlock.size / product);
-  }
-  Shape out{inputDim(ctx, 0, 0), c};
-  for (int64_t i = 0; i < *n; ++i)
-    out.push_back(image ? Dim((*image)[i]) : Dim::unknown());
-  ctx.setOutput(0, {}, out);
-  return success();
-}
-
 //===----------------------------------------------------------------------===//
 // Signal processing
 //===----------------------------------------------------------------------===//
@@ -1229,7 +925,7 @@ LogicalResult inferAttention(InferenceContext &ctx) {
   for (unsigned slot = 0; slot < 3; ++slot) {
     std::optional<int64_t> r = ctx.getInputRank(slot);
     if (r && *r != 3 && *r != 4)
-      return ctx.fail() << "input '" << inputName(ctx, slot)
+      return ctx.fail() << "input '" << schemaInputName(ctx, slot)
                         << "' must have rank 3 or 4, got " << *r;
   }
   std::optional<int64_t> qHeads = ctx.getIntAttr("q_num_heads");
@@ -1410,42 +1106,6 @@ LogicalResult inferLRN(InferenceContext &ctx) {
   return inferSameShape(ctx);
 }
 
-LogicalResult inferTfIdfVectorizer(InferenceContext &ctx) {
-  FailureOr<int64_t> minGram = readSizeAttr(ctx, "min_gram_length", 1, 1);
-  FailureOr<int64_t> maxGram = readSizeAttr(ctx, "max_gram_length", 1, 1);
-  if (failed(minGram) || failed(maxGram) ||
-      failed(readSizeAttr(ctx, "max_skip_count", 0, 0)))
-    return failure();
-  if (*maxGram < *minGram)
-    return ctx.fail() << "attribute 'max_gram_length' (" << *maxGram
-                      << ") must be >= 'min_gram_length' (" << *minGram << ")";
-  std::optional<Shape> x = ctx.getInputShape(0);
-  std::optional<SmallVector<int64_t>> indexes =
-      ctx.getIntsAttr("ngram_indexes");
-  Dim size = Dim::unknown();
-  if (indexes) {
-    if (failed(checkSizeList(ctx, "ngram_indexes", *indexes, 0)))
-      return failure();
-    int64_t max = -1;
-    for (int64_t i : *indexes)
-      max = std::max(max, i);
-    size = Dim(max + 1);
-  }
-  if (!x) {
-    ctx.setOutput(0, {}, std::nullopt);
-    return success();
-  }
-  if (x->size() == 1) {
-    ctx.setOutput(0, {}, Shape{size});
-    return success();
-  }
-  if (x->size() == 2) {
-    ctx.setOutput(0, {}, Shape{(*x)[0], size});
-    return success();
-  }
-  return ctx.fail() << "input 'X' must have rank 1 or 2, got " << x->size();
-}
-
 LogicalResult inferImageDecoder(InferenceContext &ctx) {
   StringRef format = ctx.getStringAttr("pixel_format", "RGB");
   Dim channels = Dim::unknown();
@@ -1472,7 +1132,6 @@ void mlir::onnx::registerNNInference(InferenceRegistry &r) {
   r.add<ConvTransposeOp>(inferConvTranspose);
   r.add<MaxPoolOp, AveragePoolOp, LpPoolOp>(inferPool);
   r.add<GlobalAveragePoolOp, GlobalMaxPoolOp, GlobalLpPoolOp>(inferGlobalPool);
-  r.add<MaxUnpoolOp>(inferMaxUnpool);
   r.add<MaxRoiPoolOp>(inferMaxRoiPool);
   r.add<RoiAlignOp>(inferRoiAlign);
   r.add<BatchNormalizationOp>(inferBatchNormalization);
@@ -1489,7 +1148,6 @@ void mlir::onnx::registerNNInference(InferenceRegistry &r) {
   r.add<UpsampleOp>(inferUpsample);
   r.add<GridSampleOp>(inferGridSample);
   r.add<AffineGridOp>(inferAffineGrid);
-  r.add<Col2ImOp>(inferCol2Im);
   r.add<DFTOp>(inferDFT);
   r.add<STFTOp>(inferSTFT);
   r.add<HannWindowOp, HammingWindowOp, BlackmanWindowOp>(inferWindow);
@@ -1497,7 +1155,6 @@ void mlir::onnx::registerNNInference(InferenceRegistry &r) {
   r.add<NonMaxSuppressionOp>(inferNonMaxSuppression);
   r.add<AttentionOp>(inferAttention);
   r.add<RotaryEmbeddingOp>(inferRotaryEmbedding);
-  r.add<TfIdfVectorizerOp>(inferTfIdfVectorizer);
   r.add<ImageDecoderOp>(inferImageDecoder);
   r.add<LinearAttentionOp>(inferLinearAttention);
   r.add<CausalConvWithStateOp>(inferCausalConvWithState);

@@ -6,8 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The Reduce* operators, ArgMax/ArgMin and the loss operators
-// SoftmaxCrossEntropyLoss and NegativeLogLikelihoodLoss.
+// The Reduce* operators, ArgMax/ArgMin, the operators along one axis
+// (CumSum, CumProd, TopK) and the loss operators SoftmaxCrossEntropyLoss and
+// NegativeLogLikelihoodLoss.
 //
 //===----------------------------------------------------------------------===//
 
@@ -197,6 +198,64 @@ LogicalResult inferLoss(InferenceContext &ctx) {
   return success();
 }
 
+/// CumSum, CumProd: the shape of x; the axis is in range.
+LogicalResult inferCumulative(InferenceContext &ctx) {
+  std::optional<int64_t> rank = ctx.getInputRank(0);
+  if (std::optional<SmallVector<int64_t>> axis = ctx.getConstantInts(1)) {
+    if (axis->size() != 1)
+      return ctx.fail() << "input 'axis' must hold one value, got "
+                        << axis->size();
+    if (rank && !normalizeAxis((*axis)[0], *rank))
+      return ctx.fail() << "input 'axis' " << (*axis)[0]
+                        << " is out of range for input 'x' of rank " << *rank;
+  }
+  ctx.setOutput(0, nullptr, ctx.getInputShape(0));
+  return success();
+}
+
+/// TopK: the shape of X with k at the axis, for values and indices.
+LogicalResult inferTopK(InferenceContext &ctx) {
+  std::optional<int64_t> k;
+  if (ctx.getVersion() < 10) {
+    k = ctx.getIntAttr("k");
+  } else if (std::optional<SmallVector<int64_t>> ks = ctx.getConstantInts(1)) {
+    if (ks->size() != 1)
+      return ctx.fail() << "input 'K' must hold one value, got " << ks->size();
+    k = (*ks)[0];
+  }
+  if (k && *k < 0)
+    return ctx.fail() << "k must not be negative, got " << *k;
+  std::optional<Shape> x = ctx.getInputShape(0);
+  if (!x) {
+    ctx.setOutput(0, nullptr, std::nullopt);
+    if (ctx.hasOutput(1))
+      ctx.setOutput(1, nullptr, std::nullopt);
+    return success();
+  }
+  int64_t rank = x->size();
+  int64_t axisAttr = ctx.getIntAttr("axis", -1);
+  std::optional<int64_t> axis = normalizeAxis(axisAttr, rank);
+  if (!axis) {
+    if (ctx.isAttrRef("axis")) {
+      ctx.setOutput(0, nullptr, unknownShape(rank));
+      if (ctx.hasOutput(1))
+        ctx.setOutput(1, nullptr, unknownShape(rank));
+      return success();
+    }
+    return ctx.fail() << "attribute 'axis' " << axisAttr
+                      << " is out of range for input 'X' of rank " << rank;
+  }
+  Dim &d = (*x)[*axis];
+  if (k && d.isStatic() && *k > d.size)
+    return ctx.fail() << "k " << *k << " is greater than the size " << d.size
+                      << " of axis " << *axis << " of input 'X'";
+  d = k ? Dim(*k) : Dim::unknown();
+  ctx.setOutput(0, nullptr, *x);
+  if (ctx.hasOutput(1))
+    ctx.setOutput(1, nullptr, *x);
+  return success();
+}
+
 } // namespace
 
 void mlir::onnx::registerReductionInference(InferenceRegistry &r) {
@@ -205,4 +264,6 @@ void mlir::onnx::registerReductionInference(InferenceRegistry &r) {
         ReduceSumSquareOp>(inferReduce);
   r.add<ArgMaxOp, ArgMinOp>(inferArgReduce);
   r.add<SoftmaxCrossEntropyLossOp, NegativeLogLikelihoodLossOp>(inferLoss);
+  r.add<CumSumOp, CumProdOp>(inferCumulative);
+  r.add<TopKOp>(inferTopK);
 }

@@ -6,12 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Type and shape inference of the operators that create, reshape, slice,
-// gather, scatter, pad and reorder tensors (Constant, Reshape, Slice, Gather,
-// Pad, ...), the random generators and the string operators.
+// Type and shape inference of the operators that create, copy, reshape,
+// slice, gather, scatter, pad and reorder tensors (Constant, Identity,
+// Dropout, Range, EyeLike, Trilu, Reshape, Slice, Gather, Pad, Col2Im,
+// MaxUnpool, ...) and the random generators.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Helpers.h"
 #include "OnnxDialect/IR/ONNXDialect.h"
 #include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/IR/ONNXShapeInference.h"
@@ -21,21 +23,9 @@
 
 using namespace mlir;
 using namespace mlir::onnx;
+using namespace mlir::onnx::inference;
 
 namespace {
-
-/// Sets output 0 to the schema's element type and `shape`.
-LogicalResult setOut(InferenceContext &ctx, std::optional<Shape> shape,
-                     Type elementType = nullptr, unsigned slot = 0) {
-  ctx.setOutput(slot, elementType, std::move(shape));
-  return success();
-}
-
-/// Output 0 has the shape of input `in` (unranked if it is).
-LogicalResult sameShapeAs(InferenceContext &ctx, unsigned in,
-                          Type elementType = nullptr, unsigned slot = 0) {
-  return setOut(ctx, ctx.getInputShape(in), elementType, slot);
-}
 
 /// Dim `a` times `b` when both are static (unknown when the product leaves
 /// int64_t: the run checks the actual sizes).
@@ -1118,47 +1108,221 @@ LogicalResult inferMultinomial(InferenceContext &ctx) {
 // Strings
 //===----------------------------------------------------------------------===//
 
-LogicalResult inferStringNormalizer(InferenceContext &ctx) {
-  std::optional<Shape> in = ctx.getInputShape(0);
-  if (!in)
-    return setOut(ctx, std::nullopt);
-  if (in->size() != 1 &&
-      !(in->size() == 2 && (*in)[0].isStatic() && (*in)[0].size == 1) &&
-      !(in->size() == 2 && !(*in)[0].isStatic()))
-    return ctx.fail() << "input 'X' must have shape [C] or [1, C]";
-  auto stopwords = dyn_cast_or_null<ArrayAttr>(ctx.getAttr("stopwords"));
-  if (!stopwords || stopwords.empty())
-    return setOut(ctx, *in);
-  Shape out = *in;
-  out.back() = Dim::unknown();
-  return setOut(ctx, out);
-}
-
-LogicalResult inferStringConcat(InferenceContext &ctx) {
-  std::optional<Shape> x = ctx.getInputShape(0), y = ctx.getInputShape(1);
-  if (!x || !y)
-    return setOut(ctx, std::nullopt);
-  FailureOr<Shape> out = broadcastShapes({*x, *y});
-  if (failed(out))
-    return ctx.fail() << "inputs 'X' and 'Y' do not broadcast";
-  return setOut(ctx, *out);
-}
-
-LogicalResult inferStringSplit(InferenceContext &ctx) {
-  std::optional<Shape> in = ctx.getInputShape(0);
-  std::optional<Shape> y;
-  if (in) {
-    y = *in;
-    y->push_back(Dim::unknown());
-  }
-  ctx.setOutput(0, nullptr, y);
-  if (ctx.hasOutput(1))
-    ctx.setOutput(1, nullptr, in);
+/// Trilu: the shape of a tensor of rank 2 or more.
+LogicalResult inferTrilu(InferenceContext &ctx) {
+  std::optional<Shape> x = ctx.getInputShape(0);
+  if (x && x->size() < 2)
+    return ctx.fail() << "input 'input' must have rank 2 or more, got "
+                      << x->size();
+  ctx.setOutput(0, nullptr, x);
   return success();
 }
 
-LogicalResult inferRegexFullMatch(InferenceContext &ctx) {
-  return sameShapeAs(ctx, 0);
+/// EyeLike: the shape of a 2-D input, the element type of dtype or of the
+/// input.
+LogicalResult inferEyeLike(InferenceContext &ctx) {
+  std::optional<Shape> x = ctx.getInputShape(0);
+  if (x && x->size() != 2)
+    return ctx.fail() << "input 'input' must have rank 2, got " << x->size();
+  Type type;
+  if (ctx.hasAttr("dtype")) {
+    if (ctx.isAttrRef("dtype"))
+      return success();
+    type = ctx.getDataTypeAttr("dtype");
+    if (!type)
+      return ctx.fail() << "attribute 'dtype' is not a known data type";
+  } else {
+    type = ctx.getInputElementType(0);
+  }
+  if (!type)
+    return success();
+  ctx.setOutput(0, type, x ? x : unknownShape(2));
+  return success();
+}
+
+/// Range: a 1-D tensor of max(ceil((limit - start) / delta), 0) elements.
+LogicalResult inferRange(InferenceContext &ctx) {
+  static const char *names[] = {"start", "limit", "delta"};
+  for (unsigned i = 0; i < 3; ++i) {
+    std::optional<Shape> s = ctx.getInputShape(i);
+    if (!s || s->empty())
+      continue;
+    if (s->size() > 1 || (s->front().isStatic() && s->front().size != 1))
+      return ctx.fail() << "input '" << names[i] << "' must be a scalar, "
+                        << "got shape " << formatShape(*s);
+  }
+  Dim n;
+  Type type = ctx.getInputElementType(0);
+  if (type && isa<IntegerType>(type)) {
+    auto start = ctx.getConstantInts(0), limit = ctx.getConstantInts(1),
+         delta = ctx.getConstantInts(2);
+    if (delta && delta->size() == 1 && (*delta)[0] == 0)
+      return ctx.fail() << "input 'delta' must not be zero";
+    if (start && limit && delta && start->size() == 1 && limit->size() == 1 &&
+        delta->size() == 1) {
+      // ceil((limit - start) / delta) in exact integer arithmetic.
+      __int128 num = static_cast<__int128>((*limit)[0]) - (*start)[0];
+      __int128 den = (*delta)[0];
+      __int128 q = num / den;
+      if ((num % den != 0) && ((num < 0) == (den < 0)))
+        ++q;
+      n = Dim(static_cast<int64_t>(q < 0 ? 0 : q));
+    }
+  } else {
+    auto start = ctx.getConstantFloats(0), limit = ctx.getConstantFloats(1),
+         delta = ctx.getConstantFloats(2);
+    if (delta && delta->size() == 1 && (*delta)[0] == 0)
+      return ctx.fail() << "input 'delta' must not be zero";
+    if (start && limit && delta && start->size() == 1 && limit->size() == 1 &&
+        delta->size() == 1) {
+      double count = std::ceil(((*limit)[0] - (*start)[0]) / (*delta)[0]);
+      if (std::isfinite(count))
+        n = Dim(count < 0 ? 0 : static_cast<int64_t>(count));
+    }
+  }
+  ctx.setOutput(0, nullptr, Shape{n});
+  return success();
+}
+
+/// Identity: the input's type (tensors, sequences and optionals since
+/// opset 14/16).
+LogicalResult inferIdentity(InferenceContext &ctx) {
+  Type type = ctx.getInputType(0);
+  if (!type)
+    return success();
+  if (isa<TensorType>(type))
+    return inferSameShape(ctx);
+  ctx.setOutputType(0, type);
+  return success();
+}
+
+/// Dropout: the output and the mask have the shape of the data.
+LogicalResult inferDropout(InferenceContext &ctx) {
+  return inferSameShape(ctx, 0, {0, 1});
+}
+
+LogicalResult inferMaxUnpool(InferenceContext &ctx) {
+  std::optional<Shape> x = ctx.getInputShape(0);
+  std::optional<SmallVector<int64_t>> kernel = ctx.getIntsAttr("kernel_shape");
+  if (!kernel)
+    return ctx.fail() << "attribute 'kernel_shape' is required";
+  int64_t n = kernel->size();
+  if (x && static_cast<int64_t>(x->size()) != n + 2)
+    return ctx.fail() << "input 'X' must have rank " << n + 2
+                      << " (2 + the length of 'kernel_shape'), got "
+                      << x->size();
+  if (ctx.hasInput(2)) {
+    // output_shape: the full shape of the output.
+    if (failed(expectRank(ctx, 2, 1)))
+      return failure();
+    if (auto shape = ctx.getConstantInts(2)) {
+      if (static_cast<int64_t>(shape->size()) != n + 2)
+        return ctx.fail() << "input 'output_shape' must have " << n + 2
+                          << " values, got " << shape->size();
+      if (failed(checkSizes(ctx, *shape, "input 'output_shape'")))
+        return failure();
+      ctx.setOutput(0, {}, staticShape(*shape));
+      return success();
+    }
+    Shape out = unknownShape(n + 2);
+    if (x) {
+      out[0] = (*x)[0];
+      out[1] = (*x)[1];
+    }
+    ctx.setOutput(0, {}, out);
+    return success();
+  }
+  if (failed(checkSizeList(ctx, "kernel_shape", *kernel, 1)))
+    return failure();
+  Window w;
+  for (int64_t k : *kernel)
+    w.kernel.push_back(Dim(k));
+  if (failed(readWindow(ctx, n, w, /*hasAutoPad=*/false)))
+    return failure();
+  Shape xs = x ? *x : unknownShape(n + 2);
+  Shape out{xs[0], xs[1]};
+  for (int64_t i = 0; i < n; ++i) {
+    Dim in = xs[i + 2];
+    if (in.isStatic()) {
+      std::optional<int64_t> size = checkedMulAdd(
+          in.size - 1, w.strides[i], (*kernel)[i] - w.pads[i] - w.pads[i + n]);
+      if (!size)
+        return ctx.fail() << "the output size along spatial axis " << i
+                          << " overflows";
+      out.push_back(Dim(*size));
+    } else {
+      out.push_back(Dim::unknown());
+    }
+    if (out.back().isStatic() && out.back().size < 0)
+      return ctx.fail() << "the output size along spatial axis " << i
+                        << " is negative (" << out.back().size << ")";
+  }
+  ctx.setOutput(0, {}, out);
+  return success();
+}
+
+LogicalResult inferCol2Im(InferenceContext &ctx) {
+  if (failed(expectRank(ctx, 0, 3)) || failed(expectRank(ctx, 1, 1)) ||
+      failed(expectRank(ctx, 2, 1)))
+    return failure();
+  std::optional<SmallVector<int64_t>> image = ctx.getConstantInts(1);
+  std::optional<SmallVector<int64_t>> block = ctx.getConstantInts(2);
+  std::optional<int64_t> n;
+  if (image)
+    n = image->size();
+  else if (block)
+    n = block->size();
+  else if (inputDim(ctx, 1, 0).isStatic())
+    n = inputDim(ctx, 1, 0).size;
+  else if (inputDim(ctx, 2, 0).isStatic())
+    n = inputDim(ctx, 2, 0).size;
+  if (image && block && image->size() != block->size())
+    return ctx.fail() << "inputs 'image_shape' and 'block_shape' must have "
+                         "the same length, got "
+                      << image->size() << " and " << block->size();
+  // The window attributes, each of n values when n is known.
+  for (auto [name, min] : {std::pair<StringRef, int64_t>{"strides", 1},
+                           {"dilations", 1},
+                           {"pads", 0}}) {
+    std::optional<SmallVector<int64_t>> values = ctx.getIntsAttr(name);
+    if (!values)
+      continue;
+    int64_t expected = n ? (name == "pads" ? 2 * *n : *n) : -1;
+    if (expected >= 0 && static_cast<int64_t>(values->size()) != expected)
+      return ctx.fail() << "attribute '" << name << "' must have " << expected
+                        << " values, got " << values->size();
+    if (failed(checkSizeList(ctx, name, *values, min)))
+      return failure();
+  }
+  if (!n) {
+    ctx.setOutput(0, {}, std::nullopt);
+    return success();
+  }
+  if (image && failed(checkSizes(ctx, *image, "input 'image_shape'")))
+    return failure();
+  Dim cTimesBlock = inputDim(ctx, 0, 1);
+  Dim c = Dim::unknown();
+  if (block && cTimesBlock.isStatic()) {
+    int64_t product = 1;
+    for (int64_t b : *block) {
+      if (b < 1)
+        return ctx.fail() << "input 'block_shape' must be >= 1, got " << b;
+      std::optional<int64_t> next = llvm::checkedMul(product, b);
+      if (!next)
+        return ctx.fail() << "the product of input 'block_shape' overflows";
+      product = *next;
+    }
+    if (cTimesBlock.size % product != 0)
+      return ctx.fail() << "dim 1 of input 'input' (" << cTimesBlock.size
+                        << ") must be a multiple of the block size (" << product
+                        << ")";
+    c = Dim(cTimesBlock.size / product);
+  }
+  Shape out{inputDim(ctx, 0, 0), c};
+  for (int64_t i = 0; i < *n; ++i)
+    out.push_back(image ? Dim((*image)[i]) : Dim::unknown());
+  ctx.setOutput(0, {}, out);
+  return success();
 }
 
 } // namespace
@@ -1196,8 +1360,11 @@ void mlir::onnx::registerTensorInference(InferenceRegistry &r) {
   r.add<RandomNormalOp, RandomUniformOp>(inferRandom);
   r.add<RandomNormalLikeOp, RandomUniformLikeOp, BernoulliOp>(inferRandomLike);
   r.add<MultinomialOp>(inferMultinomial);
-  r.add<StringNormalizerOp>(inferStringNormalizer);
-  r.add<StringConcatOp>(inferStringConcat);
-  r.add<StringSplitOp>(inferStringSplit);
-  r.add<RegexFullMatchOp>(inferRegexFullMatch);
+  r.add<TriluOp>(inferTrilu);
+  r.add<EyeLikeOp>(inferEyeLike);
+  r.add<RangeOp>(inferRange);
+  r.add<IdentityOp>(inferIdentity);
+  r.add<DropoutOp>(inferDropout);
+  r.add<MaxUnpoolOp>(inferMaxUnpool);
+  r.add<Col2ImOp>(inferCol2Im);
 }

@@ -8,15 +8,6 @@ func.func @at_unknown_rank(%s: !onnx.seq<tensor<*xf32>>, %p: tensor<i64>) -> ten
 
 // -----
 
-func.func @bad_case_action(%x: tensor<2x!onnx.string>) -> tensor<2x!onnx.string> {
-  // expected-error @+2 {{onnx.StringNormalizer: cannot lower: case_change_action must be NONE, LOWER or UPPER}}
-  // expected-error @+1 {{failed to legalize operation 'onnx.StringNormalizer'}}
-  %0 = onnx.StringNormalizer(%x) {case_change_action = "TITLE"} : (tensor<2x!onnx.string>) -> tensor<2x!onnx.string>
-  return %0 : tensor<2x!onnx.string>
-}
-
-// -----
-
 func.func @map_unranked(%s: !onnx.seq<tensor<*xf32>>) -> !onnx.seq<tensor<*xf32>> {
   // expected-error @+2 {{onnx.SequenceMap: cannot lower: the body's arguments need known ranks}}
   // expected-error @+1 {{failed to legalize operation 'onnx.SequenceMap'}}
