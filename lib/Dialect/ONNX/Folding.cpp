@@ -399,8 +399,30 @@ std::optional<Const> Evaluator::evaluate() {
   return std::nullopt;
 }
 
+/// `acc op y` for the comparisons (1 or 0), on either kind of element;
+/// empty for the other operators.
+template <typename T>
+static std::optional<T> applyCompare(Binary kind, T acc, T y) {
+  switch (kind) {
+  case Binary::Equal:
+    return acc == y;
+  case Binary::Less:
+    return acc < y;
+  case Binary::Greater:
+    return acc > y;
+  case Binary::LessOrEqual:
+    return acc <= y;
+  case Binary::GreaterOrEqual:
+    return acc >= y;
+  default:
+    return std::nullopt;
+  }
+}
+
 /// `acc op y` on doubles; empty for the logical operators.
 static std::optional<double> applyFloat(Binary kind, double acc, double y) {
+  if (std::optional<double> c = applyCompare(kind, acc, y))
+    return c;
   switch (kind) {
   case Binary::Add:
     return acc + y;
@@ -414,19 +436,7 @@ static std::optional<double> applyFloat(Binary kind, double acc, double y) {
     return (std::isnan(acc) || std::isnan(y)) ? NAN : std::max(acc, y);
   case Binary::Min:
     return (std::isnan(acc) || std::isnan(y)) ? NAN : std::min(acc, y);
-  case Binary::Equal:
-    return acc == y;
-  case Binary::Less:
-    return acc < y;
-  case Binary::Greater:
-    return acc > y;
-  case Binary::LessOrEqual:
-    return acc <= y;
-  case Binary::GreaterOrEqual:
-    return acc >= y;
-  case Binary::And:
-  case Binary::Or:
-  case Binary::Xor:
+  default: // the logical operators; the comparisons are applyCompare's
     break;
   }
   return std::nullopt;
@@ -435,6 +445,8 @@ static std::optional<double> applyFloat(Binary kind, double acc, double y) {
 /// `acc op y` on integers; empty where the result overflows or depends on a
 /// rounding rule.
 static std::optional<int64_t> applyInt(Binary kind, int64_t acc, int64_t y) {
+  if (std::optional<int64_t> c = applyCompare(kind, acc, y))
+    return c;
   int64_t r;
   switch (kind) {
   case Binary::Add:
@@ -459,22 +471,14 @@ static std::optional<int64_t> applyInt(Binary kind, int64_t acc, int64_t y) {
     return std::max(acc, y);
   case Binary::Min:
     return std::min(acc, y);
-  case Binary::Equal:
-    return acc == y;
-  case Binary::Less:
-    return acc < y;
-  case Binary::Greater:
-    return acc > y;
-  case Binary::LessOrEqual:
-    return acc <= y;
-  case Binary::GreaterOrEqual:
-    return acc >= y;
   case Binary::And:
     return (acc != 0) && (y != 0);
   case Binary::Or:
     return (acc != 0) || (y != 0);
   case Binary::Xor:
     return (acc != 0) != (y != 0);
+  default: // the comparisons: applyCompare's
+    break;
   }
   return std::nullopt;
 }
