@@ -272,6 +272,46 @@ Value onnx::checkedIndex(OpBuilder &b, Location loc, Value index, Value size,
                 maxI(b, loc, subI(b, loc, size, idx(b, loc, 1)), zero));
 }
 
+SmallVector<Value> onnx::elementsIndexPosition(
+    OpBuilder &b, Location loc, Value index, ValueRange ivs, int64_t axis,
+    RankedTensorType indicesType, RankedTensorType dataType,
+    ArrayRef<Value> dataDims, Operation *node) {
+  SmallVector<Value> at;
+  for (int64_t d = 0, r = dataType.getRank(); d < r; ++d) {
+    if (d == axis) {
+      at.push_back(checkedIndex(b, loc, castToIndex(b, loc, index), dataDims[d],
+                                /*wrap=*/true, node, "index out of range"));
+      continue;
+    }
+    // The other dims of indices must fit in data.
+    int64_t di = indicesType.getDimSize(d), dd = dataType.getDimSize(d);
+    if (!ShapedType::isDynamic(di) && !ShapedType::isDynamic(dd) && di <= dd) {
+      at.push_back(ivs[d]);
+      continue;
+    }
+    at.push_back(
+        checkedIndex(b, loc, ivs[d], dataDims[d], false, node,
+                     "indices are larger than data in dim " + Twine(d)));
+  }
+  return at;
+}
+
+SmallVector<Value> onnx::readIndexTuple(OpBuilder &b, Location loc,
+                                        Value indices, ValueRange where,
+                                        int64_t k, ArrayRef<Value> dataDims,
+                                        Operation *node) {
+  SmallVector<Value> at;
+  SmallVector<Value> pos(where);
+  pos.push_back(Value());
+  for (int64_t m = 0; m < k; ++m) {
+    pos.back() = idx(b, loc, m);
+    Value i = tensor::ExtractOp::create(b, loc, indices, pos);
+    at.push_back(checkedIndex(b, loc, castToIndex(b, loc, i), dataDims[m],
+                              /*wrap=*/true, node, "index out of range"));
+  }
+  return at;
+}
+
 Value onnx::zeroOf(OpBuilder &b, Location loc, Type elementType) {
   if (isa<FloatType, IntegerType, IndexType>(elementType))
     return createScalarConstant(b, loc, elementType, 0);

@@ -234,6 +234,21 @@ Value buildIndexGeneric(
 Value checkedIndex(OpBuilder &b, Location loc, Value index, Value size,
                    bool wrap, Operation *node, const Twine &what);
 
+/// The position in data that element `ivs` of GatherElements' or
+/// ScatterElements' indices names: `index` (wrapped, checked) along `axis`,
+/// `ivs` elsewhere (checked to fit in data where the sizes are not static).
+SmallVector<Value>
+elementsIndexPosition(OpBuilder &b, Location loc, Value index, ValueRange ivs,
+                      int64_t axis, RankedTensorType indicesType,
+                      RankedTensorType dataType, ArrayRef<Value> dataDims,
+                      Operation *node);
+
+/// The `k` indices of the tuple `indices[where..., :]` of GatherND or
+/// ScatterND, each wrapped and checked against its dim in `dataDims`.
+SmallVector<Value> readIndexTuple(OpBuilder &b, Location loc, Value indices,
+                                  ValueRange where, int64_t k,
+                                  ArrayRef<Value> dataDims, Operation *node);
+
 /// A zero (false for i1) of an int or float element type; null otherwise.
 Value zeroOf(OpBuilder &b, Location loc, Type elementType);
 
