@@ -378,6 +378,19 @@ SmallVector<OpFoldResult> onnx::preferStatic(OpBuilder &b, Location loc,
   return dims;
 }
 
+void onnx::checkInferredSize(OpBuilder &b, Location loc, Operation *node,
+                             RankedTensorType type, int64_t d,
+                             OpFoldResult size) {
+  if (type.isDynamicDim(d))
+    return;
+  check(b, loc,
+        cmpI(b, loc, arith::CmpIPredicate::eq, toValue(b, loc, size),
+             idx(b, loc, type.getDimSize(d))),
+        node,
+        "the output size of dim " + Twine(d) + " is not the inferred " +
+            Twine(type.getDimSize(d)));
+}
+
 SmallVector<Value> onnx::dimValues(OpBuilder &b, Location loc, Value tensor) {
   SmallVector<Value> out;
   for (OpFoldResult d : getDims(b, loc, tensor))

@@ -276,6 +276,12 @@ SmallVector<OpFoldResult> preferStatic(OpBuilder &b, Location loc,
                                        Operation *node, RankedTensorType type,
                                        ArrayRef<OpFoldResult> computed);
 
+/// Checks at run time that `size`, computed for dim `d` of a result of type
+/// `type`, is the static size of that dim where it has one ("the output size
+/// of dim d is not the inferred N").
+void checkInferredSize(OpBuilder &b, Location loc, Operation *node,
+                       RankedTensorType type, int64_t d, OpFoldResult size);
+
 /// The sizes of a ranked tensor as index values.
 SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value tensor);
 
