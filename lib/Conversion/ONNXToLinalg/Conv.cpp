@@ -36,13 +36,6 @@ using namespace mlir::onnx;
 
 namespace {
 
-RankedTensorType typeOfDims(ArrayRef<OpFoldResult> dims, Type elem) {
-  SmallVector<int64_t> shape;
-  SmallVector<Value> ignored;
-  dispatchIndexOpFoldResults(dims, ignored, shape);
-  return RankedTensorType::get(shape, elem);
-}
-
 /// Splits dim `dim` of `t` into (`group`, size / `group`).
 Value splitGroups(OpBuilder &b, Location loc, Value t, int64_t dim,
                   int64_t group) {

@@ -149,6 +149,13 @@ groupDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
   return getReassociationIndicesForCollapse(from, to);
 }
 
+RankedTensorType onnx::typeOfDims(ArrayRef<OpFoldResult> dims, Type elem) {
+  SmallVector<int64_t> shape;
+  SmallVector<Value> ignored;
+  dispatchIndexOpFoldResults(dims, ignored, shape);
+  return RankedTensorType::get(shape, elem);
+}
+
 Value onnx::reshapeTo(OpBuilder &b, Location loc, Value input,
                       RankedTensorType resultType,
                       ArrayRef<OpFoldResult> dims) {
@@ -657,25 +664,32 @@ Value mlir::onnx::padWith(OpBuilder &b, Location loc, Value source,
   return tensor::PadOp::create(b, loc, Type(), source, low, high, padValue);
 }
 
+Value mlir::onnx::mapTensor(
+    OpBuilder &b, Location loc, Value t, Type elem,
+    function_ref<Value(OpBuilder &, Location, Value)> fn) {
+  int64_t rank = cast<RankedTensorType>(t.getType()).getRank();
+  Value out = tensor::EmptyOp::create(b, loc, getDims(b, loc, t), elem);
+  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{out.getType()}, ValueRange{t}, ValueRange{out},
+             maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, fn(nb, l, args[0]));
+             })
+      .getResult(0);
+}
+
 Value mlir::onnx::convertTensorElements(OpBuilder &b, Location loc,
                                         Value tensor, Type elementType) {
   auto type = cast<RankedTensorType>(tensor.getType());
   if (type.getElementType() == elementType)
     return tensor;
-  int64_t rank = type.getRank();
-  Value init =
-      tensor::EmptyOp::create(b, loc, getDims(b, loc, tensor), elementType);
-  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{tensor},
-             ValueRange{init}, maps, iterators,
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, nloc, convertFloat(nb, nloc, args[0], elementType));
-             })
-      .getResult(0);
+  return mapTensor(b, loc, tensor, elementType,
+                   [&](OpBuilder &nb, Location nloc, Value v) {
+                     return convertFloat(nb, nloc, v, elementType);
+                   });
 }
 
 Value mlir::onnx::castToType(OpBuilder &b, Location loc, Value value,

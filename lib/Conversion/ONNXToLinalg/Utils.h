@@ -151,6 +151,12 @@ SmallVector<OpFoldResult> computeBroadcastDims(OpBuilder &b, Location loc,
 /// when there is none. Two dims with the same name have the same size.
 StringAttr dimSymbol(Value value, int64_t dim);
 
+/// In the body of a linalg.generic with `rank` loops: the element of `input`
+/// (its dims aligned to the last loops) that numpy broadcasting reads there
+/// (index 0 in a dim of size 1, also in a dynamic dim that is 1 at run time).
+Value extractBroadcastElement(OpBuilder &b, Location loc, Value input,
+                              int64_t rank);
+
 /// Builds `linalg.generic` computing `body` elementwise over `inputs`
 /// broadcast (numpy rules) to `resultType`. `body` gets one scalar per
 /// input and returns the result scalar. Inputs whose dims are statically
@@ -211,6 +217,10 @@ getIndexValues(OpBuilder &b, Location loc, Value tensor);
 
 /// A tensor.cast of `value` to `type` when the types differ.
 Value castTo(OpBuilder &b, Location loc, Value value, Type type);
+
+/// The ranked tensor type of element type `elem` and sizes `dims` (static
+/// where they are attributes).
+RankedTensorType typeOfDims(ArrayRef<OpFoldResult> dims, Type elem);
 
 /// Reshapes `input` (row-major) to `resultType` whose sizes are `dims`:
 /// tensor.collapse_shape / expand_shape when the grouping of dims is clear
@@ -382,6 +392,11 @@ Value createFilled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> dims,
 Value padWith(OpBuilder &b, Location loc, Value source,
               ArrayRef<OpFoldResult> low, ArrayRef<OpFoldResult> high,
               Value padValue);
+
+/// A linalg.generic applying `fn` to each element of the ranked tensor `t`,
+/// into a fresh tensor of element type `elem`.
+Value mapTensor(OpBuilder &b, Location loc, Value t, Type elem,
+                function_ref<Value(OpBuilder &, Location, Value)> fn);
 
 /// Converts the element type of a float tensor (elementwise extf/truncf).
 Value convertTensorElements(OpBuilder &b, Location loc, Value tensor,
