@@ -89,6 +89,15 @@ LogicalResult mlir::onnx::emitLoweringError(Operation *op,
   return op->emitError() << describeNode(op) << ": cannot lower: " << message;
 }
 
+LogicalResult mlir::onnx::resolveAxis(Operation *op, int64_t &axis,
+                                      int64_t rank) {
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank)
+    return emitLoweringError(op, "axis out of range");
+  return success();
+}
+
 void mlir::onnx::emitRuntimeCheck(OpBuilder &b, Location loc, Value cond,
                                   Operation *node, const Twine &message) {
   cf::AssertOp::create(b, loc, cond,

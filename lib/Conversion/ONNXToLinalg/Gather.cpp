@@ -43,9 +43,9 @@ struct GatherLowering : ONNXToLinalgPattern<GatherOp> {
       return emitLoweringError(op, "expected ranked tensors");
     int64_t r = dataType.getRank(), q = indicesType.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0)
-      axis += r;
-    if (axis < 0 || axis >= r || type.getRank() != q + r - 1)
+    if (failed(resolveAxis(op, axis, r)))
+      return failure();
+    if (type.getRank() != q + r - 1)
       return emitLoweringError(op, "axis out of range");
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
@@ -90,10 +90,8 @@ struct GatherElementsLowering : ONNXToLinalgPattern<GatherElementsOp> {
       return emitLoweringError(op, "expected ranked tensors of one rank");
     int64_t r = dataType.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0)
-      axis += r;
-    if (axis < 0 || axis >= r)
-      return emitLoweringError(op, "axis out of range");
+    if (failed(resolveAxis(op, axis, r)))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     SmallVector<Value> dataDims = dimValues(b, loc, data);
@@ -178,10 +176,8 @@ struct OneHotLowering : ONNXToLinalgPattern<OneHotOp> {
       return emitLoweringError(op, "expected ranked tensors");
     int64_t rank = type.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0)
-      axis += rank;
-    if (axis < 0 || axis >= rank)
-      return emitLoweringError(op, "axis out of range");
+    if (failed(resolveAxis(op, axis, rank)))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     bool indicesUnsigned = isUnsignedElement(op.getIndices().getType());

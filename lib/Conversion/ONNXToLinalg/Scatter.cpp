@@ -136,10 +136,8 @@ struct ScatterElementsLowering : ONNXToLinalgPattern<ScatterElementsOp> {
       return failure();
     int64_t r = dataType.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0)
-      axis += r;
-    if (axis < 0 || axis >= r)
-      return emitLoweringError(op, "axis out of range");
+    if (failed(resolveAxis(op, axis, r)))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     bool isUnsigned = isUnsignedElement(op.getData().getType());

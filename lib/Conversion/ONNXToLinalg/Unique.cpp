@@ -253,10 +253,8 @@ struct UniqueLowering : ONNXToLinalgPattern<UniqueOp> {
     int64_t axis = -1;
     if (op.getAxis()) {
       axis = static_cast<int64_t>(*op.getAxis());
-      if (axis < 0)
-        axis += xType.getRank();
-      if (axis < 0 || axis >= xType.getRank())
-        return emitLoweringError(op, "axis out of range");
+      if (failed(resolveAxis(op, axis, xType.getRank())))
+        return failure();
     } else {
       OpFoldResult n = product(b, loc, getDims(b, loc, x));
       auto flatType = RankedTensorType::get(

@@ -83,6 +83,10 @@ std::string describeNode(Operation *op);
 /// op (the conversion then fails on it); others use notifyMatchFailure.
 LogicalResult emitLoweringError(Operation *op, const Twine &message);
 
+/// Normalizes `axis` (negative values count from the end) to [0, rank);
+/// fails with the lowering error "axis out of range" on `op` otherwise.
+LogicalResult resolveAxis(Operation *op, int64_t &axis, int64_t rank);
+
 /// Emits `cf.assert %cond, "<node>: <message>"`: the compiled model stops
 /// with an error carrying the message when `cond` is false at run time.
 void emitRuntimeCheck(OpBuilder &b, Location loc, Value cond, Operation *node,
