@@ -9,6 +9,7 @@
 #include "OnnxDialect/Runtime/TensorFiles.h"
 
 #include "Runtime.h"
+#include "Shapes.h"
 
 #include "onnx-data.pb.h"
 #include "onnx.pb.h"
@@ -25,12 +26,7 @@
 
 using namespace mlir::onnx::runtime;
 
-int64_t HostTensor::numElements() const {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
-}
+int64_t HostTensor::numElements() const { return elementCount(shape); }
 
 /// Whether the dims of `shape` are non-negative and their product fits in
 /// int64_t with room for the widest element (16 bytes); else sets `error`.

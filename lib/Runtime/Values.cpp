@@ -17,17 +17,13 @@
 #include "Values.h"
 
 #include "Runtime.h"
+#include "Shapes.h"
 
 #include <cstring>
 
 using namespace mlir::onnx::runtime;
 
-int64_t RtValue::numElements() const {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
-}
+int64_t RtValue::numElements() const { return elementCount(shape); }
 
 RtValue *Arena::make(int32_t kind) {
   values.emplace_back();

@@ -89,6 +89,15 @@ LogicalResult mlir::onnx::emitLoweringError(Operation *op,
   return op->emitError() << describeNode(op) << ": cannot lower: " << message;
 }
 
+LogicalResult mlir::onnx::resolveAxis(Operation *op, int64_t &axis,
+                                      int64_t rank) {
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank)
+    return emitLoweringError(op, "axis out of range");
+  return success();
+}
+
 void mlir::onnx::emitRuntimeCheck(OpBuilder &b, Location loc, Value cond,
                                   Operation *node, const Twine &message) {
   cf::AssertOp::create(b, loc, cond,
@@ -338,6 +347,30 @@ mlir::onnx::computeBroadcastDims(OpBuilder &b, Location loc, ValueRange inputs,
   return broadcastDims(b, loc, inputs, resultType, node, originals, sameNamed);
 }
 
+Value mlir::onnx::extractBroadcastElement(OpBuilder &b, Location loc,
+                                          Value input, int64_t rank) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t offset = rank - type.getRank();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  SmallVector<Value> indices;
+  for (int64_t j = 0; j < type.getRank(); ++j) {
+    if (!type.isDynamicDim(j) && type.getDimSize(j) == 1) {
+      indices.push_back(zero);
+      continue;
+    }
+    Value idx = linalg::IndexOp::create(b, loc, offset + j);
+    if (type.isDynamicDim(j)) {
+      Value dim = tensor::DimOp::create(b, loc, input, j);
+      Value isOne =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, dim, one);
+      idx = arith::SelectOp::create(b, loc, isOne, zero, idx);
+    }
+    indices.push_back(idx);
+  }
+  return tensor::ExtractOp::create(b, loc, input, indices);
+}
+
 Value mlir::onnx::buildElementwise(
     OpBuilder &b, Location loc, ValueRange inputs, RankedTensorType resultType,
     Operation *node,
@@ -409,27 +442,7 @@ Value mlir::onnx::buildElementwise(
             scalars.push_back(args[slotOf[i]]);
             continue;
           }
-          auto type = cast<RankedTensorType>(input.getType());
-          int64_t offset = rank - type.getRank();
-          Value zero = arith::ConstantIndexOp::create(nb, nloc, 0);
-          Value oneIdx = arith::ConstantIndexOp::create(nb, nloc, 1);
-          SmallVector<Value> indices;
-          for (int64_t j = 0; j < type.getRank(); ++j) {
-            if (!type.isDynamicDim(j) && type.getDimSize(j) == 1) {
-              indices.push_back(zero);
-              continue;
-            }
-            Value idx = linalg::IndexOp::create(nb, nloc, offset + j);
-            if (type.isDynamicDim(j)) {
-              Value dim = tensor::DimOp::create(nb, nloc, input, j);
-              Value isOne = arith::CmpIOp::create(
-                  nb, nloc, arith::CmpIPredicate::eq, dim, oneIdx);
-              idx = arith::SelectOp::create(nb, nloc, isOne, zero, idx);
-            }
-            indices.push_back(idx);
-          }
-          scalars.push_back(
-              tensor::ExtractOp::create(nb, nloc, input, indices));
+          scalars.push_back(extractBroadcastElement(nb, nloc, input, rank));
         }
         linalg::YieldOp::create(nb, nloc, body(nb, nloc, scalars));
       });

@@ -149,6 +149,13 @@ groupDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
   return getReassociationIndicesForCollapse(from, to);
 }
 
+RankedTensorType onnx::typeOfDims(ArrayRef<OpFoldResult> dims, Type elem) {
+  SmallVector<int64_t> shape;
+  SmallVector<Value> ignored;
+  dispatchIndexOpFoldResults(dims, ignored, shape);
+  return RankedTensorType::get(shape, elem);
+}
+
 Value onnx::reshapeTo(OpBuilder &b, Location loc, Value input,
                       RankedTensorType resultType,
                       ArrayRef<OpFoldResult> dims) {
@@ -272,6 +279,46 @@ Value onnx::checkedIndex(OpBuilder &b, Location loc, Value index, Value size,
                 maxI(b, loc, subI(b, loc, size, idx(b, loc, 1)), zero));
 }
 
+SmallVector<Value> onnx::elementsIndexPosition(
+    OpBuilder &b, Location loc, Value index, ValueRange ivs, int64_t axis,
+    RankedTensorType indicesType, RankedTensorType dataType,
+    ArrayRef<Value> dataDims, Operation *node) {
+  SmallVector<Value> at;
+  for (int64_t d = 0, r = dataType.getRank(); d < r; ++d) {
+    if (d == axis) {
+      at.push_back(checkedIndex(b, loc, castToIndex(b, loc, index), dataDims[d],
+                                /*wrap=*/true, node, "index out of range"));
+      continue;
+    }
+    // The other dims of indices must fit in data.
+    int64_t di = indicesType.getDimSize(d), dd = dataType.getDimSize(d);
+    if (!ShapedType::isDynamic(di) && !ShapedType::isDynamic(dd) && di <= dd) {
+      at.push_back(ivs[d]);
+      continue;
+    }
+    at.push_back(
+        checkedIndex(b, loc, ivs[d], dataDims[d], false, node,
+                     "indices are larger than data in dim " + Twine(d)));
+  }
+  return at;
+}
+
+SmallVector<Value> onnx::readIndexTuple(OpBuilder &b, Location loc,
+                                        Value indices, ValueRange where,
+                                        int64_t k, ArrayRef<Value> dataDims,
+                                        Operation *node) {
+  SmallVector<Value> at;
+  SmallVector<Value> pos(where);
+  pos.push_back(Value());
+  for (int64_t m = 0; m < k; ++m) {
+    pos.back() = idx(b, loc, m);
+    Value i = tensor::ExtractOp::create(b, loc, indices, pos);
+    at.push_back(checkedIndex(b, loc, castToIndex(b, loc, i), dataDims[m],
+                              /*wrap=*/true, node, "index out of range"));
+  }
+  return at;
+}
+
 Value onnx::zeroOf(OpBuilder &b, Location loc, Type elementType) {
   if (isa<FloatType, IntegerType, IndexType>(elementType))
     return createScalarConstant(b, loc, elementType, 0);
@@ -336,6 +383,19 @@ SmallVector<OpFoldResult> onnx::preferStatic(OpBuilder &b, Location loc,
     dims[d] = b.getIndexAttr(size);
   }
   return dims;
+}
+
+void onnx::checkInferredSize(OpBuilder &b, Location loc, Operation *node,
+                             RankedTensorType type, int64_t d,
+                             OpFoldResult size) {
+  if (type.isDynamicDim(d))
+    return;
+  check(b, loc,
+        cmpI(b, loc, arith::CmpIPredicate::eq, toValue(b, loc, size),
+             idx(b, loc, type.getDimSize(d))),
+        node,
+        "the output size of dim " + Twine(d) + " is not the inferred " +
+            Twine(type.getDimSize(d)));
 }
 
 SmallVector<Value> onnx::dimValues(OpBuilder &b, Location loc, Value tensor) {
@@ -604,25 +664,32 @@ Value mlir::onnx::padWith(OpBuilder &b, Location loc, Value source,
   return tensor::PadOp::create(b, loc, Type(), source, low, high, padValue);
 }
 
+Value mlir::onnx::mapTensor(
+    OpBuilder &b, Location loc, Value t, Type elem,
+    function_ref<Value(OpBuilder &, Location, Value)> fn) {
+  int64_t rank = cast<RankedTensorType>(t.getType()).getRank();
+  Value out = tensor::EmptyOp::create(b, loc, getDims(b, loc, t), elem);
+  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{out.getType()}, ValueRange{t}, ValueRange{out},
+             maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, fn(nb, l, args[0]));
+             })
+      .getResult(0);
+}
+
 Value mlir::onnx::convertTensorElements(OpBuilder &b, Location loc,
                                         Value tensor, Type elementType) {
   auto type = cast<RankedTensorType>(tensor.getType());
   if (type.getElementType() == elementType)
     return tensor;
-  int64_t rank = type.getRank();
-  Value init =
-      tensor::EmptyOp::create(b, loc, getDims(b, loc, tensor), elementType);
-  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{tensor},
-             ValueRange{init}, maps, iterators,
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, nloc, convertFloat(nb, nloc, args[0], elementType));
-             })
-      .getResult(0);
+  return mapTensor(b, loc, tensor, elementType,
+                   [&](OpBuilder &nb, Location nloc, Value v) {
+                     return convertFloat(nb, nloc, v, elementType);
+                   });
 }
 
 Value mlir::onnx::castToType(OpBuilder &b, Location loc, Value value,

@@ -83,6 +83,10 @@ std::string describeNode(Operation *op);
 /// op (the conversion then fails on it); others use notifyMatchFailure.
 LogicalResult emitLoweringError(Operation *op, const Twine &message);
 
+/// Normalizes `axis` (negative values count from the end) to [0, rank);
+/// fails with the lowering error "axis out of range" on `op` otherwise.
+LogicalResult resolveAxis(Operation *op, int64_t &axis, int64_t rank);
+
 /// Emits `cf.assert %cond, "<node>: <message>"`: the compiled model stops
 /// with an error carrying the message when `cond` is false at run time.
 void emitRuntimeCheck(OpBuilder &b, Location loc, Value cond, Operation *node,
@@ -151,6 +155,12 @@ SmallVector<OpFoldResult> computeBroadcastDims(OpBuilder &b, Location loc,
 /// when there is none. Two dims with the same name have the same size.
 StringAttr dimSymbol(Value value, int64_t dim);
 
+/// In the body of a linalg.generic with `rank` loops: the element of `input`
+/// (its dims aligned to the last loops) that numpy broadcasting reads there
+/// (index 0 in a dim of size 1, also in a dynamic dim that is 1 at run time).
+Value extractBroadcastElement(OpBuilder &b, Location loc, Value input,
+                              int64_t rank);
+
 /// Builds `linalg.generic` computing `body` elementwise over `inputs`
 /// broadcast (numpy rules) to `resultType`. `body` gets one scalar per
 /// input and returns the result scalar. Inputs whose dims are statically
@@ -212,6 +222,10 @@ getIndexValues(OpBuilder &b, Location loc, Value tensor);
 /// A tensor.cast of `value` to `type` when the types differ.
 Value castTo(OpBuilder &b, Location loc, Value value, Type type);
 
+/// The ranked tensor type of element type `elem` and sizes `dims` (static
+/// where they are attributes).
+RankedTensorType typeOfDims(ArrayRef<OpFoldResult> dims, Type elem);
+
 /// Reshapes `input` (row-major) to `resultType` whose sizes are `dims`:
 /// tensor.collapse_shape / expand_shape when the grouping of dims is clear
 /// from the static sizes, else through a 1-D tensor. The element counts
@@ -233,6 +247,21 @@ Value buildIndexGeneric(
 /// clamps it so that a read never leaves the tensor.
 Value checkedIndex(OpBuilder &b, Location loc, Value index, Value size,
                    bool wrap, Operation *node, const Twine &what);
+
+/// The position in data that element `ivs` of GatherElements' or
+/// ScatterElements' indices names: `index` (wrapped, checked) along `axis`,
+/// `ivs` elsewhere (checked to fit in data where the sizes are not static).
+SmallVector<Value>
+elementsIndexPosition(OpBuilder &b, Location loc, Value index, ValueRange ivs,
+                      int64_t axis, RankedTensorType indicesType,
+                      RankedTensorType dataType, ArrayRef<Value> dataDims,
+                      Operation *node);
+
+/// The `k` indices of the tuple `indices[where..., :]` of GatherND or
+/// ScatterND, each wrapped and checked against its dim in `dataDims`.
+SmallVector<Value> readIndexTuple(OpBuilder &b, Location loc, Value indices,
+                                  ValueRange where, int64_t k,
+                                  ArrayRef<Value> dataDims, Operation *node);
 
 /// A zero (false for i1) of an int or float element type; null otherwise.
 Value zeroOf(OpBuilder &b, Location loc, Type elementType);
@@ -260,6 +289,12 @@ buildLoopNest(OpBuilder &b, Location loc, ArrayRef<Value> dims,
 SmallVector<OpFoldResult> preferStatic(OpBuilder &b, Location loc,
                                        Operation *node, RankedTensorType type,
                                        ArrayRef<OpFoldResult> computed);
+
+/// Checks at run time that `size`, computed for dim `d` of a result of type
+/// `type`, is the static size of that dim where it has one ("the output size
+/// of dim d is not the inferred N").
+void checkInferredSize(OpBuilder &b, Location loc, Operation *node,
+                       RankedTensorType type, int64_t d, OpFoldResult size);
 
 /// The sizes of a ranked tensor as index values.
 SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value tensor);
@@ -361,6 +396,11 @@ Value createFilled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> dims,
 Value padWith(OpBuilder &b, Location loc, Value source,
               ArrayRef<OpFoldResult> low, ArrayRef<OpFoldResult> high,
               Value padValue);
+
+/// A linalg.generic applying `fn` to each element of the ranked tensor `t`,
+/// into a fresh tensor of element type `elem`.
+Value mapTensor(OpBuilder &b, Location loc, Value t, Type elem,
+                function_ref<Value(OpBuilder &, Location, Value)> fn);
 
 /// Converts the element type of a float tensor (elementwise extf/truncf).
 Value convertTensorElements(OpBuilder &b, Location loc, Value tensor,

@@ -199,6 +199,15 @@ private:
     }
     return nullptr;
   }
+  /// The value of the node input `in` (`what` names the node), or an error
+  /// when nothing in scope defines it.
+  FailureOr<Value> lookupInput(const std::string &in, const std::string &what) {
+    if (Value v = lookup(in))
+      return v;
+    return error(what + ": input '" + in +
+                 "' is not a graph input, initializer or output of an "
+                 "earlier node");
+  }
   LogicalResult define(StringRef name, Value value, const Twine &what) {
     if (failed(checkName(name, what)))
       return failure();
@@ -819,12 +828,10 @@ LogicalResult Importer::importOperands(const proto::NodeProto &node,
     present.push_back(!in.empty());
     if (in.empty())
       continue;
-    Value v = lookup(in);
-    if (!v)
-      return error(what + ": input '" + in +
-                   "' is not a graph input, initializer or output of an "
-                   "earlier node");
-    operands.push_back(v);
+    FailureOr<Value> v = lookupInput(in, what);
+    if (failed(v))
+      return failure();
+    operands.push_back(*v);
   }
   return success();
 }
@@ -1454,12 +1461,10 @@ LogicalResult Importer::importCall(proto::NodeProto &node,
     if (in.empty())
       return error(what +
                    ": a call of a model-local function cannot omit inputs");
-    Value v = lookup(in);
-    if (!v)
-      return error(what + ": input '" + in +
-                   "' is not a graph input, initializer or output of an "
-                   "earlier node");
-    operands.push_back(v);
+    FailureOr<Value> v = lookupInput(in, what);
+    if (failed(v))
+      return failure();
+    operands.push_back(*v);
   }
   if (node.input_size() != function.input_size() ||
       node.output_size() > function.output_size())

@@ -307,34 +307,21 @@ Value whereBody(OpBuilder &b, Location loc, ValueRange a,
 // Variadic
 //===----------------------------------------------------------------------===//
 
-Value maxBody(OpBuilder &b, Location loc, ValueRange a,
-              const ScalarContext &c) {
+/// The inputs combined left to right by `FOp` (floats), `UOp` (unsigned
+/// integers) or `SOp` (signed integers).
+template <typename FOp, typename UOp, typename SOp>
+Value variadicBody(OpBuilder &b, Location loc, ValueRange a,
+                   const ScalarContext &c) {
   Value r = a[0];
   for (Value v : a.drop_front())
-    r = c.isFloat()      ? (Value)arith::MaximumFOp::create(b, loc, r, v)
-        : c.isUnsigned() ? (Value)arith::MaxUIOp::create(b, loc, r, v)
-                         : (Value)arith::MaxSIOp::create(b, loc, r, v);
+    r = c.isFloat()      ? (Value)FOp::create(b, loc, r, v)
+        : c.isUnsigned() ? (Value)UOp::create(b, loc, r, v)
+                         : (Value)SOp::create(b, loc, r, v);
   return r;
 }
 
-Value minBody(OpBuilder &b, Location loc, ValueRange a,
-              const ScalarContext &c) {
-  Value r = a[0];
-  for (Value v : a.drop_front())
-    r = c.isFloat()      ? (Value)arith::MinimumFOp::create(b, loc, r, v)
-        : c.isUnsigned() ? (Value)arith::MinUIOp::create(b, loc, r, v)
-                         : (Value)arith::MinSIOp::create(b, loc, r, v);
-  return r;
-}
-
-Value sumBody(OpBuilder &b, Location loc, ValueRange a,
-              const ScalarContext &c) {
-  Value r = a[0];
-  for (Value v : a.drop_front())
-    r = c.isFloat() ? (Value)arith::AddFOp::create(b, loc, r, v)
-                    : (Value)arith::AddIOp::create(b, loc, r, v);
-  return r;
-}
+constexpr ScalarFn sumBody =
+    variadicBody<arith::AddFOp, arith::AddIOp, arith::AddIOp>;
 
 Value meanBody(OpBuilder &b, Location loc, ValueRange a,
                const ScalarContext &c) {
@@ -442,8 +429,10 @@ void mlir::onnx::populateElementwiseToLinalgPatterns(
       {BitwiseXorOp::getOperationName(), intBinary<arith::XOrIOp>},
       {WhereOp::getOperationName(), whereBody},
       // Variadic.
-      {MaxOp::getOperationName(), maxBody},
-      {MinOp::getOperationName(), minBody},
+      {MaxOp::getOperationName(),
+       variadicBody<arith::MaximumFOp, arith::MaxUIOp, arith::MaxSIOp>},
+      {MinOp::getOperationName(),
+       variadicBody<arith::MinimumFOp, arith::MinUIOp, arith::MinSIOp>},
       {SumOp::getOperationName(), sumBody},
       {MeanOp::getOperationName(), meanBody},
   };

@@ -132,27 +132,8 @@ Value broadcastTo(OpBuilder &b, Location loc, Value input,
              b, loc, TypeRange{init.getType()}, ValueRange{}, ValueRange{init},
              maps, iterators,
              [&](OpBuilder &nb, Location nloc, ValueRange) {
-               Value zero = arith::ConstantIndexOp::create(nb, nloc, 0);
-               Value one = arith::ConstantIndexOp::create(nb, nloc, 1);
-               SmallVector<Value> indices;
-               for (int64_t j = 0; j < type.getRank(); ++j) {
-                 if (!type.isDynamicDim(j) && type.getDimSize(j) == 1) {
-                   indices.push_back(zero);
-                   continue;
-                 }
-                 Value idx = linalg::IndexOp::create(nb, nloc, offset + j);
-                 if (type.isDynamicDim(j)) {
-                   Value dim = tensor::DimOp::create(nb, nloc, input, j);
-                   Value isOne = arith::CmpIOp::create(
-                       nb, nloc, arith::CmpIPredicate::eq, dim, one);
-                   idx = arith::SelectOp::create(nb, nloc, isOne, zero, idx);
-                 }
-                 indices.push_back(idx);
-               }
                linalg::YieldOp::create(
-                   nb, nloc,
-                   tensor::ExtractOp::create(nb, nloc, input, indices)
-                       .getResult());
+                   nb, nloc, extractBroadcastElement(nb, nloc, input, rank));
              })
       .getResult(0);
 }
@@ -333,11 +314,8 @@ FailureOr<Value> buildMatMul(OpBuilder &b, Location loc, Value x, Value y,
     outDims.push_back(tensor::getMixedSize(b, loc, y, 1));
     product = flat;
     if (xRank > 2) {
-      SmallVector<int64_t> staticDims;
-      SmallVector<Value> ignored;
-      dispatchIndexOpFoldResults(outDims, ignored, staticDims);
       product = tensor::ExpandShapeOp::create(
-          b, loc, RankedTensorType::get(staticDims, acc), flat,
+          b, loc, typeOfDims(outDims, acc), flat,
           collapseGroups(xRank, 0, xRank - 1), outDims);
     }
   } else {
@@ -374,11 +352,8 @@ FailureOr<Value> buildMatMul(OpBuilder &b, Location loc, Value x, Value y,
     outDims.push_back(xTarget[batchRank]);
     outDims.push_back(yTarget[batchRank + 1]);
     if (batchRank > 1) {
-      SmallVector<int64_t> staticDims;
-      SmallVector<Value> ignored;
-      dispatchIndexOpFoldResults(outDims, ignored, staticDims);
       product = tensor::ExpandShapeOp::create(
-          b, loc, RankedTensorType::get(staticDims, acc), product,
+          b, loc, typeOfDims(outDims, acc), product,
           collapseGroups(rank, 0, batchRank), outDims);
     }
   }

@@ -36,13 +36,6 @@ using namespace mlir::onnx;
 
 namespace {
 
-RankedTensorType typeOfDims(ArrayRef<OpFoldResult> dims, Type elem) {
-  SmallVector<int64_t> shape;
-  SmallVector<Value> ignored;
-  dispatchIndexOpFoldResults(dims, ignored, shape);
-  return RankedTensorType::get(shape, elem);
-}
-
 /// Splits dim `dim` of `t` into (`group`, size / `group`).
 Value splitGroups(OpBuilder &b, Location loc, Value t, int64_t dim,
                   int64_t group) {
@@ -267,6 +260,19 @@ LogicalResult checkOperands(Operation *op, Value x, Value w, Value bias,
   return success();
 }
 
+/// The opening checks of Conv and ConvTranspose: checkOperands, then the
+/// window attributes (read into `attrs`) and a positive `group`.
+LogicalResult checkConvOperands(Operation *op, Value x, Value w, Value bias,
+                                int64_t group, SmallVector<int64_t> &kernel,
+                                WindowAttrs &attrs) {
+  if (failed(checkOperands(op, x, w, bias, kernel)) ||
+      failed(readWindowAttrs(op, kernel, attrs)))
+    return failure();
+  if (group <= 0)
+    return emitLoweringError(op, "group must be positive");
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Conv
 //===----------------------------------------------------------------------===//
@@ -281,14 +287,10 @@ struct ConvLowering : public ONNXToLinalgPattern<ConvOp> {
     auto resultType = getConvertedType(op.getY());
     Value x = adaptor.getX(), w = adaptor.getW(), bias = adaptor.getB();
     SmallVector<int64_t> kernel;
-    if (failed(checkOperands(op, x, w, bias, kernel)))
-      return failure();
     WindowAttrs attrs;
-    if (failed(readWindowAttrs(op, kernel, attrs)))
-      return failure();
     int64_t group = op.getGroup();
-    if (group <= 0)
-      return emitLoweringError(op, "group must be positive");
+    if (failed(checkConvOperands(op, x, w, bias, group, kernel, attrs)))
+      return failure();
     int64_t r = kernel.size();
     IndexMath m{rewriter, loc};
     SmallVector<OpFoldResult> xDims = getDims(rewriter, loc, x);
@@ -358,14 +360,10 @@ struct ConvTransposeLowering : public ONNXToLinalgPattern<ConvTransposeOp> {
     auto resultType = getConvertedType(op.getY());
     Value x = adaptor.getX(), w = adaptor.getW(), bias = adaptor.getB();
     SmallVector<int64_t> kernel;
-    if (failed(checkOperands(op, x, w, bias, kernel)))
-      return failure();
     WindowAttrs attrs;
-    if (failed(readWindowAttrs(op, kernel, attrs)))
-      return failure();
     int64_t group = op.getGroup();
-    if (group <= 0)
-      return emitLoweringError(op, "group must be positive");
+    if (failed(checkConvOperands(op, x, w, bias, group, kernel, attrs)))
+      return failure();
     int64_t r = kernel.size();
     SmallVector<int64_t> outputPadding(r, 0);
     if (auto a = op.getOutputPadding()) {

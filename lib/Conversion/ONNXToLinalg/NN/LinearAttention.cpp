@@ -205,15 +205,24 @@ public:
         .getResult(0);
   }
 
+  /// The type of a [batch, heads, d_v] accumulator (a row of d_v per head).
+  RankedTensorType headRowsType(int64_t heads) const {
+    return RankedTensorType::get({ShapedType::kDynamic, heads, h.dv}, h.acc);
+  }
+
+  /// Zeros of [batch, heads, d_v] in the accumulator type.
+  Value zeroHeadRows(OpBuilder &fb, Location fl, int64_t heads) const {
+    return createFilled(
+        fb, fl, {batch, fb.getIndexAttr(heads), fb.getIndexAttr(h.dv)}, h.acc,
+        arith::ConstantOp::create(fb, fl, fb.getFloatAttr(h.acc, 0.0)));
+  }
+
   /// The delta rule: u = S^T k, then S += beta_t k (v - u)^T.
   Value deltaUpdate(OpBuilder &fb, Location fl, Value s, Value kT, Value vT,
                     Value bT) const {
     // u[b, h, j] = sum_i S[b, h, i, j] k[b, h, i]
-    auto uType =
-        RankedTensorType::get({ShapedType::kDynamic, h.hkv, h.dv}, h.acc);
-    Value u = createFilled(
-        fb, fl, {batch, fb.getIndexAttr(h.hkv), fb.getIndexAttr(h.dv)}, h.acc,
-        arith::ConstantOp::create(fb, fl, fb.getFloatAttr(h.acc, 0.0)));
+    RankedTensorType uType = headRowsType(h.hkv);
+    Value u = zeroHeadRows(fb, fl, h.hkv);
     // dims (b, h, j, i)
     u = linalg::GenericOp::create(
             fb, fl, TypeRange{uType}, ValueRange{s, kT}, ValueRange{u},
@@ -276,11 +285,8 @@ public:
   Value readOut(OpBuilder &fb, Location fl, Value qT, Value s) const {
     // o[b, hq, j] = scale * sum_i q[b, hq, i] S[b, hq / group, i, j],
     // dims (b, hq, j, i).
-    auto oType =
-        RankedTensorType::get({ShapedType::kDynamic, h.hq, h.dv}, h.acc);
-    Value o = createFilled(
-        fb, fl, {batch, fb.getIndexAttr(h.hq), fb.getIndexAttr(h.dv)}, h.acc,
-        arith::ConstantOp::create(fb, fl, fb.getFloatAttr(h.acc, 0.0)));
+    RankedTensorType oType = headRowsType(h.hq);
+    Value o = zeroHeadRows(fb, fl, h.hq);
     o = linalg::GenericOp::create(
             fb, fl, TypeRange{oType}, ValueRange{qT, s}, ValueRange{o},
             SmallVector<AffineMap>{map({d0, zero, d1 * h.dk + d3}),

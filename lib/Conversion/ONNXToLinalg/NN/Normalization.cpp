@@ -96,20 +96,9 @@ std::pair<Value, Value> meanAndVariance(OpBuilder &b, Location loc, Value x,
         return arith::AddFOp::create(nb, l, a, convertFloat(nb, l, v, acc));
       });
   auto divide = [&](Value t) {
-    int64_t rank = cast<RankedTensorType>(t.getType()).getRank();
-    Value out = tensor::EmptyOp::create(b, loc, getDims(b, loc, t), acc);
-    SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    return linalg::GenericOp::create(
-               b, loc, TypeRange{out.getType()}, ValueRange{t}, ValueRange{out},
-               maps, iterators,
-               [&](OpBuilder &nb, Location l, ValueRange args) {
-                 linalg::YieldOp::create(
-                     nb, l,
-                     arith::DivFOp::create(nb, l, args[0], count).getResult());
-               })
-        .getResult(0);
+    return mapTensor(b, loc, t, acc, [&](OpBuilder &nb, Location l, Value v) {
+      return arith::DivFOp::create(nb, l, v, count).getResult();
+    });
   };
   Value mean = divide(sum);
   Value squares = reduceDims(

@@ -116,6 +116,18 @@ Value padForWindows(OpBuilder &b, Location loc, Value x, const PoolGeometry &g,
   return padWith(b, loc, x, low, high, value);
 }
 
+/// `x` padded with zeros for the windows of `g`, and zeros of `acc` in the
+/// output dims to sum the windows into.
+std::pair<Value, Value> zeroPaddedSum(OpBuilder &b, Location loc, Value x,
+                                      const PoolGeometry &g, Type elem,
+                                      Type acc) {
+  Value padded =
+      padForWindows(b, loc, x, g, createScalarConstant(b, loc, elem, 0));
+  Value init = createFilled(b, loc, g.outDims, acc,
+                            createScalarConstant(b, loc, acc, 0));
+  return {padded, init};
+}
+
 /// The loops (n, c, out..., window...) of a pool over `padded`: maps of the
 /// input, the window tensor and an output.
 SmallVector<AffineMap> windowMaps(MLIRContext *ctx, const PoolGeometry &g,
@@ -382,10 +394,7 @@ struct AveragePoolLowering : public ONNXToLinalgPattern<AveragePoolOp> {
       return failure();
     Type elem = resultType.getElementType();
     Type acc = getAccumulatorType(elem);
-    Value padded = padForWindows(rewriter, loc, x, g,
-                                 createScalarConstant(rewriter, loc, elem, 0));
-    Value init = createFilled(rewriter, loc, g.outDims, acc,
-                              createScalarConstant(rewriter, loc, acc, 0));
+    auto [padded, init] = zeroPaddedSum(rewriter, loc, x, g, elem, acc);
     Value sum;
     if (acc == elem)
       sum = namedPool<linalg::PoolingNcwSumOp, linalg::PoolingNchwSumOp>(
@@ -494,23 +503,6 @@ Value rootOf(OpBuilder &b, Location loc, Value s, int64_t p) {
       b, loc, s, createScalarConstant(b, loc, s.getType(), 1.0 / p));
 }
 
-/// Applies `fn` elementwise to `t`, into element type `elem`.
-Value mapTensor(OpBuilder &b, Location loc, Value t, Type elem,
-                function_ref<Value(OpBuilder &, Location, Value)> fn) {
-  int64_t rank = cast<RankedTensorType>(t.getType()).getRank();
-  Value out = tensor::EmptyOp::create(b, loc, getDims(b, loc, t), elem);
-  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{out.getType()}, ValueRange{t}, ValueRange{out},
-             maps, iterators,
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(nb, l, fn(nb, l, args[0]));
-             })
-      .getResult(0);
-}
-
 struct LpPoolLowering : public ONNXToLinalgPattern<LpPoolOp> {
   using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
@@ -528,10 +520,7 @@ struct LpPoolLowering : public ONNXToLinalgPattern<LpPoolOp> {
       return emitLoweringError(op, "p must be positive");
     Type elem = resultType.getElementType();
     Type acc = getAccumulatorType(elem);
-    Value padded = padForWindows(rewriter, loc, x, g,
-                                 createScalarConstant(rewriter, loc, elem, 0));
-    Value init = createFilled(rewriter, loc, g.outDims, acc,
-                              createScalarConstant(rewriter, loc, acc, 0));
+    auto [padded, init] = zeroPaddedSum(rewriter, loc, x, g, elem, acc);
     Value sum = reduceWindows(rewriter, loc, padded, g, init,
                               [&](OpBuilder &b, Location l, Value v, Value a) {
                                 return arith::AddFOp::create(
@@ -595,11 +584,8 @@ Value buildGlobalPool(
   SmallVector<ReassociationIndices> groups = {{0}, {1}};
   for (int64_t i = 2; i < rank; ++i)
     groups.back().push_back(i);
-  SmallVector<int64_t> shape;
-  SmallVector<Value> ignored;
-  dispatchIndexOpFoldResults(outDims, ignored, shape);
-  return tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get(shape, elem), finished, groups, outDims);
+  return tensor::ExpandShapeOp::create(b, loc, typeOfDims(outDims, elem),
+                                       finished, groups, outDims);
 }
 
 template <typename OpTy, GlobalKind kind>

@@ -268,22 +268,18 @@ struct StepInputs {
     maps.push_back(AffineMap::getMultiDimIdentityMap(2, ctx));
     return values.size() - 1;
   }
+  // A vector along loop `dim` (0: batch, 1: hidden), or -1 for none.
+  int addVector(Value v, unsigned dim) {
+    if (!v)
+      return -1;
+    values.push_back(v);
+    maps.push_back(AffineMap::get(2, 0, getAffineDimExpr(dim, ctx)));
+    return values.size() - 1;
+  }
   // A [hidden] vector.
-  int addHidden(Value v) {
-    if (!v)
-      return -1;
-    values.push_back(v);
-    maps.push_back(AffineMap::get(2, 0, getAffineDimExpr(1, ctx)));
-    return values.size() - 1;
-  }
+  int addHidden(Value v) { return addVector(v, 1); }
   // A [batch] vector.
-  int addBatch(Value v) {
-    if (!v)
-      return -1;
-    values.push_back(v);
-    maps.push_back(AffineMap::get(2, 0, getAffineDimExpr(0, ctx)));
-    return values.size() - 1;
-  }
+  int addBatch(Value v) { return addVector(v, 0); }
 };
 
 /// A linalg.generic over [batch, hidden] with `numOutputs` outputs of

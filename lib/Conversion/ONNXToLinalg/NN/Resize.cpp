@@ -215,13 +215,8 @@ SmallVector<OpFoldResult> outputDims(ResizeOp op, OpBuilder &b, Location loc,
     dims[axis.dim] = castToIndex(
         b, loc, arith::FPToSIOp::create(b, loc, b.getI64Type(), axis.outSizeF));
   for (int64_t d = 0; d < rank; ++d)
-    if (!type.isDynamicDim(d) && !staticValue(dims[d]))
-      check(b, loc,
-            cmpI(b, loc, Pred::eq, toValue(b, loc, dims[d]),
-                 idx(b, loc, type.getDimSize(d))),
-            op,
-            "the output size of dim " + Twine(d) + " is not the inferred " +
-                Twine(type.getDimSize(d)));
+    if (!staticValue(dims[d]))
+      checkInferredSize(b, loc, op, type, d, dims[d]);
   return preferStatic(b, loc, op, type, dims);
 }
 

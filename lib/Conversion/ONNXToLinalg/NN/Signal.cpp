@@ -200,13 +200,8 @@ struct DFTLowering : ONNXToLinalgPattern<DFTOp> {
     }
     dims.push_back(b.getIndexAttr(cOut));
     for (int64_t d = 0; d < rank - 1; ++d)
-      if (!type.isDynamicDim(d) && !staticValue(dims[d]))
-        check(b, loc,
-              cmpI(b, loc, Pred::eq, toValue(b, loc, dims[d]),
-                   idx(b, loc, type.getDimSize(d))),
-              op,
-              "the output size of dim " + Twine(d) + " is not the inferred " +
-                  Twine(type.getDimSize(d)));
+      if (!staticValue(dims[d]))
+        checkInferredSize(b, loc, op, type, d, dims[d]);
     dims = preferStatic(b, loc, op, type, dims);
     Value count = irfft ? len : minI(b, loc, len, nIn);
     Type f64 = b.getF64Type();
@@ -340,13 +335,7 @@ struct STFTLowering : ONNXToLinalgPattern<STFTOp> {
     SmallVector<OpFoldResult> dims = {inDims[0], frames, bins,
                                       b.getIndexAttr(2)};
     for (int64_t d = 1; d < 3; ++d)
-      if (!type.isDynamicDim(d))
-        check(b, loc,
-              cmpI(b, loc, Pred::eq, toValue(b, loc, dims[d]),
-                   idx(b, loc, type.getDimSize(d))),
-              op,
-              "the output size of dim " + Twine(d) + " is not the inferred " +
-                  Twine(type.getDimSize(d)));
+      checkInferredSize(b, loc, op, type, d, dims[d]);
     dims = preferStatic(b, loc, op, type, dims);
     // Each frame reads window-length samples (zero past the signal) and
     // weights them by the window; the DFT has frame_length points.
@@ -450,13 +439,7 @@ struct MelWeightMatrixLowering : ONNXToLinalgPattern<MelWeightMatrixOp> {
              idx(b, loc, 1));
     SmallVector<OpFoldResult> dims = {spectrogramBins, melBins};
     for (int64_t d = 0; d < 2; ++d)
-      if (!type.isDynamicDim(d))
-        check(b, loc,
-              cmpI(b, loc, Pred::eq, toValue(b, loc, dims[d]),
-                   idx(b, loc, type.getDimSize(d))),
-              op,
-              "the output size of dim " + Twine(d) + " is not the inferred " +
-                  Twine(type.getDimSize(d)));
+      checkInferredSize(b, loc, op, type, d, dims[d]);
     dims = preferStatic(b, loc, op, type, dims);
     Value result = buildIndexGeneric(
         b, loc, type, dims, {}, {},

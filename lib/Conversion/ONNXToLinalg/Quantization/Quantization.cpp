@@ -219,6 +219,14 @@ mapWithParams(OpBuilder &b, Location loc, Value x, Type xOnnx,
   return inputs;
 }
 
+/// The onnx element types of `inputs`, for the bodies of buildMapped.
+SmallVector<Type> onnxElements(ArrayRef<MappedInput> inputs) {
+  SmallVector<Type> types;
+  for (const MappedInput &in : inputs)
+    types.push_back(in.onnxElement);
+  return types;
+}
+
 struct QuantizeLinearLowering : ONNXToLinalgPattern<QuantizeLinearOp> {
   using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
@@ -243,9 +251,7 @@ struct QuantizeLinearLowering : ONNXToLinalgPattern<QuantizeLinearOp> {
       return failure();
     SmallVector<MappedInput> &inputs = *mapped;
     bool saturate = op.getSaturate() != 0;
-    SmallVector<Type> types;
-    for (const MappedInput &in : inputs)
-      types.push_back(in.onnxElement);
+    SmallVector<Type> types = onnxElements(inputs);
     Value result = buildMapped(
         rewriter, loc, inputs, resultType, getDims(rewriter, loc, x),
         [&](OpBuilder &b, Location l, ValueRange args) {
@@ -283,9 +289,7 @@ struct DequantizeLinearLowering : ONNXToLinalgPattern<DequantizeLinearOp> {
     if (failed(mapped))
       return failure();
     SmallVector<MappedInput> &inputs = *mapped;
-    SmallVector<Type> types;
-    for (const MappedInput &in : inputs)
-      types.push_back(in.onnxElement);
+    SmallVector<Type> types = onnxElements(inputs);
     Value result = buildMapped(
         rewriter, loc, inputs, resultType, getDims(rewriter, loc, x),
         [&](OpBuilder &b, Location l, ValueRange args) {
@@ -346,6 +350,29 @@ FailureOr<Value> subtractZeroPoint(OpBuilder &b, Location loc, Value x,
 
 Type onnxElement(Value v) { return v ? getElementTypeOf(v.getType()) : Type(); }
 
+/// A and B of MatMulInteger / QLinearMatMul minus their zero points, widened
+/// to `acc` (A's zero point follows dim `aAxis`, B's dim `bAxis`; -1: per
+/// tensor).
+template <typename OpTy, typename AdaptorTy>
+LogicalResult matMulOperands(OpBuilder &b, OpTy op, AdaptorTy adaptor,
+                             int64_t aAxis, int64_t bAxis, Type acc, Value &lhs,
+                             Value &rhs) {
+  Location loc = op.getLoc();
+  FailureOr<Value> a = subtractZeroPoint(
+      b, loc, adaptor.getA(), onnxElement(op.getA()), adaptor.getAZeroPoint(),
+      onnxElement(op.getAZeroPoint()), aAxis, acc, op);
+  if (failed(a))
+    return failure();
+  FailureOr<Value> bv = subtractZeroPoint(
+      b, loc, adaptor.getB(), onnxElement(op.getB()), adaptor.getBZeroPoint(),
+      onnxElement(op.getBZeroPoint()), bAxis, acc, op);
+  if (failed(bv))
+    return failure();
+  lhs = *a;
+  rhs = *bv;
+  return success();
+}
+
 struct MatMulIntegerLowering : ONNXToLinalgPattern<MatMulIntegerOp> {
   using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
@@ -358,20 +385,13 @@ struct MatMulIntegerLowering : ONNXToLinalgPattern<MatMulIntegerOp> {
     Type resultType = getTypeConverter()->convertType(op.getType());
     if (!aType || !bType || !isa_and_nonnull<RankedTensorType>(resultType))
       return emitLoweringError(op, "A, B and Y must be ranked");
-    Type i32 = rewriter.getI32Type();
-    FailureOr<Value> a = subtractZeroPoint(
-        rewriter, loc, adaptor.getA(), onnxElement(op.getA()),
-        adaptor.getAZeroPoint(), onnxElement(op.getAZeroPoint()),
-        aType.getRank() >= 2 ? aType.getRank() - 2 : -1, i32, op);
-    if (failed(a))
+    Value a, bv;
+    if (failed(matMulOperands(rewriter, op, adaptor,
+                              aType.getRank() >= 2 ? aType.getRank() - 2 : -1,
+                              bType.getRank() - 1, rewriter.getI32Type(), a,
+                              bv)))
       return failure();
-    FailureOr<Value> bv = subtractZeroPoint(
-        rewriter, loc, adaptor.getB(), onnxElement(op.getB()),
-        adaptor.getBZeroPoint(), onnxElement(op.getBZeroPoint()),
-        bType.getRank() - 1, i32, op);
-    if (failed(bv))
-      return failure();
-    auto matmul = MatMulOp::create(rewriter, loc, resultType, *a, *bv);
+    auto matmul = MatMulOp::create(rewriter, loc, resultType, a, bv);
     matmul->setLoc(op->getLoc());
     rewriter.replaceOp(op, matmul.getResult());
     return success();
@@ -474,9 +494,7 @@ FailureOr<Value> requantize(OpBuilder &b, Location loc, Value acc,
       return failure();
     inputs.push_back({param.first, *map, param.second});
   }
-  SmallVector<Type> types;
-  for (const MappedInput &in : inputs)
-    types.push_back(in.onnxElement);
+  SmallVector<Type> types = onnxElements(inputs);
   return buildMapped(
       b, loc, inputs, resultType, getDims(b, loc, acc),
       [&](OpBuilder &nb, Location l, ValueRange args) {
@@ -508,20 +526,11 @@ struct QLinearMatMulLowering : ONNXToLinalgPattern<QLinearMatMulOp> {
     Type acc = isInt ? (Type)rewriter.getI32Type() : rewriter.getF32Type();
     int64_t aRow = aType.getRank() >= 2 ? aType.getRank() - 2 : -1;
     int64_t bCol = bType.getRank() >= 2 ? bType.getRank() - 1 : -1;
-    FailureOr<Value> a =
-        subtractZeroPoint(rewriter, loc, adaptor.getA(), onnxElement(op.getA()),
-                          adaptor.getAZeroPoint(),
-                          onnxElement(op.getAZeroPoint()), aRow, acc, op);
-    if (failed(a))
-      return failure();
-    FailureOr<Value> bv =
-        subtractZeroPoint(rewriter, loc, adaptor.getB(), onnxElement(op.getB()),
-                          adaptor.getBZeroPoint(),
-                          onnxElement(op.getBZeroPoint()), bCol, acc, op);
-    if (failed(bv))
+    Value a, bv;
+    if (failed(matMulOperands(rewriter, op, adaptor, aRow, bCol, acc, a, bv)))
       return failure();
     auto accType = RankedTensorType::get(resultType.getShape(), acc);
-    Value product = MatMulOp::create(rewriter, loc, accType, *a, *bv);
+    Value product = MatMulOp::create(rewriter, loc, accType, a, bv);
     int64_t rank = resultType.getRank();
     FailureOr<Value> result =
         requantize(rewriter, loc, product,

@@ -207,6 +207,16 @@ std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
+/// `axis` normalized for `rank`, or a lowering error on `op` when it is out
+/// of range (a rank-0 tensor has no axis).
+FailureOr<int64_t> checkedAxis(Operation *op, int64_t axis, int64_t rank) {
+  std::optional<int64_t> d = normalizeAxis(axis, rank);
+  if (!d || rank == 0)
+    return emitLoweringError(
+        op, "axis " + Twine(axis) + " is out of range for rank " + Twine(rank));
+  return *d;
+}
+
 //===----------------------------------------------------------------------===//
 // Reduce*
 //===----------------------------------------------------------------------===//
@@ -254,11 +264,9 @@ struct ReduceLowering : ONNXToLinalgPattern<OpTy> {
     }
     SmallVector<int64_t> dims;
     for (int64_t a : *axes) {
-      std::optional<int64_t> d = normalizeAxis(a, rank);
-      if (!d || rank == 0)
-        return emitLoweringError(op, "axis " + Twine(a) +
-                                         " is out of range for rank " +
-                                         Twine(rank));
+      FailureOr<int64_t> d = checkedAxis(op, a, rank);
+      if (failed(d))
+        return failure();
       if (!llvm::is_contained(dims, *d))
         dims.push_back(*d);
     }
@@ -525,12 +533,10 @@ struct ArgReduceLowering : ONNXToLinalgPattern<OpTy> {
     if (!inType || !resultType)
       return emitLoweringError(op, "the data and the result must be ranked");
     int64_t rank = inType.getRank();
-    std::optional<int64_t> axis =
-        normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
-    if (!axis || rank == 0)
-      return emitLoweringError(op, "axis " + Twine((int64_t)op.getAxis()) +
-                                       " is out of range for rank " +
-                                       Twine(rank));
+    FailureOr<int64_t> axis =
+        checkedAxis(op, static_cast<int64_t>(op.getAxis()), rank);
+    if (failed(axis))
+      return failure();
     Value result = buildArgReduce(rewriter, loc, data, *axis, IsMax,
                                   op.getSelectLastIndex() != 0,
                                   isUnsignedElement(op.getData().getType()));
@@ -555,12 +561,10 @@ struct HardmaxLowering : ONNXToLinalgPattern<HardmaxOp> {
     if (!type || !resultType)
       return emitLoweringError(op, "the input and the result must be ranked");
     int64_t rank = type.getRank();
-    std::optional<int64_t> axis =
-        normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
-    if (!axis || rank == 0)
-      return emitLoweringError(op, "axis " + Twine((int64_t)op.getAxis()) +
-                                       " is out of range for rank " +
-                                       Twine(rank));
+    FailureOr<int64_t> axis =
+        checkedAxis(op, static_cast<int64_t>(op.getAxis()), rank);
+    if (failed(axis))
+      return failure();
     Value index = buildArgReduce(rewriter, loc, input, *axis, /*isMax=*/true,
                                  /*lastIndex=*/false, /*isUnsigned=*/false);
     SmallVector<AffineExpr> exprs;
@@ -753,13 +757,11 @@ struct TopKLowering : ONNXToLinalgPattern<TopKOp> {
     if (!type || !valuesType || !indicesType || type.getRank() == 0)
       return emitLoweringError(op, "the input must be ranked, rank >= 1");
     int64_t rank = type.getRank();
-    std::optional<int64_t> axisOpt =
-        normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
-    if (!axisOpt)
-      return emitLoweringError(op, "axis " + Twine((int64_t)op.getAxis()) +
-                                       " is out of range for rank " +
-                                       Twine(rank));
-    int64_t axis = *axisOpt;
+    FailureOr<int64_t> axisOr =
+        checkedAxis(op, static_cast<int64_t>(op.getAxis()), rank);
+    if (failed(axisOr))
+      return failure();
+    int64_t axis = *axisOr;
     bool largest = op.getLargest() != 0;
     bool isUnsigned = isUnsignedElement(op.getX().getType());
     Type t = type.getElementType();

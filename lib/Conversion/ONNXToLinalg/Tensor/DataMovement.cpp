@@ -81,10 +81,8 @@ struct ConcatLowering : ONNXToLinalgPattern<ConcatOp> {
       return emitLoweringError(op, "expected ranked tensors and an axis");
     int64_t rank = type.getRank();
     int64_t axis = static_cast<int64_t>(*op.getAxis());
-    if (axis < 0)
-      axis += rank;
-    if (axis < 0 || axis >= rank)
-      return emitLoweringError(op, "axis out of range");
+    if (failed(resolveAxis(op, axis, rank)))
+      return failure();
     Location loc = op.getLoc();
     SmallVector<Value> inputs;
     Value first = adaptor.getInputs().front();
@@ -148,10 +146,8 @@ struct SplitLowering : ONNXToLinalgPattern<SplitOp> {
     }
     int64_t rank = inType.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0)
-      axis += rank;
-    if (axis < 0 || axis >= rank)
-      return emitLoweringError(op, "axis out of range");
+    if (failed(resolveAxis(op, axis, rank)))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     Value dim = toValue(b, loc, getDims(b, loc, input)[axis]);
@@ -571,6 +567,20 @@ Value expandTransposeCollapse(OpBuilder &b, Location loc, Value input,
   return tensor::CollapseShapeOp::create(b, loc, t, outGroups);
 }
 
+/// The checks of DepthToSpace and SpaceToDepth: a ranked result, a 4-D
+/// input and a positive blocksize (read into `bs`).
+template <typename OpTy>
+LogicalResult checkBlocks(OpTy op, RankedTensorType type, Value input,
+                          int64_t &bs) {
+  auto inType = dyn_cast<RankedTensorType>(input.getType());
+  if (!type || !inType || inType.getRank() != 4 || !op.getBlocksize())
+    return emitLoweringError(op, "expected a 4-D input and a blocksize");
+  bs = static_cast<int64_t>(*op.getBlocksize());
+  if (bs <= 0)
+    return emitLoweringError(op, "blocksize must be positive");
+  return success();
+}
+
 struct DepthToSpaceLowering : ONNXToLinalgPattern<DepthToSpaceOp> {
   using ONNXToLinalgPattern::ONNXToLinalgPattern;
   LogicalResult
@@ -578,12 +588,9 @@ struct DepthToSpaceLowering : ONNXToLinalgPattern<DepthToSpaceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto type = getResultType(op);
     Value input = adaptor.getInput();
-    auto inType = dyn_cast<RankedTensorType>(input.getType());
-    if (!type || !inType || inType.getRank() != 4 || !op.getBlocksize())
-      return emitLoweringError(op, "expected a 4-D input and a blocksize");
-    int64_t bs = static_cast<int64_t>(*op.getBlocksize());
-    if (bs <= 0)
-      return emitLoweringError(op, "blocksize must be positive");
+    int64_t bs = 0;
+    if (failed(checkBlocks(op, type, input, bs)))
+      return failure();
     bool dcr = op.getMode() != "CRD";
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
@@ -612,12 +619,9 @@ struct SpaceToDepthLowering : ONNXToLinalgPattern<SpaceToDepthOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto type = getResultType(op);
     Value input = adaptor.getInput();
-    auto inType = dyn_cast<RankedTensorType>(input.getType());
-    if (!type || !inType || inType.getRank() != 4 || !op.getBlocksize())
-      return emitLoweringError(op, "expected a 4-D input and a blocksize");
-    int64_t bs = static_cast<int64_t>(*op.getBlocksize());
-    if (bs <= 0)
-      return emitLoweringError(op, "blocksize must be positive");
+    int64_t bs = 0;
+    if (failed(checkBlocks(op, type, input, bs)))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     SmallVector<OpFoldResult> d = getDims(b, loc, input);
@@ -772,10 +776,8 @@ struct CompressLowering : ONNXToLinalgPattern<CompressOp> {
     int64_t axis = 0;
     if (op.getAxis()) {
       axis = static_cast<int64_t>(*op.getAxis());
-      if (axis < 0)
-        axis += inType.getRank();
-      if (axis < 0 || axis >= inType.getRank())
-        return emitLoweringError(op, "axis out of range");
+      if (failed(resolveAxis(op, axis, inType.getRank())))
+        return failure();
     } else {
       // Without an axis the input is flattened.
       OpFoldResult n = product(b, loc, getDims(b, loc, input));

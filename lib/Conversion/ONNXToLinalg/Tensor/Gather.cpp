@@ -43,9 +43,9 @@ struct GatherLowering : ONNXToLinalgPattern<GatherOp> {
       return emitLoweringError(op, "expected ranked tensors");
     int64_t r = dataType.getRank(), q = indicesType.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0)
-      axis += r;
-    if (axis < 0 || axis >= r || type.getRank() != q + r - 1)
+    if (failed(resolveAxis(op, axis, r)))
+      return failure();
+    if (type.getRank() != q + r - 1)
       return emitLoweringError(op, "axis out of range");
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
@@ -90,10 +90,8 @@ struct GatherElementsLowering : ONNXToLinalgPattern<GatherElementsOp> {
       return emitLoweringError(op, "expected ranked tensors of one rank");
     int64_t r = dataType.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0)
-      axis += r;
-    if (axis < 0 || axis >= r)
-      return emitLoweringError(op, "axis out of range");
+    if (failed(resolveAxis(op, axis, r)))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     SmallVector<Value> dataDims = dimValues(b, loc, data);
@@ -102,25 +100,9 @@ struct GatherElementsLowering : ONNXToLinalgPattern<GatherElementsOp> {
     Value result = buildIndexGeneric(
         b, loc, type, dims, {indices}, {b.getMultiDimIdentityMap(r)},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs, ValueRange args) {
-          SmallVector<Value> at;
-          for (int64_t d = 0; d < r; ++d) {
-            if (d == axis) {
-              at.push_back(checkedIndex(
-                  nb, nloc, castToIndex(nb, nloc, args[0]), dataDims[d],
-                  /*wrap=*/true, op, "index out of range"));
-              continue;
-            }
-            // The other dims of indices must fit in data.
-            int64_t di = indicesType.getDimSize(d), dd = dataType.getDimSize(d);
-            if (!ShapedType::isDynamic(di) && !ShapedType::isDynamic(dd) &&
-                di <= dd) {
-              at.push_back(ivs[d]);
-              continue;
-            }
-            at.push_back(checkedIndex(nb, nloc, ivs[d], dataDims[d], false, op,
-                                      "indices are larger than data in dim " +
-                                          Twine(d)));
-          }
+          SmallVector<Value> at =
+              elementsIndexPosition(nb, nloc, args[0], ivs, axis, indicesType,
+                                    dataType, dataDims, op);
           return (Value)tensor::ExtractOp::create(nb, nloc, data, at);
         });
     rewriter.replaceOp(op, result);
@@ -164,15 +146,8 @@ struct GatherNDLowering : ONNXToLinalgPattern<GatherNDOp> {
         b, loc, type, dims, {}, {},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs, ValueRange) {
           SmallVector<Value> at(ivs.begin(), ivs.begin() + batch);
-          SmallVector<Value> where(ivs.begin(), ivs.begin() + (q - 1));
-          where.push_back(Value());
-          for (int64_t m = 0; m < k; ++m) {
-            where.back() = idx(nb, nloc, m);
-            Value i = tensor::ExtractOp::create(nb, nloc, indices, where);
-            at.push_back(checkedIndex(nb, nloc, castToIndex(nb, nloc, i),
-                                      dataDims[batch + m], /*wrap=*/true, op,
-                                      "index out of range"));
-          }
+          at.append(readIndexTuple(nb, nloc, indices, ivs.take_front(q - 1), k,
+                                   ArrayRef(dataDims).drop_front(batch), op));
           at.append(ivs.begin() + (q - 1), ivs.end());
           return (Value)tensor::ExtractOp::create(nb, nloc, data, at);
         });
@@ -201,10 +176,8 @@ struct OneHotLowering : ONNXToLinalgPattern<OneHotOp> {
       return emitLoweringError(op, "expected ranked tensors");
     int64_t rank = type.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0)
-      axis += rank;
-    if (axis < 0 || axis >= rank)
-      return emitLoweringError(op, "axis out of range");
+    if (failed(resolveAxis(op, axis, rank)))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     bool indicesUnsigned = isUnsignedElement(op.getIndices().getType());

@@ -79,6 +79,34 @@ Value combine(OpBuilder &b, Location loc, StringRef reduction, Value old,
   return update;
 }
 
+/// `dest` with the update `u` written at `at`, combined by `reduction` with
+/// the element there (unless "none").
+Value writeUpdate(OpBuilder &b, Location loc, StringRef reduction, Value u,
+                  Value dest, ValueRange at, bool isUnsigned) {
+  if (reduction != "none")
+    u = combine(b, loc, reduction, tensor::ExtractOp::create(b, loc, dest, at),
+                u, isUnsigned);
+  return tensor::InsertOp::create(b, loc, u, dest, at);
+}
+
+/// The dims of a scatter's data, indices and updates.
+struct ScatterDims {
+  SmallVector<Value> data, indices, updates;
+};
+
+/// The dims of `data`, `indices` and `updates`, with a run-time check that
+/// the first `n` dims of indices and updates agree.
+ScatterDims readScatterDims(OpBuilder &b, Location loc, Value data,
+                            Value indices, Value updates, int64_t n,
+                            Operation *node) {
+  ScatterDims dims{dimValues(b, loc, data), dimValues(b, loc, indices),
+                   dimValues(b, loc, updates)};
+  for (int64_t d = 0; d < n; ++d)
+    check(b, loc, cmpI(b, loc, Pred::eq, dims.indices[d], dims.updates[d]),
+          node, "indices and updates differ in dim " + Twine(d));
+  return dims;
+}
+
 LogicalResult checkReduction(Operation *op, StringRef reduction, Type type) {
   if (reduction != "none" && reduction != "add" && reduction != "mul" &&
       reduction != "max" && reduction != "min")
@@ -108,49 +136,22 @@ struct ScatterElementsLowering : ONNXToLinalgPattern<ScatterElementsOp> {
       return failure();
     int64_t r = dataType.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0)
-      axis += r;
-    if (axis < 0 || axis >= r)
-      return emitLoweringError(op, "axis out of range");
+    if (failed(resolveAxis(op, axis, r)))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     bool isUnsigned = isUnsignedElement(op.getData().getType());
-    SmallVector<Value> dataDims = dimValues(b, loc, data);
-    SmallVector<Value> indicesDims = dimValues(b, loc, indices);
-    SmallVector<Value> updatesDims = dimValues(b, loc, updates);
-    for (int64_t d = 0; d < r; ++d)
-      check(b, loc, cmpI(b, loc, Pred::eq, indicesDims[d], updatesDims[d]), op,
-            "indices and updates differ in dim " + Twine(d));
+    ScatterDims dims = readScatterDims(b, loc, data, indices, updates, r, op);
     Value start = castTo(b, loc, data, type);
     Value result = buildLoopNest(
-        b, loc, indicesDims, {start},
+        b, loc, dims.indices, {start},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs, ValueRange args) {
           Value i = tensor::ExtractOp::create(nb, nloc, indices, ivs);
-          SmallVector<Value> at;
-          for (int64_t d = 0; d < r; ++d) {
-            if (d == axis) {
-              at.push_back(checkedIndex(nb, nloc, castToIndex(nb, nloc, i),
-                                        dataDims[d], /*wrap=*/true, op,
-                                        "index out of range"));
-              continue;
-            }
-            int64_t di = indicesType.getDimSize(d), dd = dataType.getDimSize(d);
-            if (!ShapedType::isDynamic(di) && !ShapedType::isDynamic(dd) &&
-                di <= dd) {
-              at.push_back(ivs[d]);
-              continue;
-            }
-            at.push_back(checkedIndex(nb, nloc, ivs[d], dataDims[d], false, op,
-                                      "indices are larger than data in dim " +
-                                          Twine(d)));
-          }
+          SmallVector<Value> at = elementsIndexPosition(
+              nb, nloc, i, ivs, axis, indicesType, dataType, dims.data, op);
           Value u = tensor::ExtractOp::create(nb, nloc, updates, ivs);
-          if (reduction != "none")
-            u = combine(nb, nloc, reduction,
-                        tensor::ExtractOp::create(nb, nloc, args[0], at), u,
-                        isUnsigned);
           return SmallVector<Value>{
-              tensor::InsertOp::create(nb, nloc, u, args[0], at)};
+              writeUpdate(nb, nloc, reduction, u, args[0], at, isUnsigned)};
         })[0];
     rewriter.replaceOp(op, result);
     return success();
@@ -183,33 +184,21 @@ struct ScatterNDLowering : ONNXToLinalgPattern<ScatterNDOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     bool isUnsigned = isUnsignedElement(op.getData().getType());
-    SmallVector<Value> dataDims = dimValues(b, loc, data);
-    SmallVector<Value> indicesDims = dimValues(b, loc, indices);
-    SmallVector<Value> updatesDims = dimValues(b, loc, updates);
-    for (int64_t d = 0; d < q - 1; ++d)
-      check(b, loc, cmpI(b, loc, Pred::eq, indicesDims[d], updatesDims[d]), op,
-            "indices and updates differ in dim " + Twine(d));
+    ScatterDims dims =
+        readScatterDims(b, loc, data, indices, updates, q - 1, op);
     for (int64_t d = k; d < r; ++d)
       check(b, loc,
-            cmpI(b, loc, Pred::eq, dataDims[d], updatesDims[q - 1 + d - k]), op,
-            "data and updates differ in dim " + Twine(d));
+            cmpI(b, loc, Pred::eq, dims.data[d], dims.updates[q - 1 + d - k]),
+            op, "data and updates differ in dim " + Twine(d));
     Value start = castTo(b, loc, data, type);
-    ArrayRef<Value> outer = ArrayRef(indicesDims).drop_back();
-    ArrayRef<Value> inner = ArrayRef(dataDims).drop_front(k);
+    ArrayRef<Value> outer = ArrayRef(dims.indices).drop_back();
+    ArrayRef<Value> inner = ArrayRef(dims.data).drop_front(k);
     Value result = buildLoopNest(
         b, loc, outer, {start},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs, ValueRange args) {
           // The index of the slice to write.
-          SmallVector<Value> prefix;
-          SmallVector<Value> where(ivs);
-          where.push_back(Value());
-          for (int64_t m = 0; m < k; ++m) {
-            where.back() = idx(nb, nloc, m);
-            Value i = tensor::ExtractOp::create(nb, nloc, indices, where);
-            prefix.push_back(checkedIndex(nb, nloc, castToIndex(nb, nloc, i),
-                                          dataDims[m], /*wrap=*/true, op,
-                                          "index out of range"));
-          }
+          SmallVector<Value> prefix =
+              readIndexTuple(nb, nloc, indices, ivs, k, dims.data, op);
           return buildLoopNest(
               nb, nloc, inner, {args[0]},
               [&](OpBuilder &ib, Location iloc, ValueRange jvs,
@@ -219,12 +208,8 @@ struct ScatterNDLowering : ONNXToLinalgPattern<ScatterNDOp> {
                 SmallVector<Value> from(ivs);
                 from.append(jvs.begin(), jvs.end());
                 Value u = tensor::ExtractOp::create(ib, iloc, updates, from);
-                if (reduction != "none")
-                  u = combine(ib, iloc, reduction,
-                              tensor::ExtractOp::create(ib, iloc, iargs[0], at),
-                              u, isUnsigned);
-                return SmallVector<Value>{
-                    tensor::InsertOp::create(ib, iloc, u, iargs[0], at)};
+                return SmallVector<Value>{writeUpdate(
+                    ib, iloc, reduction, u, iargs[0], at, isUnsigned)};
               });
         })[0];
     rewriter.replaceOp(op, result);

@@ -98,15 +98,22 @@ Value xorTrue(OpBuilder &b, Location loc, Value v) {
       loc, v, arith::ConstantIntOp::create(b, loc, 1, 1));
 }
 
-/// Checks at run time (where not static) that `dims` hold as many elements
-/// as `input`.
-void checkSameCount(OpBuilder &b, Location loc, Value input,
-                    ArrayRef<OpFoldResult> dims, Operation *node) {
-  OpFoldResult in = product(b, loc, getDims(b, loc, input));
+/// Replaces `op` with `data` reshaped to `type` of sizes `dims`, after a
+/// run-time check (where not static) that `dims` hold as many elements as
+/// `data`.
+LogicalResult replaceWithReshape(ConversionPatternRewriter &rewriter,
+                                 Operation *op, Value data,
+                                 RankedTensorType type,
+                                 ArrayRef<OpFoldResult> dims) {
+  OpBuilder &b = rewriter;
+  Location loc = op->getLoc();
+  OpFoldResult in = product(b, loc, getDims(b, loc, data));
   OpFoldResult out = product(b, loc, dims);
   check(b, loc,
-        cmpI(b, loc, Pred::eq, toValue(b, loc, in), toValue(b, loc, out)), node,
+        cmpI(b, loc, Pred::eq, toValue(b, loc, in), toValue(b, loc, out)), op,
         "the new shape does not have as many elements as the input");
+  rewriter.replaceOp(op, reshapeTo(b, loc, data, type, dims));
+  return success();
 }
 
 struct ReshapeLowering : ONNXToLinalgPattern<ReshapeOp> {
@@ -184,9 +191,7 @@ struct ReshapeLowering : ONNXToLinalgPattern<ReshapeOp> {
         if (std::optional<int64_t> s = staticValue(d))
           d = b.getIndexAttr(*s);
     }
-    checkSameCount(b, loc, data, dims, op);
-    rewriter.replaceOp(op, reshapeTo(b, loc, data, type, dims));
-    return success();
+    return replaceWithReshape(rewriter, op, data, type, dims);
   }
 };
 
@@ -296,9 +301,7 @@ LogicalResult squeezeAtRunTime(Operation *op, Value data, Value axes,
         "the number of squeezed dims does not match the result rank");
   SmallVector<OpFoldResult> result(dims.begin(), dims.end());
   result = preferStatic(b, loc, op, type, result);
-  checkSameCount(b, loc, data, result, op);
-  rewriter.replaceOp(op, reshapeTo(b, loc, data, type, result));
-  return success();
+  return replaceWithReshape(rewriter, op, data, type, result);
 }
 
 /// Unsqueeze with axes known at run time only: a result dim is 1 where an
@@ -328,9 +331,7 @@ LogicalResult unsqueezeAtRunTime(Operation *op, Value data, Value axes,
   check(b, loc, cmpI(b, loc, Pred::eq, pos, idx(b, loc, inRank)), op,
         "the number of axes does not match the result rank");
   dims = preferStatic(b, loc, op, type, dims);
-  checkSameCount(b, loc, data, dims, op);
-  rewriter.replaceOp(op, reshapeTo(b, loc, data, type, dims));
-  return success();
+  return replaceWithReshape(rewriter, op, data, type, dims);
 }
 
 struct SqueezeLowering : ONNXToLinalgPattern<SqueezeOp> {

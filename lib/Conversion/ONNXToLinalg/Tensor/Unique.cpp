@@ -144,12 +144,17 @@ public:
     return {count, uniq};
   }
 
+  /// A 1-D index tensor of `size` zeros.
+  Value zeroIndices(OpFoldResult size) const {
+    Value t = tensor::EmptyOp::create(b, loc, ArrayRef<OpFoldResult>{size},
+                                      b.getIndexType());
+    return linalg::FillOp::create(b, loc, zero, t).getResult(0);
+  }
+
   /// 3. Sorted: each unique item goes to its rank among them.
   Value sortedOrder(Value uniq, Value count) const {
-    Value init = tensor::EmptyOp::create(b, loc, ArrayRef<OpFoldResult>{count},
-                                         b.getIndexType());
     // Slots that two items would share (NaN) keep a valid index.
-    init = linalg::FillOp::create(b, loc, zero, init).getResult(0);
+    Value init = zeroIndices(count);
     return buildLoopNest(
         b, loc, {count}, {init},
         [&](OpBuilder &lb, Location ll, ValueRange ivs, ValueRange args) {
@@ -171,9 +176,7 @@ public:
 
   /// 4. The position of each unique item in the output.
   Value positions(Value order, Value count) const {
-    Value posOf = tensor::EmptyOp::create(b, loc, ArrayRef<OpFoldResult>{n},
-                                          b.getIndexType());
-    posOf = linalg::FillOp::create(b, loc, zero, posOf).getResult(0);
+    Value posOf = zeroIndices(n);
     return buildLoopNest(
         b, loc, {count}, {posOf},
         [&](OpBuilder &lb, Location ll, ValueRange ivs, ValueRange args) {
@@ -253,10 +256,8 @@ struct UniqueLowering : ONNXToLinalgPattern<UniqueOp> {
     int64_t axis = -1;
     if (op.getAxis()) {
       axis = static_cast<int64_t>(*op.getAxis());
-      if (axis < 0)
-        axis += xType.getRank();
-      if (axis < 0 || axis >= xType.getRank())
-        return emitLoweringError(op, "axis out of range");
+      if (failed(resolveAxis(op, axis, xType.getRank())))
+        return failure();
     } else {
       OpFoldResult n = product(b, loc, getDims(b, loc, x));
       auto flatType = RankedTensorType::get(
