@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/IR/ONNXShapeInference.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -91,10 +92,10 @@ LogicalResult mlir::onnx::emitLoweringError(Operation *op,
 
 LogicalResult mlir::onnx::resolveAxis(Operation *op, int64_t &axis,
                                       int64_t rank) {
-  if (axis < 0)
-    axis += rank;
-  if (axis < 0 || axis >= rank)
+  std::optional<int64_t> normalized = normalizeAxis(axis, rank);
+  if (!normalized)
     return emitLoweringError(op, "axis out of range");
+  axis = *normalized;
   return success();
 }
 
