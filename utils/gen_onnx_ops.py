@@ -4,7 +4,7 @@
 
 Reads Changelog.md (ai.onnx, ai.onnx.preview, ai.onnx.preview.training) and
 Changelog-ml.md (ai.onnx.ml) and writes:
-  include/OnnxDialect/IR/ONNXOps<Domain>.td   one op per schema version
+  include/OnnxDialect/Dialect/ONNX/IR/ONNXOps<Domain>.td   one op per schema version
   docs/status.md                              one row per operator (newest version)
 Python 3 standard library only, so it runs anywhere the spec is.
 
@@ -502,7 +502,7 @@ HEADER = """{banner}
 #ifndef ONNXDIALECT_IR_ONNXOPS{guard}_TD
 #define ONNXDIALECT_IR_ONNXOPS{guard}_TD
 
-include "OnnxDialect/IR/ONNXBase.td"
+include "OnnxDialect/Dialect/ONNX/IR/ONNXBase.td"
 """
 
 
@@ -533,7 +533,7 @@ def emit_td_files(schemas):
         for s in items:
             text += "\n" + emit_op(s) + "\n"
         text += "\n#endif // ONNXDIALECT_IR_ONNXOPS%s_TD\n" % suffix.upper()
-        out["include/OnnxDialect/IR/" + fname] = text
+        out["include/OnnxDialect/Dialect/ONNX/IR/" + fname] = text
     return out
 
 
@@ -545,7 +545,7 @@ FAMILY_HEAD = """
 An operator's family is the file that registers its inference (Elementwise,
 Math, NN, Tensor, Reduction, Quantization, Sequence, Text, ControlFlow, ML,
 Training); its decomposition is in the file of that name in
-`lib/Dialect/ONNX/Decompose/` and its lowering in the folder of that name in
+`lib/Dialect/ONNX/Transforms/Decompose/` and its lowering in the folder of that name in
 `lib/Conversion/ONNXToLinalg/`. The generator stops on any other exception than
 these:
 
@@ -568,9 +568,9 @@ dialect (the count is below); older versions are reached through the newest one 
 | infer | result type and shape inference |
 | lower | it compiles for the CPU (lowered by `convert-onnx-to-linalg`, or expanded by `onnx-decompose` into ops that are): `yes` when at least one of its node tests passes and none fails for want of a lowering, `partial` when some do |
 | run CPU / run GPU | node tests of the operator passing end to end / all its node tests, ONNX 1.12 and 1.22 together (`utils/update_op_status.py` fills both columns from `docs/conformance.md`) |
-| inference in | the file of `lib/Dialect/ONNX/Inference/` that registers its inference function (`r.add<...>`): its name is the operator's family |
-| folding in | `lib/Dialect/ONNX/Folding.cpp` when constant operands fold it |
-| decomposition in | the file of `lib/Dialect/ONNX/Decompose/` when `onnx-decompose` expands it (`r.add<...>` there), named for the family |
+| inference in | the file of `lib/Dialect/ONNX/IR/Inference/` that registers its inference function (`r.add<...>`): its name is the operator's family |
+| folding in | `lib/Dialect/ONNX/IR/Folding.cpp` when constant operands fold it |
+| decomposition in | the file of `lib/Dialect/ONNX/Transforms/Decompose/` when `onnx-decompose` expands it (`r.add<...>` there), named for the family |
 | lowering in | the family folder and file of `lib/Conversion/ONNXToLinalg/` whose pattern converts it |
 
 The last four columns are read from the sources: each names an operator by the C++
@@ -610,8 +610,8 @@ def lowered_classes(text):
 # Where each stage keeps its files, a file per op family (the lowering: a
 # folder per family). The family of an operator is the file that registers its
 # inference; the other stages are expected in the file or folder of that name.
-INFERENCE_DIR = "lib/Dialect/ONNX/Inference"
-DECOMPOSE_DIR = "lib/Dialect/ONNX/Decompose"
+INFERENCE_DIR = "lib/Dialect/ONNX/IR/Inference"
+DECOMPOSE_DIR = "lib/Dialect/ONNX/Transforms/Decompose"
 LOWERING_DIR = "lib/Conversion/ONNXToLinalg"
 
 
@@ -643,7 +643,7 @@ def source_sites(root):
 
     for name, text in files(INFERENCE_DIR):
         note(registered_classes(text), "infer_in", name)
-    folding = os.path.join(root, "lib/Dialect/ONNX/Folding.cpp")
+    folding = os.path.join(root, "lib/Dialect/ONNX/IR/Folding.cpp")
     if os.path.exists(folding):
         # It names Constant only to leave it alone.
         note(set(re.findall(r"\b(\w+Op)\b", read(folding))) - {"ConstantOp"},

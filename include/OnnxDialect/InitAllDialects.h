@@ -15,8 +15,8 @@
 #ifndef ONNXDIALECT_INITALLDIALECTS_H
 #define ONNXDIALECT_INITALLDIALECTS_H
 
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXDialect.h"
 #include "OnnxDialect/Distribute/Passes.h"
-#include "OnnxDialect/IR/ONNXDialect.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"

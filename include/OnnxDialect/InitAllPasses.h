@@ -18,9 +18,9 @@
 #include "OnnxDialect/Codegen/CPU/Passes.h"
 #include "OnnxDialect/Codegen/GPU/Passes.h"
 #include "OnnxDialect/Conversion/Passes.h"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h"
 #include "OnnxDialect/Distribute/Passes.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
-#include "OnnxDialect/Transforms/Passes.h"
 
 #include "mlir/InitAllPasses.h"
 

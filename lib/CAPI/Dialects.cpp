@@ -13,7 +13,7 @@
 
 #include "OnnxDialect-c/Dialects.h"
 
-#include "OnnxDialect/IR/ONNXDialect.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXDialect.h"
 #include "OnnxDialect/InitAllDialects.h"
 #include "OnnxDialect/InitAllPasses.h"
 

@@ -16,9 +16,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOperator.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
 #include "OnnxDialect/Distribute/Passes.h"
-#include "OnnxDialect/IR/ONNXOperator.h"
-#include "OnnxDialect/IR/ONNXOps.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
 #include "Utils.h"
 

@@ -14,9 +14,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h"
 #include "OnnxDialect/Distribute/Passes.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
-#include "OnnxDialect/Transforms/Passes.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/DLTI/DLTI.h"

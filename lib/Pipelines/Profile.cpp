@@ -38,7 +38,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

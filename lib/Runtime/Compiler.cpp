@@ -21,14 +21,14 @@
 #include "CrashGuard.h"
 
 #include "OnnxDialect/Codegen/CPU/CPUTarget.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXDataTypes.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXDialect.h"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h"
 #include "OnnxDialect/Distribute/Passes.h"
-#include "OnnxDialect/IR/ONNXDataTypes.h"
-#include "OnnxDialect/IR/ONNXDialect.h"
 #include "OnnxDialect/InitAllDialects.h"
 #include "OnnxDialect/InitAllPasses.h"
 #include "OnnxDialect/Pipelines/Pipelines.h"
 #include "OnnxDialect/Target/ONNX/ImportONNX.h"
-#include "OnnxDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

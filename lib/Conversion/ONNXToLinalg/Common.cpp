@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/IR/ONNXOps.h"
-#include "OnnxDialect/IR/ONNXShapeInference.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXShapeInference.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Conversion/Passes.h"
-#include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

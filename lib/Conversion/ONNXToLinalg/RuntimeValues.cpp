@@ -38,8 +38,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "RuntimeValues.h"
-#include "OnnxDialect/IR/ONNXDataTypes.h"
-#include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXDataTypes.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

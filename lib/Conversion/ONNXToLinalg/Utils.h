@@ -33,7 +33,7 @@
 #define ONNXDIALECT_LIB_CONVERSION_ONNXTOLINALG_UTILS_H
 
 #include "OnnxDialect/Conversion/ONNXToLinalg/ONNXToLinalg.h"
-#include "OnnxDialect/IR/ONNXWindow.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXWindow.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Target/ONNX/ExportONNX.h"
-#include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
 #include "OnnxDialect/Target/ONNX/TensorData.h"
 
 #include "onnx.pb.h"

@@ -16,11 +16,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Target/ONNX/ImportONNX.h"
-#include "OnnxDialect/IR/ONNXOps.h"
-#include "OnnxDialect/IR/ONNXShapeInference.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXShapeInference.h"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h"
 #include "OnnxDialect/Target/ONNX/ParseTextualSyntax.h"
 #include "OnnxDialect/Target/ONNX/TensorData.h"
-#include "OnnxDialect/Transforms/Passes.h"
 
 #include "onnx.pb.h"
 

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Target/ONNX/TensorData.h"
-#include "OnnxDialect/IR/ONNXDialect.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXDialect.h"
 
 #include "onnx.pb.h"
 

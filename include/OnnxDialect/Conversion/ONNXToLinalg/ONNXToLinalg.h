@@ -42,8 +42,8 @@ public:
 
 //===----------------------------------------------------------------------===//
 // Patterns, by op family: one folder of lib/Conversion/ONNXToLinalg each,
-// named as in lib/Dialect/ONNX/Inference and lib/Dialect/ONNX/Decompose;
-// one function per source file
+// named as in lib/Dialect/ONNX/IR/Inference and
+// lib/Dialect/ONNX/Transforms/Decompose; one function per source file
 //===----------------------------------------------------------------------===//
 
 // Elementwise (Elementwise/)

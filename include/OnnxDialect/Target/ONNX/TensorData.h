@@ -15,8 +15,8 @@
 #ifndef ONNXDIALECT_TARGET_ONNX_TENSORDATA_H
 #define ONNXDIALECT_TARGET_ONNX_TENSORDATA_H
 
-#include "OnnxDialect/IR/ONNXDataTypes.h"
-#include "OnnxDialect/IR/ONNXSchema.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXDataTypes.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXSchema.h"
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/LLVM.h"

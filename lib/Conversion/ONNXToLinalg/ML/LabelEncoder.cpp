@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/IR/ONNXDataTypes.h"
-#include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXDataTypes.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
 #include "RuntimeValues.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -29,7 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

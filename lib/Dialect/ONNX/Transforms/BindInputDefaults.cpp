@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/Transforms/Passes.h"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
@@ -22,7 +22,7 @@
 namespace mlir {
 namespace onnx {
 #define GEN_PASS_DEF_ONNXBINDINPUTDEFAULTS
-#include "OnnxDialect/Transforms/Passes.h.inc"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h.inc"
 } // namespace onnx
 } // namespace mlir
 

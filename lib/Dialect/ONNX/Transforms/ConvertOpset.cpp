@@ -15,12 +15,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/IR/ONNXBuilder.h"
-#include "OnnxDialect/IR/ONNXDataTypes.h"
-#include "OnnxDialect/IR/ONNXOps.h"
-#include "OnnxDialect/IR/ONNXShapeInference.h"
-#include "OnnxDialect/Transforms/OpsetConversion.h"
-#include "OnnxDialect/Transforms/Passes.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXBuilder.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXDataTypes.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXShapeInference.h"
+#include "OnnxDialect/Dialect/ONNX/Transforms/OpsetConversion.h"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h"
 #include "mlir/IR/TypeUtilities.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -29,7 +29,7 @@
 namespace mlir {
 namespace onnx {
 #define GEN_PASS_DEF_ONNXCONVERTOPSET
-#include "OnnxDialect/Transforms/Passes.h.inc"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h.inc"
 } // namespace onnx
 } // namespace mlir
 

@@ -23,11 +23,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Decompose/Expansion.h"
-#include "OnnxDialect/IR/ONNXBuilder.h"
-#include "OnnxDialect/IR/ONNXDataTypes.h"
-#include "OnnxDialect/IR/ONNXOps.h"
-#include "OnnxDialect/IR/ONNXShapeInference.h"
-#include "OnnxDialect/Transforms/Passes.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXBuilder.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXDataTypes.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXShapeInference.h"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -39,7 +39,7 @@
 namespace mlir {
 namespace onnx {
 #define GEN_PASS_DEF_ONNXDECOMPOSE
-#include "OnnxDialect/Transforms/Passes.h.inc"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h.inc"
 } // namespace onnx
 } // namespace mlir
 

@@ -11,12 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/IR/ONNXFolding.h"
-#include "OnnxDialect/IR/ONNXOps.h"
-#include "OnnxDialect/IR/ONNXShapeInference.h"
-#include "OnnxDialect/Transforms/Passes.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXFolding.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXShapeInference.h"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h"
 
-#include "../Inference/JoinTypes.h"
+#include "Inference/JoinTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -27,7 +27,7 @@
 namespace mlir {
 namespace onnx {
 #define GEN_PASS_DEF_ONNXINFERSHAPES
-#include "OnnxDialect/Transforms/Passes.h.inc"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h.inc"
 } // namespace onnx
 } // namespace mlir
 

@@ -16,10 +16,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/IR/ONNXOps.h"
-#include "OnnxDialect/IR/ONNXShapeInference.h"
-#include "OnnxDialect/Transforms/OpsetConversion.h"
-#include "OnnxDialect/Transforms/Passes.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXShapeInference.h"
+#include "OnnxDialect/Dialect/ONNX/Transforms/OpsetConversion.h"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -28,7 +28,7 @@
 namespace mlir {
 namespace onnx {
 #define GEN_PASS_DEF_ONNXINLINEFUNCTIONS
-#include "OnnxDialect/Transforms/Passes.h.inc"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h.inc"
 } // namespace onnx
 } // namespace mlir
 

@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxDialect/IR/ONNXOps.h"
-#include "OnnxDialect/Transforms/Passes.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
@@ -35,7 +35,7 @@
 namespace mlir {
 namespace onnx {
 #define GEN_PASS_DEF_ONNXVALIDATE
-#include "OnnxDialect/Transforms/Passes.h.inc"
+#include "OnnxDialect/Dialect/ONNX/Transforms/Passes.h.inc"
 } // namespace onnx
 } // namespace mlir
 
