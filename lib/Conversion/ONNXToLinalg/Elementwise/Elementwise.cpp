@@ -44,11 +44,6 @@ struct ScalarContext {
     auto t = dyn_cast<IntegerType>(inputTypes[i]);
     return t && t.isUnsigned();
   }
-  int64_t intAttr(StringRef name, int64_t fallback) const {
-    if (auto a = op->getAttrOfType<IntegerAttr>(name))
-      return a.getInt();
-    return fallback;
-  }
 };
 
 using ScalarFn = Value (*)(OpBuilder &, Location, ValueRange,
@@ -138,12 +133,13 @@ Value isInfBody(OpBuilder &b, Location loc, ValueRange a,
   Type t = a[0].getType();
   double inf = std::numeric_limits<double>::infinity();
   Value result = cst(b, loc, b.getI1Type(), 0);
-  if (c.intAttr("detect_positive", 1))
+  auto isInf = cast<IsInfOp>(c.op);
+  if (isInf.getDetectPositive())
     result = arith::OrIOp::create(
         b, loc, result,
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, a[0],
                               cst(b, loc, t, inf)));
-  if (c.intAttr("detect_negative", 1))
+  if (isInf.getDetectNegative())
     result = arith::OrIOp::create(
         b, loc, result,
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, a[0],
@@ -213,7 +209,7 @@ Value divBody(OpBuilder &b, Location loc, ValueRange a,
 
 Value modBody(OpBuilder &b, Location loc, ValueRange a,
               const ScalarContext &c) {
-  bool fmod = c.intAttr("fmod", 0) != 0;
+  bool fmod = cast<ModOp>(c.op).getFmod() != 0;
   if (c.isFloat()) {
     Value r = arith::RemFOp::create(b, loc, a[0], a[1]);
     if (fmod)

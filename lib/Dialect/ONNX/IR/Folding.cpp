@@ -315,8 +315,8 @@ std::optional<Const> Evaluator::evaluate() {
       c.ints.push_back(t.getNumElements());
       return c;
     }
-    int64_t start = ctx.getIntAttr("start", 0);
-    int64_t end = ctx.getIntAttr("end", rank);
+    int64_t start = ctx.getIntAttrOrDefault("start");
+    int64_t end = ctx.getIntAttr("end").value_or(rank);
     auto clampAxis = [&](int64_t a) {
       if (a < 0)
         a += rank;
@@ -652,7 +652,8 @@ std::optional<Const> Evaluator::gather() {
   if (!data || !indices || indices->isFloat || data->shape.empty())
     return std::nullopt;
   int64_t rank = data->shape.size();
-  std::optional<int64_t> axis = normalizeAxis(ctx.getIntAttr("axis", 0), rank);
+  std::optional<int64_t> axis =
+      normalizeAxis(ctx.getIntAttrOrDefault("axis"), rank);
   if (!axis)
     return std::nullopt;
   int64_t axisSize = data->shape[*axis];
@@ -794,7 +795,9 @@ std::optional<Const> Evaluator::concat() {
   if (ins.empty() || ins[0].shape.empty())
     return std::nullopt;
   int64_t rank = ins[0].shape.size();
-  std::optional<int64_t> axis = normalizeAxis(ctx.getIntAttr("axis", 0), rank);
+  // Concat-1's axis defaults to 1 (see inferConcat); later versions need it.
+  std::optional<int64_t> axis =
+      normalizeAxis(ctx.getIntAttr("axis").value_or(1), rank);
   if (!axis)
     return std::nullopt;
   Const out;
@@ -935,7 +938,8 @@ static LogicalResult foldSplit(InferenceContext &ctx, OpBuilder &builder,
   if (!in || in->shape.empty())
     return failure();
   int64_t rank = in->shape.size();
-  std::optional<int64_t> axis = normalizeAxis(ctx.getIntAttr("axis", 0), rank);
+  std::optional<int64_t> axis =
+      normalizeAxis(ctx.getIntAttrOrDefault("axis"), rank);
   if (!axis)
     return failure();
   int64_t outer = product(ArrayRef<int64_t>(in->shape).take_front(*axis));
@@ -1003,7 +1007,9 @@ LogicalResult mlir::onnx::foldONNXOp(Operation *op, OpBuilder &builder,
     return success();
   }
   std::optional<Const> value = eval.evaluate();
-  if (!value)
+  // An attribute it read with neither a value nor a default: the verifier
+  // reports the op.
+  if (!value || ctx.getMissingAttr())
     return failure();
   DenseElementsAttr attr = toAttr(*value);
   if (!fits(attr.getType(), resultType, allowRefinedTypes))

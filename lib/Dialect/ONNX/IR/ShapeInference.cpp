@@ -479,11 +479,25 @@ static std::optional<StringRef> schemaDefault(const OpSchema &schema,
   return std::nullopt;
 }
 
+std::optional<StringRef>
+InferenceContext::getSchemaDefault(StringRef name) const {
+  if (std::optional<StringRef> text = schemaDefault(*schema, name))
+    return text;
+  if (schema->newest)
+    return std::nullopt;
+  std::optional<OperationName> newest =
+      lookupSchemaOp(getContext(), schema->domain, schema->name, INT64_MAX);
+  if (!newest)
+    return std::nullopt;
+  auto *iface = newest->getInterface<ONNXSchemaOpInterface>();
+  return iface ? schemaDefault(iface->getSchema(), name) : std::nullopt;
+}
+
 std::optional<int64_t>
-InferenceContext::getIntAttrOrDefault(StringRef name) const {
+InferenceContext::lookupIntAttrOrDefault(StringRef name) const {
   if (std::optional<int64_t> v = getIntAttr(name))
     return v;
-  std::optional<StringRef> text = schemaDefault(*schema, name);
+  std::optional<StringRef> text = getSchemaDefault(name);
   int64_t v;
   if (!text || text->getAsInteger(10, v))
     return std::nullopt;
@@ -491,10 +505,10 @@ InferenceContext::getIntAttrOrDefault(StringRef name) const {
 }
 
 std::optional<double>
-InferenceContext::getFloatAttrOrDefault(StringRef name) const {
+InferenceContext::lookupFloatAttrOrDefault(StringRef name) const {
   if (std::optional<double> v = getFloatAttr(name))
     return v;
-  std::optional<StringRef> text = schemaDefault(*schema, name);
+  std::optional<StringRef> text = getSchemaDefault(name);
   if (!text)
     return std::nullopt;
   // The specification writes some as "(-3.402823e+38)".
@@ -506,10 +520,29 @@ InferenceContext::getFloatAttrOrDefault(StringRef name) const {
 }
 
 std::optional<StringRef>
-InferenceContext::getStringAttrOrDefault(StringRef name) const {
+InferenceContext::lookupStringAttrOrDefault(StringRef name) const {
   if (std::optional<StringRef> v = getStringAttr(name))
     return v;
-  return schemaDefault(*schema, name);
+  return getSchemaDefault(name);
+}
+
+/// `v`, else `T()` with `name` recorded as missing (the first one only).
+template <typename T>
+static T orRecordMissing(std::optional<T> v, StringRef name,
+                         std::string &missing) {
+  if (v)
+    return *v;
+  if (missing.empty())
+    missing = name.str();
+  return T();
+}
+
+int64_t InferenceContext::getIntAttrOrDefault(StringRef name) const {
+  return orRecordMissing(lookupIntAttrOrDefault(name), name, missingAttr);
+}
+
+StringRef InferenceContext::getStringAttrOrDefault(StringRef name) const {
+  return orRecordMissing(lookupStringAttrOrDefault(name), name, missingAttr);
 }
 
 bool InferenceContext::isAttrRef(StringRef name) const {
@@ -522,10 +555,6 @@ std::optional<int64_t> InferenceContext::getIntAttr(StringRef name) const {
   if (auto attr = dyn_cast_or_null<IntegerAttr>(getAttr(name)))
     return attr.getValue().getSExtValue();
   return std::nullopt;
-}
-
-int64_t InferenceContext::getIntAttr(StringRef name, int64_t absent) const {
-  return getIntAttrOrDefault(name).value_or(absent);
 }
 
 std::optional<double> InferenceContext::getFloatAttr(StringRef name) const {
@@ -553,11 +582,6 @@ std::optional<StringRef> InferenceContext::getStringAttr(StringRef name) const {
   if (auto attr = dyn_cast_or_null<StringAttr>(getAttr(name)))
     return attr.getValue();
   return std::nullopt;
-}
-
-StringRef InferenceContext::getStringAttr(StringRef name,
-                                          StringRef absent) const {
-  return getStringAttrOrDefault(name).value_or(absent);
 }
 
 Type InferenceContext::getDataTypeAttr(StringRef name) const {
@@ -710,7 +734,15 @@ LogicalResult mlir::onnx::inferTypes(InferenceContext &ctx) {
   const InferFn *fn = InferenceRegistry::get().lookup(Operator(schema));
   if (!fn)
     return success();
-  return (*fn)(ctx);
+  if (failed((*fn)(ctx)))
+    return failure();
+  // An attribute the function read that has no value and no default: a
+  // required attribute the verifier would have reported, or a function that
+  // reads an attribute its operator does not have.
+  if (std::optional<StringRef> name = ctx.getMissingAttr())
+    return ctx.fail() << "attribute '" << *name
+                      << "' has no value and no default";
+  return success();
 }
 
 LogicalResult mlir::onnx::verifyInferredTypes(Operation *op) {

@@ -139,8 +139,7 @@ public:
   /// The elements of a constant floating point input, as double.
   std::optional<SmallVector<double>> getConstantFloats(unsigned i) const;
 
-  //===--- Attributes (with the schema's defaults)
-  //-------------------------===//
+  //===--- Attributes ----------------------------------------------------===//
 
   /// The attribute named `name` (the ONNX name), or null. Defaults are not
   /// applied here.
@@ -153,22 +152,34 @@ public:
   /// Whether the attribute is a reference to a function attribute parameter.
   bool isAttrRef(StringRef name) const;
   std::optional<int64_t> getIntAttr(StringRef name) const;
-  /// The attribute, else the default the op's schema version states, else
-  /// `absent` (a version without the attribute, or one without a default):
-  /// `absent` is not a restated default, the schema's wins.
-  int64_t getIntAttr(StringRef name, int64_t absent) const;
   std::optional<double> getFloatAttr(StringRef name) const;
   std::optional<SmallVector<int64_t>> getIntsAttr(StringRef name) const;
   std::optional<SmallVector<double>> getFloatsAttr(StringRef name) const;
   std::optional<StringRef> getStringAttr(StringRef name) const;
-  /// As getIntAttr(name, absent).
-  StringRef getStringAttr(StringRef name, StringRef absent) const;
-  /// The value of attribute `name`, else the default that the op's schema
-  /// version states; empty when there is neither (an attribute this version
-  /// does not have, or one without a default).
-  std::optional<int64_t> getIntAttrOrDefault(StringRef name) const;
-  std::optional<double> getFloatAttrOrDefault(StringRef name) const;
-  std::optional<StringRef> getStringAttrOrDefault(StringRef name) const;
+  /// The default of attribute `name`: the one the op's schema version states,
+  /// else (a version that does not have the attribute, or has it without a
+  /// default) the one the operator's newest version states. ONNX adds an
+  /// attribute with the default that keeps the older versions' behaviour.
+  /// Empty if neither states one.
+  std::optional<StringRef> getSchemaDefault(StringRef name) const;
+  /// The value of attribute `name`, else its schema default
+  /// (getSchemaDefault); empty when there is neither.
+  std::optional<int64_t> lookupIntAttrOrDefault(StringRef name) const;
+  std::optional<double> lookupFloatAttrOrDefault(StringRef name) const;
+  std::optional<StringRef> lookupStringAttrOrDefault(StringRef name) const;
+  /// As lookupIntAttrOrDefault, for an attribute that has a default: an
+  /// attribute with neither a value nor a default gives 0 and is recorded
+  /// (getMissingAttr), and inferTypes then fails with an error naming it.
+  int64_t getIntAttrOrDefault(StringRef name) const;
+  /// As getIntAttrOrDefault; "" when recorded missing.
+  StringRef getStringAttrOrDefault(StringRef name) const;
+  /// The first attribute that getIntAttrOrDefault or getStringAttrOrDefault
+  /// found with neither a value nor a default.
+  std::optional<StringRef> getMissingAttr() const {
+    if (missingAttr.empty())
+      return std::nullopt;
+    return StringRef(missingAttr);
+  }
   /// The element type that an attribute holding a TensorProto.DataType code
   /// names ("to", "dtype", ...); null if unset or not a known code.
   Type getDataTypeAttr(StringRef name) const;
@@ -225,6 +236,8 @@ private:
   SmallVector<const ArgSchema *, 8> inputArgs, outputArgs;
   SmallVector<Type, 4> inferred;
   SmallVector<SmallVector<StringAttr, 4>, 4> inferredSymbols;
+  /// See getMissingAttr.
+  mutable std::string missingAttr;
 };
 
 /// An inference function: sets the types of the op's outputs that it can

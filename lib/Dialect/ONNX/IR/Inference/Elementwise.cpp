@@ -106,7 +106,7 @@ LogicalResult inferSameShapes(InferenceContext &ctx, unsigned first = 0) {
 /// broadcast=1, B is broadcast to A (the output has A's shape); without, A
 /// and B have one shape.
 LogicalResult inferLegacyBroadcast(InferenceContext &ctx) {
-  if (!ctx.getIntAttr("broadcast", 0))
+  if (!ctx.getIntAttrOrDefault("broadcast"))
     return inferSameShapes(ctx);
   std::optional<Shape> a = ctx.getInputShape(0);
   std::optional<Shape> b = ctx.getInputShape(1);
@@ -115,7 +115,7 @@ LogicalResult inferLegacyBroadcast(InferenceContext &ctx) {
                       << " has a greater rank than input 'A' "
                       << formatShape(*a) << " it is broadcast to";
   if (a && ctx.hasAttr("axis") && !ctx.isAttrRef("axis")) {
-    int64_t axis = ctx.getIntAttr("axis", 0);
+    int64_t axis = ctx.getIntAttrOrDefault("axis");
     int64_t rank = a->size();
     if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
       return ctx.fail() << "attribute 'axis' " << axis
@@ -177,7 +177,7 @@ LogicalResult inferPRelu(InferenceContext &ctx) {
 LogicalResult inferSoftmax(InferenceContext &ctx) {
   std::optional<int64_t> rank = ctx.getInputRank(0);
   if (rank && !ctx.isAttrRef("axis")) {
-    int64_t axis = ctx.getIntAttr("axis", ctx.getVersion() >= 13 ? -1 : 1);
+    int64_t axis = ctx.getIntAttrOrDefault("axis");
     // Before opset 13 the input is coerced to 2-D at `axis`, which may be the
     // rank itself.
     int64_t limit = ctx.getVersion() >= 13 ? *rank : *rank + 1;
@@ -281,7 +281,7 @@ LogicalResult inferBitShift(InferenceContext &ctx) {
 /// Mod: a broadcasting binary operator; floating point operands need fmod=1.
 LogicalResult inferMod(InferenceContext &ctx) {
   if (!ctx.isAttrRef("fmod")) {
-    int64_t fmod = ctx.getIntAttr("fmod", 0);
+    int64_t fmod = ctx.getIntAttrOrDefault("fmod");
     if (fmod != 0 && fmod != 1)
       return ctx.fail() << "attribute 'fmod' must be 0 or 1, got " << fmod;
     Type type = ctx.getInputElementType(0);

@@ -118,12 +118,11 @@ inline LogicalResult checkSizes(const InferenceContext &ctx,
 /// arithmetic.
 inline constexpr int64_t kMaxSizeAttr = (int64_t(1) << 31) - 1;
 
-/// Checks that integer attribute `name` (when present, else `deflt`) is in
+/// Checks that integer attribute `name` (else its default) is in
 /// [min, kMaxSizeAttr]; returns its value.
 inline FailureOr<int64_t> readSizeAttr(const InferenceContext &ctx,
-                                       StringRef name, int64_t deflt,
-                                       int64_t min) {
-  int64_t v = ctx.getIntAttr(name, deflt);
+                                       StringRef name, int64_t min) {
+  int64_t v = ctx.getIntAttrOrDefault(name);
   if (v < min || v > kMaxSizeAttr)
     return ctx.fail() << "attribute '" << name << "' must be in [" << min
                       << ", " << kMaxSizeAttr << "], got " << v;
@@ -188,8 +187,8 @@ struct Window {
   bool ceilMode = false;
 };
 
-/// Reads and checks strides, dilations, pads, auto_pad (and ceil_mode) for
-/// `n` spatial axes; `kernel` must already be set.
+/// Reads and checks strides, dilations, pads and auto_pad for `n` spatial
+/// axes; `kernel` must already be set. (Pooling reads its ceil_mode.)
 inline LogicalResult readWindow(const InferenceContext &ctx, int64_t n,
                                 Window &w, bool hasAutoPad = true) {
   auto readList = [&](StringRef name, int64_t size, int64_t deflt, int64_t min,
@@ -211,7 +210,7 @@ inline LogicalResult readWindow(const InferenceContext &ctx, int64_t n,
       failed(readList("dilations", n, 1, 1, w.dilations)))
     return failure();
   if (hasAutoPad) {
-    StringRef autoPad = ctx.getStringAttr("auto_pad", "NOTSET");
+    StringRef autoPad = ctx.getStringAttrOrDefault("auto_pad");
     std::optional<window::AutoPad> parsed = window::parseAutoPad(autoPad);
     if (!parsed)
       return ctx.fail() << "attribute 'auto_pad' must be NOTSET, SAME_UPPER, "
@@ -226,7 +225,6 @@ inline LogicalResult readWindow(const InferenceContext &ctx, int64_t n,
   } else {
     w.pads.assign(2 * n, 0);
   }
-  w.ceilMode = ctx.getIntAttr("ceil_mode", 0) != 0;
   return success();
 }
 

@@ -92,7 +92,7 @@ LogicalResult inferArrayFeatureExtractor(InferenceContext &ctx) {
 }
 
 LogicalResult inferCastMap(InferenceContext &ctx) {
-  StringRef to = ctx.getStringAttr("cast_to", "TO_FLOAT");
+  StringRef to = ctx.getStringAttrOrDefault("cast_to");
   Type type;
   if (to == "TO_FLOAT")
     type = Builder(ctx.getContext()).getF32Type();

@@ -81,8 +81,8 @@ LogicalResult inferGemm(InferenceContext &ctx) {
     return ctx.fail() << "input 'A' must have rank 2, got " << a->size();
   if (b && b->size() != 2)
     return ctx.fail() << "input 'B' must have rank 2, got " << b->size();
-  bool transA = ctx.getIntAttr("transA", 0) != 0;
-  bool transB = ctx.getIntAttr("transB", 0) != 0;
+  bool transA = ctx.getIntAttrOrDefault("transA") != 0;
+  bool transB = ctx.getIntAttrOrDefault("transB") != 0;
   Dim m, n, ka, kb;
   if (a) {
     m = (*a)[transA ? 1 : 0];

@@ -123,7 +123,7 @@ LogicalResult inferConvLike(InferenceContext &ctx, unsigned xSlot,
   if (failed(readConvKernel(ctx, n, wSlot, w)) ||
       failed(readWindow(ctx, n, w, hasAutoPad)))
     return failure();
-  int64_t group = ctx.getIntAttr("group", 1);
+  int64_t group = ctx.getIntAttrOrDefault("group");
   if (group < 1)
     return ctx.fail() << "attribute 'group' must be >= 1, got " << group;
   Dim c = x ? (*x)[1] : Dim::unknown();
@@ -188,7 +188,7 @@ LogicalResult inferConvTranspose(InferenceContext &ctx) {
   Window w;
   if (failed(readConvKernel(ctx, n, 1, w)) || failed(readWindow(ctx, n, w)))
     return failure();
-  int64_t group = ctx.getIntAttr("group", 1);
+  int64_t group = ctx.getIntAttrOrDefault("group");
   if (group < 1)
     return ctx.fail() << "attribute 'group' must be >= 1, got " << group;
   Dim c = x ? (*x)[1] : Dim::unknown();
@@ -295,6 +295,7 @@ LogicalResult inferPool(InferenceContext &ctx) {
     w.kernel.push_back(Dim(k));
   if (failed(readWindow(ctx, n, w)))
     return failure();
+  w.ceilMode = ctx.getIntAttrOrDefault("ceil_mode") != 0;
   Shape xs = x ? *x : unknownShape(n + 2);
   Shape out{xs[0], xs[1]};
   FailureOr<Shape> spatial = windowOutputs(ctx, w, xs);
@@ -347,10 +348,10 @@ LogicalResult inferMaxRoiPool(InferenceContext &ctx) {
 
 LogicalResult inferRoiAlign(InferenceContext &ctx) {
   // sampling_ratio 0: adaptive (ceil(roi size / output size) points).
-  FailureOr<int64_t> height = readSizeAttr(ctx, "output_height", 1, 1);
-  FailureOr<int64_t> width = readSizeAttr(ctx, "output_width", 1, 1);
+  FailureOr<int64_t> height = readSizeAttr(ctx, "output_height", 1);
+  FailureOr<int64_t> width = readSizeAttr(ctx, "output_width", 1);
   if (failed(height) || failed(width) ||
-      failed(readSizeAttr(ctx, "sampling_ratio", 0, 0)))
+      failed(readSizeAttr(ctx, "sampling_ratio", 0)))
     return failure();
   return inferRoiPool(ctx, *height, *width);
 }
@@ -424,9 +425,10 @@ LogicalResult inferLayerNormalization(InferenceContext &ctx) {
     return success();
   }
   int64_t rank = x->size();
-  std::optional<int64_t> axis = normalizeAxis(ctx.getIntAttr("axis", -1), rank);
+  std::optional<int64_t> axis =
+      normalizeAxis(ctx.getIntAttrOrDefault("axis"), rank);
   if (!axis)
-    return ctx.fail() << "attribute 'axis' (" << ctx.getIntAttr("axis", -1)
+    return ctx.fail() << "attribute 'axis' (" << ctx.getIntAttrOrDefault("axis")
                       << ") is out of range for input 'X' of rank " << rank;
   Shape stats(x->begin(), x->begin() + *axis);
   stats.append(rank - *axis, Dim(1));
@@ -455,7 +457,7 @@ LogicalResult inferGroupNormalization(InferenceContext &ctx) {
 /// input; `axis` must be one of its axes.
 LogicalResult inferNormalizationAlongAxis(InferenceContext &ctx) {
   if (std::optional<int64_t> rank = ctx.getInputRank(0)) {
-    int64_t axis = ctx.getIntAttr("axis", -1);
+    int64_t axis = ctx.getIntAttrOrDefault("axis");
     if (!normalizeAxis(axis, *rank))
       return ctx.fail() << "attribute 'axis' (" << axis
                         << ") is out of range for input '"
@@ -483,13 +485,13 @@ LogicalResult inferMeanVarianceNormalization(InferenceContext &ctx) {
 
 /// RNN, GRU, LSTM with `gates` gates.
 LogicalResult inferRecurrent(InferenceContext &ctx, int64_t gates) {
-  StringRef direction = ctx.getStringAttr("direction", "forward");
+  StringRef direction = ctx.getStringAttrOrDefault("direction");
   if (direction != "forward" && direction != "reverse" &&
       direction != "bidirectional")
     return ctx.fail() << "attribute 'direction' must be forward, reverse or "
                          "bidirectional, got '"
                       << direction << "'";
-  int64_t layout = ctx.getIntAttr("layout", 0);
+  int64_t layout = ctx.getIntAttrOrDefault("layout");
   if (layout != 0 && layout != 1)
     return ctx.fail() << "attribute 'layout' must be 0 or 1, got " << layout;
   if (failed(expectRank(ctx, 0, 3)) || failed(expectRank(ctx, 1, 3)) ||
@@ -618,7 +620,7 @@ LogicalResult inferResize(InferenceContext &ctx) {
   for (int64_t s : *sizes)
     if (s < 0)
       return ctx.fail() << "input 'sizes' must be >= 0, got " << s;
-  StringRef policy = ctx.getStringAttr("keep_aspect_ratio_policy", "stretch");
+  StringRef policy = ctx.getStringAttrOrDefault("keep_aspect_ratio_policy");
   Shape out = *x;
   if (policy == "stretch") {
     for (auto [axis, size] : llvm::zip(axes, *sizes))
@@ -787,8 +789,8 @@ LogicalResult inferDFT(InferenceContext &ctx) {
     return ctx.fail() << "the last dim of input 'input' must be 1 (real) or "
                          "2 (complex), got "
                       << complex.size;
-  bool inverse = ctx.getIntAttr("inverse", 0) != 0;
-  bool onesided = ctx.getIntAttr("onesided", 0) != 0;
+  bool inverse = ctx.getIntAttrOrDefault("inverse") != 0;
+  bool onesided = ctx.getIntAttrOrDefault("onesided") != 0;
   std::optional<int64_t> axis;
   if (ctx.getVersion() >= 20) {
     int slot = ctx.getInputSlot("axis");
@@ -805,7 +807,7 @@ LogicalResult inferDFT(InferenceContext &ctx) {
       axis = -2;
     }
   } else {
-    axis = ctx.getIntAttr("axis", 1);
+    axis = ctx.getIntAttrOrDefault("axis");
   }
   if (*axis < -rank || *axis > rank - 2 || *axis == -1)
     return ctx.fail() << "axis " << *axis << " is out of range for input "
@@ -853,7 +855,7 @@ LogicalResult inferSTFT(InferenceContext &ctx) {
   } else if (ctx.hasInput(2)) {
     length = inputDim(ctx, 2, 0);
   }
-  bool onesided = ctx.getIntAttr("onesided", 1) != 0;
+  bool onesided = ctx.getIntAttrOrDefault("onesided") != 0;
   Dim signalLength = signal ? (*signal)[1] : Dim::unknown();
   Dim frames = Dim::unknown();
   if (step && signalLength.isStatic() && length.isStatic()) {
@@ -1101,13 +1103,13 @@ LogicalResult inferNonMaxSuppression(InferenceContext &ctx) {
 }
 
 LogicalResult inferLRN(InferenceContext &ctx) {
-  if (failed(readSizeAttr(ctx, "size", 1, 1)))
+  if (failed(readSizeAttr(ctx, "size", 1)))
     return failure();
   return inferSameShape(ctx);
 }
 
 LogicalResult inferImageDecoder(InferenceContext &ctx) {
-  StringRef format = ctx.getStringAttr("pixel_format", "RGB");
+  StringRef format = ctx.getStringAttrOrDefault("pixel_format");
   Dim channels = Dim::unknown();
   if (format == "RGB" || format == "BGR")
     channels = Dim(3);

@@ -47,7 +47,7 @@ LogicalResult checkQuantParams(InferenceContext &ctx, StringRef xName,
     scale = zp;
   if (!x || !scale || ctx.isAttrRef("axis") || ctx.isAttrRef("block_size"))
     return success();
-  int64_t blockSize = ctx.getIntAttr("block_size", 0);
+  int64_t blockSize = ctx.getIntAttrOrDefault("block_size");
   if (blockSize < 0)
     return ctx.fail() << "attribute 'block_size' must not be negative, got "
                       << blockSize;
@@ -55,7 +55,7 @@ LogicalResult checkQuantParams(InferenceContext &ctx, StringRef xName,
   if (scale->empty() || (blockSize == 0 && isSingle(*scale)))
     return success();
   int64_t rank = x->size();
-  int64_t axisAttr = ctx.getIntAttr("axis", 1);
+  int64_t axisAttr = ctx.getIntAttrOrDefault("axis");
   std::optional<int64_t> axis = normalizeAxis(axisAttr, rank);
   if (!axis)
     return ctx.fail() << "attribute 'axis' " << axisAttr
@@ -108,7 +108,7 @@ LogicalResult inferQuantizeLinear(InferenceContext &ctx) {
   if (ctx.hasAttr("output_dtype")) {
     if (ctx.isAttrRef("output_dtype"))
       return success();
-    if (ctx.getIntAttr("output_dtype", 0) != 0) {
+    if (ctx.getIntAttrOrDefault("output_dtype") != 0) {
       dtype = ctx.getDataTypeAttr("output_dtype");
       if (!dtype)
         return ctx.fail() << "attribute 'output_dtype' is not a known data "
@@ -136,7 +136,7 @@ LogicalResult inferDequantizeLinear(InferenceContext &ctx) {
   if (ctx.hasAttr("output_dtype")) {
     if (ctx.isAttrRef("output_dtype"))
       return success();
-    if (ctx.getIntAttr("output_dtype", 0) != 0) {
+    if (ctx.getIntAttrOrDefault("output_dtype") != 0) {
       type = ctx.getDataTypeAttr("output_dtype");
       if (!type)
         return ctx.fail() << "attribute 'output_dtype' is not a known data "

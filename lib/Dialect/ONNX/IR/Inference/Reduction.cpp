@@ -25,8 +25,8 @@ namespace {
 /// Reduce*: the dims of `axes` (all when none are given, none with
 /// noop_with_empty_axes) become 1, or are dropped without keepdims.
 LogicalResult inferReduce(InferenceContext &ctx) {
-  bool keepdims = ctx.getIntAttr("keepdims", 1) != 0;
-  bool noop = ctx.getIntAttr("noop_with_empty_axes", 0) != 0;
+  bool keepdims = ctx.getIntAttrOrDefault("keepdims") != 0;
+  bool noop = ctx.getIntAttrOrDefault("noop_with_empty_axes") != 0;
   bool present = false;
   std::optional<SmallVector<int64_t>> axes =
       ctx.getIntsInputOrAttr("axes", &present);
@@ -110,7 +110,7 @@ LogicalResult inferReduce(InferenceContext &ctx) {
 
 /// ArgMax, ArgMin: the axis becomes 1, or is dropped without keepdims.
 LogicalResult inferArgReduce(InferenceContext &ctx) {
-  bool keepdims = ctx.getIntAttr("keepdims", 1) != 0;
+  bool keepdims = ctx.getIntAttrOrDefault("keepdims") != 0;
   std::optional<Shape> data = ctx.getInputShape(0);
   if (!data) {
     ctx.setOutput(0, nullptr, std::nullopt);
@@ -121,7 +121,7 @@ LogicalResult inferArgReduce(InferenceContext &ctx) {
     ctx.setOutput(0, nullptr, unknownShape(keepdims ? rank : rank - 1));
     return success();
   }
-  int64_t axisAttr = ctx.getIntAttr("axis", 0);
+  int64_t axisAttr = ctx.getIntAttrOrDefault("axis");
   std::optional<int64_t> axis = normalizeAxis(axisAttr, rank);
   if (!axis)
     return ctx.fail() << "attribute 'axis' " << axisAttr
@@ -143,7 +143,7 @@ LogicalResult inferLoss(InferenceContext &ctx) {
   StringRef scoresName = sce ? "scores" : "input";
   StringRef labelsName = sce ? "labels" : "target";
   StringRef weightsName = sce ? "weights" : "weight";
-  StringRef reduction = ctx.getStringAttr("reduction", "mean");
+  StringRef reduction = ctx.getStringAttrOrDefault("reduction");
   if (!ctx.isAttrRef("reduction") && reduction != "none" &&
       reduction != "sum" && reduction != "mean")
     return ctx.fail() << "attribute 'reduction' must be \"none\", \"sum\" or "
@@ -233,7 +233,7 @@ LogicalResult inferTopK(InferenceContext &ctx) {
     return success();
   }
   int64_t rank = x->size();
-  int64_t axisAttr = ctx.getIntAttr("axis", -1);
+  int64_t axisAttr = ctx.getIntAttrOrDefault("axis");
   std::optional<int64_t> axis = normalizeAxis(axisAttr, rank);
   if (!axis) {
     if (ctx.isAttrRef("axis")) {

@@ -119,7 +119,7 @@ LogicalResult inferSplitToSequence(InferenceContext &ctx) {
   if (!in)
     return setSeqOf(ctx, UnrankedTensorType::get(elementType));
   int64_t rank = in->size();
-  int64_t axisAttr = ctx.getIntAttr("axis", 0);
+  int64_t axisAttr = ctx.getIntAttrOrDefault("axis");
   std::optional<int64_t> axis = normalizeAxis(axisAttr, rank);
   if (!axis)
     return ctx.fail() << "attribute 'axis' " << axisAttr
@@ -128,7 +128,7 @@ LogicalResult inferSplitToSequence(InferenceContext &ctx) {
   Shape out = *in;
   if (!ctx.hasInput(1)) {
     // Pieces of size 1, the axis kept or dropped.
-    if (ctx.getIntAttr("keepdims", 1) != 0)
+    if (ctx.getIntAttrOrDefault("keepdims") != 0)
       out[*axis] = Dim(1);
     else
       out.erase(out.begin() + *axis);
@@ -173,7 +173,7 @@ LogicalResult inferConcatFromSequence(InferenceContext &ctx) {
     return success();
   }
   int64_t rank = element.getRank();
-  bool newAxis = ctx.getIntAttr("new_axis", 0) != 0;
+  bool newAxis = ctx.getIntAttrOrDefault("new_axis") != 0;
   int64_t outRank = newAxis ? rank + 1 : rank;
   std::optional<int64_t> axisAttr = ctx.getIntAttr("axis");
   if (!axisAttr)

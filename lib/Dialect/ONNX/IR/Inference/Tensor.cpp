@@ -205,8 +205,8 @@ LogicalResult inferShape(InferenceContext &ctx) {
   std::optional<int64_t> rank = ctx.getInputRank(0);
   if (!rank)
     return setOut(ctx, unknownShape(1));
-  int64_t start = ctx.getIntAttr("start", 0);
-  int64_t end = ctx.getIntAttr("end", *rank);
+  int64_t start = ctx.getIntAttrOrDefault("start");
+  int64_t end = ctx.getIntAttr("end").value_or(*rank);
   auto clamp = [&](int64_t v) {
     if (v < 0)
       v += *rank;
@@ -225,7 +225,7 @@ LogicalResult inferSize(InferenceContext &ctx) { return setOut(ctx, Shape{}); }
 
 LogicalResult inferReshape(InferenceContext &ctx) {
   std::optional<Shape> in = ctx.getInputShape(0);
-  bool allowZero = ctx.getIntAttr("allowzero", 0) != 0;
+  bool allowZero = ctx.getIntAttrOrDefault("allowzero") != 0;
   std::optional<SmallVector<int64_t>> target;
   if (ctx.getVersion() < 5) {
     target = ctx.getIntsAttr("shape");
@@ -305,7 +305,7 @@ LogicalResult inferFlatten(InferenceContext &ctx) {
   if (!in)
     return setOut(ctx, unknownShape(2));
   int64_t rank = in->size();
-  int64_t axis = ctx.getIntAttr("axis", 1);
+  int64_t axis = ctx.getIntAttrOrDefault("axis");
   if (axis < -rank || axis > rank)
     return ctx.fail() << "attribute 'axis' " << axis
                       << " is out of range for rank " << rank;
@@ -443,7 +443,9 @@ LogicalResult inferConcat(InferenceContext &ctx) {
   }
   if (!rank)
     return setOut(ctx, std::nullopt);
-  int64_t axis = ctx.getIntAttr("axis", 1);
+  // Concat-1 states its default (1) in the attribute's text only; from
+  // Concat-4 on, axis is required.
+  int64_t axis = ctx.getIntAttr("axis").value_or(1);
   std::optional<int64_t> a = normalizeAxis(axis, *rank);
   if (!a)
     return ctx.fail() << "attribute 'axis' " << axis
@@ -510,7 +512,7 @@ LogicalResult inferSplit(InferenceContext &ctx) {
     return success();
   }
   int64_t rank = in->size();
-  int64_t axisAttr = ctx.getIntAttr("axis", 0);
+  int64_t axisAttr = ctx.getIntAttrOrDefault("axis");
   std::optional<int64_t> axis = normalizeAxis(axisAttr, rank);
   if (!axis)
     return ctx.fail() << "attribute 'axis' " << axisAttr
@@ -670,7 +672,7 @@ LogicalResult inferGather(InferenceContext &ctx) {
   int64_t rank = data->size();
   if (rank < 1)
     return ctx.fail() << "input 'data' must have rank at least 1";
-  int64_t axisAttr = ctx.getIntAttr("axis", 0);
+  int64_t axisAttr = ctx.getIntAttrOrDefault("axis");
   std::optional<int64_t> axis = normalizeAxis(axisAttr, rank);
   if (!axis)
     return ctx.fail() << "attribute 'axis' " << axisAttr
@@ -691,7 +693,7 @@ LogicalResult inferGatherElements(InferenceContext &ctx) {
                         << *dataRank << " and " << indices->size();
   }
   if (dataRank) {
-    int64_t axis = ctx.getIntAttr("axis", 0);
+    int64_t axis = ctx.getIntAttrOrDefault("axis");
     if (!normalizeAxis(axis, *dataRank))
       return ctx.fail() << "attribute 'axis' " << axis
                         << " is out of range for rank " << *dataRank;
@@ -705,7 +707,7 @@ LogicalResult inferGatherND(InferenceContext &ctx) {
   if (!data || !indices)
     return setOut(ctx, std::nullopt);
   int64_t r = data->size(), q = indices->size();
-  int64_t b = ctx.getIntAttr("batch_dims", 0);
+  int64_t b = ctx.getIntAttrOrDefault("batch_dims");
   if (r < 1 || q < 1)
     return ctx.fail() << "inputs 'data' and 'indices' must have rank at "
                          "least 1";
@@ -927,7 +929,7 @@ LogicalResult inferOneHot(InferenceContext &ctx) {
   if (!indices)
     return setOut(ctx, std::nullopt);
   int64_t rank = indices->size() + 1;
-  int64_t axisAttr = ctx.getIntAttr("axis", -1);
+  int64_t axisAttr = ctx.getIntAttrOrDefault("axis");
   std::optional<int64_t> axis = normalizeAxis(axisAttr, rank);
   if (!axis)
     return ctx.fail() << "attribute 'axis' " << axisAttr
@@ -1097,7 +1099,7 @@ LogicalResult inferMultinomial(InferenceContext &ctx) {
   if (failed(type))
     return failure();
   std::optional<Shape> in = ctx.getInputShape(0);
-  int64_t samples = ctx.getIntAttr("sample_size", 1);
+  int64_t samples = ctx.getIntAttrOrDefault("sample_size");
   if (in && in->size() != 2)
     return ctx.fail() << "input 'input' must have rank 2, got " << in->size();
   return setOut(ctx, Shape{in ? (*in)[0] : Dim::unknown(), Dim(samples)},

@@ -67,10 +67,10 @@ LogicalResult inferRegexFullMatch(InferenceContext &ctx) {
 }
 
 LogicalResult inferTfIdfVectorizer(InferenceContext &ctx) {
-  FailureOr<int64_t> minGram = readSizeAttr(ctx, "min_gram_length", 1, 1);
-  FailureOr<int64_t> maxGram = readSizeAttr(ctx, "max_gram_length", 1, 1);
+  FailureOr<int64_t> minGram = readSizeAttr(ctx, "min_gram_length", 1);
+  FailureOr<int64_t> maxGram = readSizeAttr(ctx, "max_gram_length", 1);
   if (failed(minGram) || failed(maxGram) ||
-      failed(readSizeAttr(ctx, "max_skip_count", 0, 0)))
+      failed(readSizeAttr(ctx, "max_skip_count", 0)))
     return failure();
   if (*maxGram < *minGram)
     return ctx.fail() << "attribute 'max_gram_length' (" << *maxGram

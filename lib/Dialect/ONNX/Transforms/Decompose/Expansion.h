@@ -566,22 +566,23 @@ struct Expansion {
   }
   Value in(unsigned slot) const { return ctx.getInput(slot); }
   Type et(unsigned slot = 0) const { return elementTypeOf(in(slot)); }
-  /// Attribute `name`, else the default of the op's schema version; the
-  /// expansion fails for an attribute with neither.
+  /// Attribute `name`, else its schema default (the op's version's, else
+  /// the newest version's); the expansion fails for an attribute with
+  /// neither.
   double f(StringRef name) const {
-    std::optional<double> v = ctx.getFloatAttrOrDefault(name);
+    std::optional<double> v = ctx.lookupFloatAttrOrDefault(name);
     if (!v)
       e.fail("attribute '" + name + "' has no value");
     return v.value_or(0.0);
   }
   int64_t i(StringRef name) const {
-    std::optional<int64_t> v = ctx.getIntAttrOrDefault(name);
+    std::optional<int64_t> v = ctx.lookupIntAttrOrDefault(name);
     if (!v)
       e.fail("attribute '" + name + "' has no value");
     return v.value_or(0);
   }
   StringRef s(StringRef name) const {
-    std::optional<StringRef> v = ctx.getStringAttrOrDefault(name);
+    std::optional<StringRef> v = ctx.lookupStringAttrOrDefault(name);
     if (!v)
       e.fail("attribute '" + name + "' has no value");
     return v.value_or("");

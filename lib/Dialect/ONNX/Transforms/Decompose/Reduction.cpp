@@ -42,10 +42,9 @@ static LogicalResult expandReduce(Expansion &x) {
   Value v = x.in(0);
   Emitter::Axes axes = getReduceAxes(x);
   bool keep = x.i("keepdims") != 0;
-  // Versions before 18 (13 for ReduceSum) have no noop_with_empty_axes.
-  bool noop =
-      x.ctx.getIntAttrOrDefault("noop_with_empty_axes").value_or(0) != 0;
-  // Older versions have no noop_with_empty_axes: empty means all axes.
+  // Versions before 18 (13 for ReduceSum) have no noop_with_empty_axes: they
+  // take the newest version's default (0: empty axes mean all axes).
+  bool noop = x.i("noop_with_empty_axes") != 0;
   auto sum = [&](Value in) {
     return e.reduce<ReduceSumOp>(in, axes, keep, noop);
   };
