@@ -17,6 +17,7 @@
 
 #include "OnnxDialect/Target/ONNX/ExportONNX.h"
 #include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXShapeInference.h"
 #include "OnnxDialect/Target/ONNX/TensorData.h"
 
 #include "onnx.pb.h"
@@ -590,6 +591,10 @@ LogicalResult Exporter::exportNode(Operation *op, proto::GraphProto &graph) {
     };
     if (schema->deprecated)
       return error(op, "deprecated operator versions cannot be exported");
+    if (op->hasAttr(getBranchErrorsAttrName()))
+      return error(op, "a branch of this If was replaced by a failure at run "
+                       "time (onnx.branch_errors, set by onnx-infer-shapes); "
+                       "export the model before that pass");
     slots(true, op->getOperands(), &inputs, nullptr);
     slots(false, op->getResults(), nullptr, &results);
   }

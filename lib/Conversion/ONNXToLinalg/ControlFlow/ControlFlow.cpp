@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXShapeInference.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -215,12 +216,26 @@ struct IfLowering : ONNXToLinalgPattern<IfOp> {
     auto ifOp = scf::IfOp::create(rewriter, loc, resultTypes, *cond,
                                   /*addThenBlock=*/false,
                                   /*addElseBlock=*/false);
-    for (auto [src, dst] : {std::pair<Region *, Region *>{
-                                &op.getThenBranch(), &ifOp.getThenRegion()},
-                            {&op.getElseBranch(), &ifOp.getElseRegion()}}) {
+    auto errors = op->getAttrOfType<DictionaryAttr>(getBranchErrorsAttrName());
+    for (auto [src, dst, name] :
+         {std::tuple<Region *, Region *, StringRef>{
+              &op.getThenBranch(), &ifOp.getThenRegion(), "then_branch"},
+          {&op.getElseBranch(), &ifOp.getElseRegion(), "else_branch"}}) {
       if (failed(rewriter.convertRegionTypes(src, *getTypeConverter())))
         return failure();
       rewriter.inlineRegionBefore(*src, *dst, dst->end());
+      // A branch that onnx-infer-shapes found the nodes after the If do not
+      // accept (it yields placeholders): taking it fails the run.
+      if (auto why = errors ? errors.getAs<StringAttr>(name) : StringAttr()) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(&dst->front());
+        emitRuntimeCheck(rewriter, loc,
+                         cst(rewriter, loc, rewriter.getI1Type(), 0), op,
+                         "the run took " + name +
+                             ", whose ranks the nodes after the If do not "
+                             "accept: " +
+                             why.getValue());
+      }
     }
     rewriter.replaceOp(op, ifOp.getResults());
     return success();

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OnnxDialect/Dialect/ONNX/IR/ONNXBuilder.h"
 #include "OnnxDialect/Dialect/ONNX/IR/ONNXFolding.h"
 #include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
 #include "OnnxDialect/Dialect/ONNX/IR/ONNXShapeInference.h"
@@ -82,6 +83,12 @@ static LogicalResult inlineKnownBranch(Operation *op,
   Region &taken = op->getRegion((*cond)[0] != 0 ? 1 : 0);
   if (!taken.hasOneBlock() || taken.front().getNumArguments() != 0)
     return failure();
+  // A branch that fails at run time (failBranchAtRunTime) yields
+  // placeholders: it is not inlined, the lowering keeps its failure.
+  if (auto errors =
+          op->getAttrOfType<DictionaryAttr>(getBranchErrorsAttrName()))
+    if (errors.get((*cond)[0] != 0 ? "then_branch" : "else_branch"))
+      return failure();
   Block &block = taken.front();
   Operation *yield = block.getTerminator();
   if (!yield || yield->getNumOperands() != op->getNumResults())
@@ -277,6 +284,74 @@ static SmallVector<BodySeed> bodySeeds(InferenceContext &ctx) {
 }
 
 namespace {
+/// Why the copies in one branch of an If did not infer (sinkIntoBranches).
+struct BranchError {
+  Location loc;
+  std::string message;
+
+  /// The message, after the name of the node it is about when the location
+  /// has one.
+  std::string describe() const {
+    if (auto name = loc->findInstanceOf<NameLoc>())
+      return ("node '" + name.getName().getValue() + "': " + message).str();
+    return message;
+  }
+};
+
+/// Replaces region `index` of `ifOp` (0: else_branch, 1: then_branch) with a
+/// branch that yields placeholders of the types the other branch yields
+/// (zeros; a dynamic dim as 0) and records `message` in the If's
+/// onnx.branch_errors: the lowering makes taking that branch a failure at
+/// run time. Fails, changing nothing, when a placeholder cannot be made (a
+/// value that is not a ranked tensor).
+static LogicalResult failBranchAtRunTime(Operation *ifOp, int index,
+                                         StringRef message) {
+  Region &bad = ifOp->getRegion(index);
+  Region &good = ifOp->getRegion(1 - index);
+  Operation *yield = bad.front().getTerminator();
+  Operation *goodYield = good.front().getTerminator();
+  int64_t opset = getOpsetOf(ifOp);
+  SmallVector<DenseElementsAttr> values;
+  for (Type type : goodYield->getOperandTypes()) {
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    if (!ranked)
+      return failure();
+    Type elem = ranked.getElementType();
+    Attribute zero;
+    if (auto f = dyn_cast<FloatType>(elem))
+      zero = FloatAttr::get(f, 0.0);
+    else if (auto i = dyn_cast<IntegerType>(elem))
+      zero = IntegerAttr::get(i, 0);
+    // Constant takes other than floating point values from version 9.
+    if (!zero || (opset < 9 && !isa<FloatType>(elem)))
+      return failure();
+    SmallVector<int64_t> shape;
+    for (int64_t d : ranked.getShape())
+      shape.push_back(ShapedType::isDynamic(d) ? 0 : d);
+    values.push_back(
+        DenseElementsAttr::get(RankedTensorType::get(shape, elem), zero));
+  }
+  for (Operation &inner :
+       llvm::make_early_inc_range(llvm::reverse(bad.front())))
+    if (&inner != yield) {
+      inner.dropAllUses();
+      inner.erase();
+    }
+  OpBuilder builder(yield);
+  SmallVector<Value> placeholders;
+  for (DenseElementsAttr value : values)
+    placeholders.push_back(
+        createConstant(builder, yield->getLoc(), value, opset));
+  yield->setOperands(placeholders);
+  MLIRContext *ctx = ifOp->getContext();
+  auto errors = ifOp->getAttrOfType<DictionaryAttr>(getBranchErrorsAttrName());
+  NamedAttrList list(errors);
+  list.set(index == 0 ? "else_branch" : "then_branch",
+           StringAttr::get(ctx, message));
+  ifOp->setAttr(getBranchErrorsAttrName(), list.getDictionary(ctx));
+  return success();
+}
+
 struct InferShapesPass
     : public mlir::onnx::impl::ONNXInferShapesBase<InferShapesPass> {
   using Base::Base;
@@ -433,21 +508,26 @@ LogicalResult InferShapesPass::processOp(Operation *op) {
   if (fold) {
     SmallVector<Operation *> thenOps, elseOps;
     if (Operation *sunk = sinkIntoBranches(op, thenOps, elseOps, sinkBudget)) {
-      for (auto [branch, copies] : {std::make_pair("else_branch", &elseOps),
-                                    std::make_pair("then_branch", &thenOps)})
-        for (Operation *copy : *copies) {
-          if (failed(processOp(copy))) {
-            // The nodes after the If may hold only for one branch's ranks
-            // (ONNX Runtime fails the run when the other one is taken).
-            auto name = sunk->getAttrOfType<StringAttr>("onnx.name");
-            sunk->emitError()
-                << "If" << (name ? " '" + name.str() + "'" : std::string())
-                << ": its branches yield different "
-                << "ranks, so the nodes after it were copied into both; in "
-                << branch << " they do not accept what it yields (the error "
-                << "above); an If whose branches only one rank suits is not "
-                   "supported";
+      // The regions follow the schema's attribute order: else_branch,
+      // then_branch. Per branch: the error that stopped its copies.
+      std::optional<BranchError> errors[2];
+      for (int index : {0, 1}) {
+        SmallVector<Operation *> &copies = index == 0 ? elseOps : thenOps;
+        // The nodes after the If may hold only for one branch's ranks: the
+        // errors of a branch's copies are kept back until the other branch
+        // is known to hold.
+        ScopedDiagnosticHandler keep(sunk->getContext(), [&](Diagnostic &diag) {
+          if (diag.getSeverity() != DiagnosticSeverity::Error)
             return failure();
+          if (!errors[index])
+            errors[index] = BranchError{diag.getLocation(), diag.str()};
+          return success();
+        });
+        for (Operation *copy : copies) {
+          if (failed(processOp(copy))) {
+            if (!errors[index])
+              errors[index] = BranchError{copy->getLoc(), "inference failed"};
+            break;
           }
           // A copy that is itself such an If took the copies after it
           // into its own branches (and erased these).
@@ -456,7 +536,28 @@ LogicalResult InferShapesPass::processOp(Operation *op) {
             break;
           }
         }
+      }
       restOfBlockSunk = false;
+      if (errors[0] || errors[1]) {
+        // ONNX Runtime fails such a model only when the run takes the branch
+        // that does not hold: that branch becomes a failure at run time.
+        int bad = errors[0] ? 0 : 1;
+        if (!(errors[0] && errors[1]))
+          forgetSymbols(sunk->getRegion(bad));
+        if ((errors[0] && errors[1]) ||
+            failed(failBranchAtRunTime(sunk, bad, errors[bad]->describe()))) {
+          emitError(errors[bad]->loc) << errors[bad]->message;
+          auto name = sunk->getAttrOfType<StringAttr>("onnx.name");
+          sunk->emitError()
+              << "If" << (name ? " '" + name.str() + "'" : std::string())
+              << ": its branches yield different "
+              << "ranks, so the nodes after it were copied into both; in "
+              << (bad == 0 ? "else_branch" : "then_branch")
+              << " they do not accept what it yields (the error above)"
+              << (errors[0] && errors[1] ? ", nor in then_branch" : "");
+          return failure();
+        }
+      }
       if (failed(inferOp(sunk)))
         return failure();
       restOfBlockSunk = true;

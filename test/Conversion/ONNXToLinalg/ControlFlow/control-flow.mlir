@@ -23,6 +23,29 @@ func.func @if(%c: tensor<i1>, %a: tensor<2xf32>, %b: tensor<3xf32>) -> tensor<?x
 
 // -----
 
+// A branch that onnx-infer-shapes replaced by a failure at run time
+// (onnx.branch_errors): it starts with a failing check, then yields its
+// placeholder; the other branch is lowered as usual.
+// CHECK-LABEL: func.func @if_branch_error
+// CHECK: scf.if %{{.*}} -> (tensor<2xf32>)
+// CHECK-NEXT: %[[F:.*]] = arith.constant false
+// CHECK-NEXT: cf.assert %[[F]], "onnx.If 'pick': the run took then_branch, whose ranks the nodes after the If do not accept: node 'swap': why"
+// CHECK: } else {
+// CHECK-NOT: cf.assert
+// CHECK: scf.yield
+func.func @if_branch_error(%c: tensor<i1>, %a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = onnx.If(%c) {onnx.name = "pick", onnx.branch_errors = {then_branch = "node 'swap': why"}} : (tensor<i1>) -> tensor<2xf32> else_branch {
+    %1 = onnx.Neg(%a) : (tensor<2xf32>) -> tensor<2xf32>
+    onnx.yield %1 : tensor<2xf32>
+  } then_branch {
+    %1 = onnx.Constant() {value = dense<0.0> : tensor<2xf32>} : () -> tensor<2xf32>
+    onnx.yield %1 : tensor<2xf32>
+  }
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
 // A condition of one element and any rank is read at all-zero indices; each
 // dynamic dim is checked to be 1 at run time.
 // CHECK-LABEL: func.func @if_cond_rank2

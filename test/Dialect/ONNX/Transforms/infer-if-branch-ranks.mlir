@@ -79,3 +79,27 @@ func.func @two_ifs(%c: tensor<i1>, %d: tensor<i1>, %x: tensor<3xf32>, %w: tensor
   %y = onnx.Flatten(%s) {axis = 0 : i64, onnx.outputs = ["y"]} : (tensor<*xf32>) -> tensor<*xf32>
   return %y : tensor<*xf32>
 }
+
+// -----
+
+// The nodes after the If hold for one branch only (Transpose's perm needs
+// rank 2; the then branch gives rank 1, through %x of a dynamic size): the
+// then branch yields a placeholder of the else branch's type (zeros, a
+// dynamic dim as 0) and onnx.branch_errors records why, with the node's name;
+// the lowering fails the run when it takes that branch.
+// CHECK-LABEL: func.func @one_rank_suits
+// CHECK-SAME: -> tensor<?x2xf32>
+// CHECK: onnx.If(%{{.*}}) {onnx.branch_errors = {then_branch = "node 'swap': 'onnx.Transpose' op attribute 'perm' must have 1 values (the rank of input 'data'), got 2"}, onnx.name = "choose", onnx.outputs = ["t"]} : (tensor<i1>) -> tensor<?x2xf32> else_branch {
+// CHECK:   onnx.Transpose{{.*}}onnx.outputs = ["t.else"]{{.*}} -> tensor<?x2xf32>
+// CHECK: } then_branch {
+// CHECK-NEXT: %[[P:.*]] = onnx.Constant() {value = dense<0.000000e+00> : tensor<0x2xf32>}
+// CHECK-NEXT: onnx.yield %[[P]] : tensor<0x2xf32>
+func.func @one_rank_suits(%c: tensor<i1>, %x: tensor<?xf32>, %w: tensor<2x?xf32>) -> tensor<*xf32> {
+  %z = onnx.If(%c) {onnx.name = "choose"} : (tensor<i1>) -> tensor<*xf32> else_branch {
+    onnx.yield %w : tensor<2x?xf32>
+  } then_branch {
+    onnx.yield %x : tensor<?xf32>
+  }
+  %t = onnx.Transpose(%z) {perm = array<i64: 1, 0>, onnx.outputs = ["t"]} : (tensor<*xf32>) -> tensor<*xf32> loc("swap")
+  return %t : tensor<*xf32>
+}

@@ -50,3 +50,20 @@ module attributes {onnx.entry = @main, onnx.opset_import = {ai.onnx = 21 : i64}}
     return %0 : tensor<2xf32>
   }
 }
+
+// -----
+
+// An If whose branch onnx-infer-shapes replaced by a failure at run time
+// (the branch yields placeholders): exporting it would drop the failure.
+// CHECK: error: a branch of this If was replaced by a failure at run time (onnx.branch_errors, set by onnx-infer-shapes); export the model before that pass
+module attributes {onnx.entry = @main, onnx.opset_import = {ai.onnx = 25 : i64}} {
+  func.func @main(%c: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = onnx.If(%c) {onnx.branch_errors = {then_branch = "why"}} : (tensor<i1>) -> tensor<2xf32> else_branch {
+      onnx.yield %x : tensor<2xf32>
+    } then_branch {
+      %p = onnx.Constant() {value = dense<0.0> : tensor<2xf32>} : () -> tensor<2xf32>
+      onnx.yield %p : tensor<2xf32>
+    }
+    return %0 : tensor<2xf32>
+  }
+}

@@ -240,6 +240,13 @@ private:
   mutable std::string missingAttr;
 };
 
+/// The discardable attribute of an If whose branches yield different ranks
+/// and whose following nodes (copied into both branches by onnx-infer-shapes)
+/// hold for one branch only: {else_branch|then_branch = "why"}. That branch
+/// yields placeholders, and the lowering makes taking it a failure at run
+/// time, as ONNX Runtime fails such a model only when the branch runs.
+inline StringRef getBranchErrorsAttrName() { return "onnx.branch_errors"; }
+
 /// An inference function: sets the types of the op's outputs that it can
 /// tell (outputs it leaves unset keep their types), or fails with an error
 /// when the op breaks a rule of its operator (ranks, attribute values, ...).

@@ -43,7 +43,11 @@ def ONNXInferShapes : Pass<"onnx-infer-shapes", "::mlir::ModuleOp"> {
     branches, where each copy sees its branch's ranks, and yields what the
     block's terminator returned (outputs renamed NAME.then and NAME.else);
     at most 20,000 ops are copied so in one run, since each such If doubles
-    what follows it.
+    what follows it. When the copies hold in one branch only (a Squeeze of a
+    dim that is 1 at run time, say), the other branch yields placeholders
+    and is named in the If's `onnx.branch_errors` with the error: the
+    lowering makes taking it a failure at run time, as ONNX Runtime fails
+    such a model only when that branch runs.
   }];
   let options = [
     Option<"fold", "fold", "bool", /*default=*/"true",
