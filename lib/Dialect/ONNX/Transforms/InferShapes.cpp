@@ -267,7 +267,7 @@ static SmallVector<BodySeed> bodySeeds(InferenceContext &ctx) {
     auto type = dyn_cast_or_null<RankedTensorType>(
         ctx.hasInput(numStates + j) ? ctx.getInput(numStates + j).getType()
                                     : Type());
-    if (!type || (axes && axes->size() != *numScan))
+    if (!type || (axes && static_cast<int64_t>(axes->size()) != *numScan))
       continue;
     int64_t rank = type.getRank();
     int64_t axis = axes ? (*axes)[j] : 0;
@@ -587,31 +587,30 @@ void InferShapesPass::forgetSymbols(Region &region) {
 
 /// The regions of `op`; for a Loop or Scan body, first with the types its
 /// inputs give the body's arguments. Carried values may change type from one
-/// iteration to the next, so a seeded type is kept only when the body gives
-/// the next iteration that same type back (then every iteration has it); the
-/// second try seeds the join of the two, and failing that the body is
-/// inferred as declared.
+/// iteration to the next, so a seeded (or declared) type is kept only when
+/// what the body gives the next iteration fits it (then every iteration has
+/// it); the second try seeds the join of the two, and failing that the body
+/// is inferred as declared.
 LogicalResult InferShapesPass::processLoopBody(Operation *op) {
   SmallVector<BodySeed> seeds;
   if (isa<ONNXSchemaOpInterface>(op)) {
     InferenceContext ctx(op, &symbols, symbolTables);
     seeds = bodySeeds(ctx);
   }
-  // Only seeds that say more than the declared types matter.
+  if (seeds.empty()) {
+    for (Region &region : op->getRegions())
+      if (failed(processRegion(region)))
+        return failure();
+    return success();
+  }
+  // The first try seeds the arguments with what the inputs say of them,
+  // where it is more than the declared types.
   SmallVector<Type> declared, trial;
-  bool refines = false;
   for (BodySeed &seed : seeds) {
     Type type = seed.arg.getType();
     declared.push_back(type);
     FailureOr<Type> refined = refineType(type, seed.type);
     trial.push_back(succeeded(refined) ? *refined : type);
-    refines |= trial.back() != type;
-  }
-  if (!refines) {
-    for (Region &region : op->getRegions())
-      if (failed(processRegion(region)))
-        return failure();
-    return success();
   }
 
   Region &body = op->getRegion(0);
@@ -627,6 +626,11 @@ LogicalResult InferShapesPass::processLoopBody(Operation *op) {
         pristine->erase();
       return failure();
     }
+    // A carried value is stable when what the body yields for the next
+    // iteration fits the type its argument was given. A declared type can
+    // fail that too: an export's trace wrote the size it saw (Mask R-CNN
+    // declares a carried list of masks with dim 0 of 0, and appends to it);
+    // ONNX Runtime takes it as a hint, and so does the next try.
     bool stable = true;
     Operation *yield = body.front().getTerminator();
     SmallVector<Type> next(types);
@@ -637,10 +641,10 @@ LogicalResult InferShapesPass::processLoopBody(Operation *op) {
                                   yield->getNumOperands()
                          ? yield->getOperand(seed.yieldIndex).getType()
                          : Type();
-      if (yielded == types[i])
+      Type joined = yielded ? joinTypes(types[i], yielded) : Type();
+      if (joined == types[i])
         continue;
       stable = false;
-      Type joined = joinTypes(types[i], yielded);
       next[i] = joined ? joined : declared[i];
     }
     if (last)

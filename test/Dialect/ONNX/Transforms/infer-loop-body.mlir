@@ -32,3 +32,22 @@ func.func @loop_grows(%m: tensor<i64>, %c: tensor<i1>, %v: tensor<1xf32>) -> ten
   }
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// A carried value whose declared type the body contradicts: the export's
+// trace saw an empty list and declared dim 0 as 0, and the body appends to
+// it (Mask R-CNN's masks). The declared type is a hint, as in ONNX Runtime:
+// the argument takes the join of it and what the body yields.
+// CHECK-LABEL: func.func @loop_declared_empty
+// CHECK: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %{{.*}}: tensor<?x3xf32>):
+// CHECK: onnx.Concat{{.*}} -> tensor<?x3xf32>
+// CHECK: return %{{.*}} : tensor<?x3xf32>
+func.func @loop_declared_empty(%m: tensor<i64>, %c: tensor<i1>, %v: tensor<0x3xf32>, %row: tensor<1x3xf32>) -> tensor<*xf32> {
+  %0 = onnx.Loop(%m, %c, %v) : (tensor<i64>, tensor<i1>, tensor<0x3xf32>) -> tensor<*xf32> body {
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %acc: tensor<0x3xf32>):
+    %1 = onnx.Concat(%acc, %row) {axis = 0 : i64} : (tensor<0x3xf32>, tensor<1x3xf32>) -> tensor<*xf32>
+    onnx.yield %cond, %1 : tensor<i1>, tensor<*xf32>
+  }
+  return %0 : tensor<*xf32>
+}
