@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -665,19 +666,50 @@ Value packConvFilter(OpBuilder &b, Location loc, Value w, int64_t a, int64_t bx,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4}});
 }
 
-/// product + init, elementwise (4-D).
+/// product + init, elementwise, into a new tensor: the init (a bias
+/// broadcast over the output) is an input that elementwise fusion folds into
+/// the product's epilogue with the activation after it, rather than an
+/// accumulator materialized and packed before the product.
 Value addInit(OpBuilder &b, Location loc, Value product, Value init) {
-  AffineMap id = b.getMultiDimIdentityMap(4);
+  auto type = cast<RankedTensorType>(init.getType());
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{product},
-             ValueRange{init}, {id, id},
-             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             b, loc, TypeRange{type}, ValueRange{product, init},
+             ValueRange{empty}, {id, id, id},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
              [](OpBuilder &nb, Location nl, ValueRange args) {
                linalg::YieldOp::create(
                    nb, nl,
                    arith::AddFOp::create(nb, nl, args[1], args[0]).getResult());
              })
       .getResult(0);
+}
+
+/// `x` [1, C, H, W] with `rows` rows of zeros below it. When `x` is itself
+/// a static zero padding of a tensor used only there (a convolution's
+/// border), that padding grows instead of a second one wrapping it.
+Value padImageBottom(OpBuilder &b, Location loc, Value x, int64_t rows,
+                     Value zero) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[2] += rows;
+  auto paddedType = RankedTensorType::get(shape, type.getElementType());
+  auto pad = x.getDefiningOp<tensor::PadOp>();
+  Value padValue = pad ? pad.getConstantPaddingValue() : Value();
+  if (pad && pad->hasOneUse() && padValue &&
+      matchPattern(padValue, m_AnyZeroFloat()) &&
+      !ShapedType::isDynamicShape(pad.getStaticLow()) &&
+      !ShapedType::isDynamicShape(pad.getStaticHigh())) {
+    SmallVector<OpFoldResult> low = pad.getMixedLowPad();
+    SmallVector<OpFoldResult> high = pad.getMixedHighPad();
+    high[2] = b.getIndexAttr(pad.getStaticHigh()[2] + rows);
+    return tensor::PadOp::create(b, loc, paddedType, pad.getSource(), low, high,
+                                 zero);
+  }
+  return tensor::createPadHighOp(paddedType, x, zero, /*nofold=*/false, loc, b);
 }
 
 /// A 2-D convolution of one image (unit dilations), y[1, F, OH, OW] =
@@ -738,10 +770,20 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w, Value init,
     length = (oh + khp - 2) * wq + ow + kwp - 1;
   }
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(f32));
-  if (hq * sy != h || wq * sx != wd)
+  if (sy == 1 && sx == 1 && length > h * wd) {
+    // Rows of zeros under the image instead of a padded copy of the
+    // flattened image: merged into the convolution's own zero padding when
+    // there is one, so that the image is copied once (or, once the pad's
+    // fill is hoisted, written in place by its producer).
+    int64_t extraRows = llvm::divideCeilSigned(length - h * wd, wd);
+    x = padImageBottom(b, loc, x, extraRows, zero);
+    h += extraRows;
+    hq = h;
+  } else if (hq * sy != h || wq * sx != wd) {
     x = tensor::createPadHighOp(
         RankedTensorType::get({1, c, hq * sy, wq * sx}, f32), x, zero,
         /*nofold=*/false, loc, b);
+  }
 
   // The accumulator: the init's fill value, else zeros (the init is added
   // to the result after).
@@ -1005,16 +1047,32 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
           rewriter, loc, RankedTensorType::get({k, p}, f32), rows,
           ArrayRef<ReassociationIndices>{{0}, {1, 2}});
     }
+    // The product starts from the init's fill value, else from zeros with
+    // the init (a bias) added after it, in the epilogue.
+    bool filled = init.getDefiningOp<linalg::FillOp>() != nullptr;
+    Value start = init;
+    if (!filled) {
+      Value zero =
+          arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
+      start = linalg::FillOp::create(
+                  rewriter, loc, zero,
+                  tensor::EmptyOp::create(rewriter, loc, yType.getShape(), f32)
+                      .getResult())
+                  .getResult(0);
+    }
     auto outType = RankedTensorType::get({f, p}, f32);
     Value acc = tensor::CollapseShapeOp::create(
-        rewriter, loc, outType, init,
+        rewriter, loc, outType, start,
         ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
     Value product =
         linalg::MatmulOp::create(rewriter, loc, TypeRange{outType},
                                  ValueRange{filter, col}, ValueRange{acc})
             .getResult(0);
-    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-        op, yType, product, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+    Value result = tensor::ExpandShapeOp::create(
+        rewriter, loc, yType, product,
+        ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+    rewriter.replaceOp(op,
+                       filled ? result : addInit(rewriter, loc, result, init));
     return success();
   }
 

@@ -198,17 +198,17 @@ func.func @matmul_f64(%a: tensor<4x5xf64>, %b: tensor<5x20xf64>, %c: tensor<4x20
 
 // A 3x3 convolution of one image with unit strides: direct. The filter
 // reshaped (the same data) and packed at compile time (a splat stays one)
-// as [F/m0, C, KH, KW, m0]; the image flattened to [C, H*W] = [4, 100] and
-// padded at its end to what the last tile reads: 8 rows of 10 positions are
-// 5 tiles of 16, read from up to 2 * 10 + 2 further: 102; the product in
-// mmt4d's layout from a generic whose image map shifts the position by
-// ky * W + kx; then unpacked, its first 8 of every 10 columns taken, and the
-// init added.
+// as [F/m0, C, KH, KW, m0]; the image padded below with the rows that the
+// last tile reads (8 rows of 10 positions are 5 tiles of 16, read from up
+// to 2 * 10 + 2 further: 102 of 110) and flattened to [C, 11*10]; the
+// product in mmt4d's layout from a generic whose image map shifts the
+// position by ky * W + kx; then unpacked, its first 8 of every 10 columns
+// taken, and the init added (into a new tensor).
 // CHECK-LABEL: func.func @conv3x3
+// CHECK: tensor.pad %arg0 low[0, 0, 0, 0] high[0, 0, 1, 0]
+// CHECK: } : tensor<1x4x10x10xf32> to tensor<1x4x11x10xf32>
 // CHECK: linalg.fill {{.*}} -> tensor<1x5x8x16xf32>
-// CHECK: tensor.collapse_shape %arg0 {{.*}} into tensor<4x100xf32>
-// CHECK: tensor.pad
-// CHECK: } : tensor<4x100xf32> to tensor<4x102xf32>
+// CHECK: tensor.collapse_shape %{{.*}} into tensor<4x110xf32>
 // CHECK: arith.constant dense<5.000000e-01> : tensor<1x4x3x3x8xf32>
 // CHECK: linalg.generic {{.*}} #[[IMG]]
 // CHECK-SAME: iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]
@@ -220,6 +220,27 @@ func.func @matmul_f64(%a: tensor<4x5xf64>, %b: tensor<5x20xf64>, %c: tensor<4x20
 func.func @conv3x3(%x: tensor<1x4x10x10xf32>, %init: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
   %w = arith.constant dense<0.5> : tensor<8x4x3x3xf32>
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x4x10x10xf32>, tensor<8x4x3x3xf32>) outs(%init : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  return %r : tensor<1x8x8x8xf32>
+}
+
+// The convolution's own zero border (a tensor.pad of its input) grows by
+// the rows below the image that the last tile reads: one padded copy of
+// the image, not a second one of the flattened image.
+// CHECK-LABEL: func.func @conv3x3_padded
+// CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 2, 1]
+// CHECK: } : tensor<1x4x8x8xf32> to tensor<1x4x11x10xf32>
+// CHECK-NOT: tensor.pad
+// CHECK: tensor.collapse_shape %{{.*}} into tensor<4x110xf32>
+// CHECK-NOT: tensor.pad
+// CHECK: onnx.cpu.direct_conv
+func.func @conv3x3_padded(%x: tensor<1x4x8x8xf32>, %init: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.5> : tensor<8x4x3x3xf32>
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x8x8xf32> to tensor<1x4x10x10xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : tensor<1x4x10x10xf32>, tensor<8x4x3x3xf32>) outs(%init : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   return %r : tensor<1x8x8x8xf32>
 }
 
@@ -331,17 +352,23 @@ func.func @conv3x3_batch32(%x: tensor<32x8x10x10xf32>) -> tensor<32x16x4x4xf32> 
   return %r : tensor<32x16x4x4xf32>
 }
 
-// A batched 1x1 convolution whose output has an init (a bias): each image
-// accumulates into its own slice of the init.
+// A batched 1x1 convolution whose output has an init (a bias): each image's
+// product starts from zeros and its slice of the init is added after it
+// (an input of an elementwise op that fusion folds into the product's
+// epilogue, not an accumulator packed before the product).
 // CHECK-LABEL: func.func @conv1x1_batch32
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
 // CHECK: scf.for %[[N:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %arg2)
 // CHECK: %[[X:.*]] = tensor.extract_slice %arg0[%[[N]], 0, 0, 0] [1, 4, 5, 5] [1, 1, 1, 1]
 // CHECK: %[[INIT:.*]] = tensor.extract_slice %[[ACC]][%[[N]], 0, 0, 0] [1, 6, 5, 5] [1, 1, 1, 1]
 // CHECK: tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2, 3]] : tensor<1x4x5x5xf32> into tensor<4x25xf32>
-// CHECK: tensor.collapse_shape %[[INIT]] {{\[}}[0, 1], [2, 3]] : tensor<1x6x5x5xf32> into tensor<6x25xf32>
+// CHECK: %[[ZERO:.*]] = linalg.fill {{.*}} -> tensor<1x6x5x5xf32>
+// CHECK: tensor.collapse_shape %[[ZERO]] {{\[}}[0, 1], [2, 3]] : tensor<1x6x5x5xf32> into tensor<6x25xf32>
 // CHECK: linalg.mmt4d
-// CHECK: tensor.insert_slice %{{.*}} into %[[ACC]][%[[N]], 0, 0, 0] [1, 6, 5, 5]
+// CHECK: %[[PRODUCT:.*]] = tensor.expand_shape
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[PRODUCT]], %[[INIT]] : tensor<1x6x5x5xf32>, tensor<1x6x5x5xf32>)
+// CHECK: arith.addf
+// CHECK: tensor.insert_slice %[[SUM]] into %[[ACC]][%[[N]], 0, 0, 0] [1, 6, 5, 5]
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
 func.func @conv1x1_batch32(%x: tensor<32x4x5x5xf32>, %w: tensor<6x4x1x1xf32>, %init: tensor<32x6x5x5xf32>) -> tensor<32x6x5x5xf32> {
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<32x4x5x5xf32>, tensor<6x4x1x1xf32>) outs(%init : tensor<32x6x5x5xf32>) -> tensor<32x6x5x5xf32>

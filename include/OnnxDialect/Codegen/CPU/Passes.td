@@ -61,7 +61,9 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     times the image flattened to `[C, H*W]`: output position
     `p = oh * W + ow` of the padded width `W` reads `x[c, p + ky * W + kx]`,
     so a register tile's `n0` positions are consecutive image elements (the
-    columns past `OW` are computed and dropped after unpacking). With strides
+    columns past `OW` are computed and dropped after unpacking; the rows
+    below the image that the last tile reads are added to the
+    convolution's own zero border, one padded copy of the image). With strides
     `(sy, sx)` the image is split into its `sy * sx` phases
     `x[:, :, a::sy, b::sx]`, each convolved with the filter's taps
     `(a + i sy, b + j sx)` into the same accumulator. Onto a narrow map (5 to
@@ -72,7 +74,12 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     (1x1 windows, dilations) become a matmul first: the filter as a `[F, C*KH*KW]` matrix
     (the same blob, reshaped) times the image's im2col matrix
     `[C*KH*KW, OH*OW]` (the image itself for a 1x1 convolution with unit
-    strides), accumulated into the output viewed as `[F, OH*OW]`. A batch of
+    strides), accumulated into the output viewed as `[F, OH*OW]`. An init
+    that is not a fill (a bias broadcast over the output) is not packed as
+    the accumulator: the product starts from zeros and the init is added
+    after it by an elementwise op, which fusion joins to the activation
+    after it, so that bias and activation run on the product's register
+    tiles (a direct convolution adds it the same way). A batch of
     several images is first a loop over its images (`scf.for`) whose body is
     the convolution of one image, so that each becomes such a matmul and all
     share the filter packed once; a fill of the output becomes a fill of each
