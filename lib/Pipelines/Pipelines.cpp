@@ -74,20 +74,22 @@ static void addBufferization(OpPassManager &pm) {
 }
 
 /// Stage 5's conversion of host code to the LLVM dialect: loops, math
-/// (intrinsics, libm or outlined functions), memrefs.
+/// (intrinsics, libm or outlined functions), bf16 arithmetic in f32 and its
+/// conversions as integer arithmetic (no libcall), memrefs.
 static void addHostToLLVM(OpPassManager &pm, bool runtimeAllocator) {
   std::string memrefToLLVM = runtimeAllocator
                                  ? "finalize-memref-to-llvm{use-generic-"
                                    "functions=true}"
                                  : "finalize-memref-to-llvm";
-  addPipeline(pm,
-              "lower-affine,convert-scf-to-cf,math-extend-to-supported-types,"
-              "convert-math-to-funcs,convert-vector-to-llvm,"
-              "expand-strided-metadata,lower-affine," +
-                  memrefToLLVM +
-                  ",func.func(convert-math-to-llvm),"
-                  "convert-math-to-libm,convert-to-llvm,"
-                  "reconcile-unrealized-casts");
+  addPipeline(
+      pm, "lower-affine,convert-scf-to-cf,math-extend-to-supported-types,"
+          "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
+          "onnx-expand-bf16-casts,convert-math-to-funcs,convert-vector-to-llvm,"
+          "expand-strided-metadata,lower-affine," +
+              memrefToLLVM +
+              ",func.func(convert-math-to-llvm),"
+              "convert-math-to-libm,convert-to-llvm,"
+              "reconcile-unrealized-casts");
 }
 
 void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,

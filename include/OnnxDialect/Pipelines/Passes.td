@@ -39,6 +39,24 @@ def FuseElementwisePass : Pass<"onnx-fuse-elementwise"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def ExpandBF16CastsPass : Pass<"onnx-expand-bf16-casts"> {
+  let summary = "f32 <-> bf16 conversions as integer arithmetic";
+  let description = [{
+    LLVM's x86 backend lowers a `fptrunc` from f32 to bf16 to a call of
+    `__truncsfbf2` unless the CPU has AVX512-BF16 (or AVX-NE-CONVERT). The
+    JIT then fails to resolve it, and an ahead-of-time library needs a
+    libgcc that has it (Debian 12's GCC 12 does not): a model with a bf16
+    Cast compiled on one host and not another. This pass rewrites
+    `arith.truncf` to bf16 (round to nearest even, NaN kept a quiet NaN) and
+    `arith.extf` from bf16 into integer operations (upstream's
+    `populateExpandBFloat16Patterns`), the same code on every host.
+    onnx-lower-to-llvm runs it after `arith-emulate-unsupported-floats`,
+    which computes bf16 arithmetic in f32 between such conversions (LLVM
+    would otherwise promote it itself, with the same libcall).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def StridedCopiesToLinalgPass
     : Pass<"onnx-strided-copies-to-linalg", "::mlir::ModuleOp"> {
   let summary = "Turn memref.copy of non-contiguous memrefs into linalg.copy";

@@ -1,0 +1,40 @@
+//===- ExpandBF16.cpp - bf16 conversions as integer arithmetic ------------===//
+//
+// Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// f32 <-> bf16 conversions rewritten into integer arithmetic before the
+// conversion to LLVM, so that no host needs a libcall for them (Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxDialect/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace onnx {
+#define GEN_PASS_DEF_EXPANDBF16CASTSPASS
+#include "OnnxDialect/Pipelines/Passes.h.inc"
+} // namespace onnx
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+struct ExpandBF16CastsPass
+    : public mlir::onnx::impl::ExpandBF16CastsPassBase<ExpandBF16CastsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    arith::populateExpandBFloat16Patterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace
