@@ -18,6 +18,8 @@ when missing or built by an older version of this file) and prints the paths.
 | mobilenetv2 | MobileNetV2 1.0 224x224: the paper's channel table, inverted  |
 |             | residuals, depthwise Conv (group=C), BatchNormalization,      |
 |             | Clip(0, 6), 1280 channels, GAP, Gemm 1000                     |
+| mobilenetv2_folded | the same with each BatchNormalization folded into its  |
+|             | Conv (a bias), as exporters write inference graphs            |
 | transformer | 2-layer post-LN encoder, seq 128, d_model 256, 4 heads, FFN   |
 |             | 1024: MatMul/Add, Reshape/Transpose, Softmax,                 |
 |             | LayerNormalization, Erf-based GELU                            |
@@ -95,9 +97,10 @@ class Graph:
         return model
 
     # Layers shared by the CNNs.
-    def conv(self, x, cin, cout, k, stride=1, group=1, bias=False):
+    def conv(self, x, cin, cout, k, stride=1, group=1, bias=False, gain=1.0):
         fan_in = cin // group * k * k
-        w = self.normal((cout, cin // group, k, k), np.sqrt(2.0 / fan_in))
+        w = self.normal((cout, cin // group, k, k),
+                        gain * np.sqrt(2.0 / fan_in))
         inputs = [x, w]
         if bias:
             inputs.append(self.normal((cout,), 0.1, "b"))
@@ -180,13 +183,20 @@ MOBILENETV2_TABLE = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2),
                      (6, 320, 1, 1)]
 
 
-def make_mobilenetv2():
+def make_mobilenetv2(folded=False):
+    """folded: each BatchNormalization folded into its Conv's weights and
+    bias, as exporters write an inference graph (torch.onnx.export in eval
+    mode, ONNX optimizers): Conv with a bias, then Clip."""
     g = Graph(4)
     lo = g.const(np.array(0.0, np.float32), "relu6_min")
     hi = g.const(np.array(6.0, np.float32), "relu6_max")
 
     def conv_bn(x, cin, cout, k, stride=1, group=1, relu6=True, gamma=1.0):
-        y = g.batchnorm(g.conv(x, cin, cout, k, stride, group), cout, gamma)
+        if folded:
+            y = g.conv(x, cin, cout, k, stride, group, bias=True, gain=gamma)
+        else:
+            y = g.batchnorm(g.conv(x, cin, cout, k, stride, group), cout,
+                            gamma)
         return g.op("Clip", [y, lo, hi], "relu6") if relu6 else y
 
     x = conv_bn("input", 3, 32, 3, 2)
@@ -295,6 +305,7 @@ MODELS = {
     "conv": make_conv,
     "resnet50": make_resnet50,
     "mobilenetv2": make_mobilenetv2,
+    "mobilenetv2_folded": lambda: make_mobilenetv2(folded=True),
     "transformer": make_transformer,
     "bert": make_bert,
     "transformer_dyn": make_transformer_dyn,
