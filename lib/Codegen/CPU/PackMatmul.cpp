@@ -773,8 +773,7 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w, Value init,
   if (sy == 1 && sx == 1 && length > h * wd) {
     // Rows of zeros under the image instead of a padded copy of the
     // flattened image: merged into the convolution's own zero padding when
-    // there is one, so that the image is copied once (or, once the pad's
-    // fill is hoisted, written in place by its producer).
+    // there is one, so that the image is copied once.
     int64_t extraRows = llvm::divideCeilSigned(length - h * wd, wd);
     x = padImageBottom(b, loc, x, extraRows, zero);
     h += extraRows;
