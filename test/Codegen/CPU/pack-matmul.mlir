@@ -1,7 +1,10 @@
-// RUN: onnx-opt %s --onnx-cpu-pack-matmul=target-cpu=skylake-avx512 | FileCheck %s
-// RUN: onnx-opt %s --onnx-cpu-pack-matmul=target-cpu=haswell | FileCheck %s --check-prefix=AVX2
+// The pass runs on the functions in parallel, and a packed blob's name
+// (onnx_packed_weights, _1, _2, ...) is uniqued in the order the threads
+// create them: one thread, so that the names below are the functions' order.
+// RUN: onnx-opt %s --mlir-disable-threading --onnx-cpu-pack-matmul=target-cpu=skylake-avx512 | FileCheck %s
+// RUN: onnx-opt %s --mlir-disable-threading --onnx-cpu-pack-matmul=target-cpu=haswell | FileCheck %s --check-prefix=AVX2
 // RUN: not onnx-opt %s --onnx-cpu-pack-matmul=target-cpu=no-such-cpu 2>&1 | FileCheck %s --check-prefix=BADCPU
-// RUN: onnx-opt %s --onnx-cpu-pack-matmul="target-cpu=skylake-avx512 num-threads=2" | FileCheck %s --check-prefix=THREADS
+// RUN: onnx-opt %s --mlir-disable-threading --onnx-cpu-pack-matmul="target-cpu=skylake-avx512 num-threads=2" | FileCheck %s --check-prefix=THREADS
 
 // The image maps of @conv3x3, @conv3x3_stride2 and @conv3x3_by_rows below.
 // CHECK-DAG: #[[IMG:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d1 * 16 + d6 + d3 * 10 + d4)>
