@@ -52,7 +52,9 @@ def ExpandBF16CastsPass : Pass<"onnx-expand-bf16-casts"> {
     `populateExpandBFloat16Patterns`), the same code on every host.
     onnx-lower-to-llvm runs it after `arith-emulate-unsupported-floats`,
     which computes bf16 arithmetic in f32 between such conversions (LLVM
-    would otherwise promote it itself, with the same libcall).
+    would otherwise promote it itself, with the same libcall). Upstream's
+    `arith-expand{include-bf16=true}` has the same patterns but also expands
+    every max/min and division it knows, which the vector code keeps.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
