@@ -63,10 +63,14 @@ ATTR_TYPES = {
     "list of graphs": (None, "Graphs"),
 }
 
-# Float defaults that the spec text prints rounded to 5 decimals (Selu's are
-# float32 values its description spells out; 1e-06 prints as 0.0), by
-# (domain, operator, attribute) -> (first version it applies to, value).
+# Defaults that the spec text misprints, by (domain, operator, attribute) ->
+# (first version it applies to, value): floats it rounds to 5 decimals
+# (Selu's are float32 values its description spells out; 1e-06 prints as
+# 0.0), and GRU-1's direction, printed "foward" (every later version and
+# ONNX's reference implementation read "forward"; a GRU-1 without the
+# attribute would otherwise be rejected as an unknown direction).
 EXACT_DEFAULTS = {
+    ("", "GRU", "direction"): (1, "forward"),
     ("", "Selu", "alpha"): (6, "1.67326319217681884765625"),
     ("", "Selu", "gamma"): (6, "1.05070102214813232421875"),
     ("ai.onnx.preview.training", "Adagrad", "epsilon"): (1, "1e-06"),

@@ -4444,7 +4444,7 @@ def ONNX_GRUV1Op : ONNX_Op<"GRU_v1", [AttrSizedOperandSegments, Pure]> {
     OptionalAttr<DenseF32ArrayAttr>:$activation_beta,
     OptionalAttr<StrArrayAttr>:$activations,
     OptionalAttr<F32Attr>:$clip,
-    DefaultValuedOptionalAttr<StrAttr, "\"foward\"">:$direction,
+    DefaultValuedOptionalAttr<StrAttr, "\"forward\"">:$direction,
     OptionalAttr<I64Attr>:$hidden_size,
     DefaultValuedOptionalAttr<I64Attr, "0">:$output_sequence);
   let results = (outs
@@ -4463,7 +4463,7 @@ def ONNX_GRUV1Op : ONNX_Op<"GRU_v1", [AttrSizedOperandSegments, Pure]> {
         {"activation_beta", "activation_beta", ::mlir::onnx::AttrKind::Floats, false, nullptr},
         {"activations", "activations", ::mlir::onnx::AttrKind::Strings, false, nullptr},
         {"clip", "clip", ::mlir::onnx::AttrKind::Float, false, nullptr},
-        {"direction", "direction", ::mlir::onnx::AttrKind::String, false, "foward"},
+        {"direction", "direction", ::mlir::onnx::AttrKind::String, false, "forward"},
         {"hidden_size", "hidden_size", ::mlir::onnx::AttrKind::Int, false, nullptr},
         {"output_sequence", "output_sequence", ::mlir::onnx::AttrKind::Int, false, "0"}};
     static const ::mlir::onnx::TypeVarSchema typeVars[] = {{"T", "tensor(float16), tensor(float), tensor(double)"},
