@@ -193,7 +193,11 @@ enum class Binary {
   GreaterOrEqual,
   And,
   Or,
-  Xor
+  Xor,
+  /// Mod with fmod = 0 (integers: the remainder takes the divisor's sign).
+  Mod,
+  /// Mod with fmod = 1 (the remainder takes the dividend's sign, as C's).
+  FMod
 };
 enum class Unary { Neg, Abs, Not, Sqrt, Floor, Ceil, Relu, Sign, Reciprocal };
 
@@ -392,6 +396,13 @@ std::optional<Const> Evaluator::evaluate() {
     return transpose();
   if (isOperator<WhereOp>(schema))
     return where();
+  if (isOperator<ModOp>(schema)) {
+    // 64-bit unsigned values at or over 2^63 are negative in `ints`.
+    Type et = ctx.getInputElementType(0);
+    if (!et || et.isUnsignedInteger(64))
+      return std::nullopt;
+    return binary(ctx.getIntAttrOrDefault("fmod") ? Binary::FMod : Binary::Mod);
+  }
   if (std::optional<Binary> kind = binaryOf(schema))
     return binary(*kind);
   if (std::optional<Unary> kind = unaryOf(schema))
@@ -436,7 +447,10 @@ static std::optional<double> applyFloat(Binary kind, double acc, double y) {
     return (std::isnan(acc) || std::isnan(y)) ? NAN : std::max(acc, y);
   case Binary::Min:
     return (std::isnan(acc) || std::isnan(y)) ? NAN : std::min(acc, y);
-  default: // the logical operators; the comparisons are applyCompare's
+  case Binary::FMod:
+    return std::fmod(acc, y);
+  default: // the logical operators and integer Mod (fmod = 0 is for
+           // integers only); the comparisons are applyCompare's
     break;
   }
   return std::nullopt;
@@ -477,6 +491,16 @@ static std::optional<int64_t> applyInt(Binary kind, int64_t acc, int64_t y) {
     return (acc != 0) || (y != 0);
   case Binary::Xor:
     return (acc != 0) != (y != 0);
+  case Binary::Mod:
+  case Binary::FMod:
+    if (y == 0)
+      return std::nullopt; // left to run time, which reports it
+    if (y == -1)
+      return 0; // INT64_MIN % -1 overflows in C++
+    r = acc % y;
+    if (kind == Binary::Mod && r != 0 && (r < 0) != (y < 0))
+      r += y;
+    return r;
   default: // the comparisons: applyCompare's
     break;
   }

@@ -82,6 +82,32 @@ func.func @not_folded() -> (tensor<1xi64>, tensor<1xi32>) {
 
 // -----
 
+// Mod: integers take the divisor's sign (fmod = 0) or the dividend's
+// (fmod = 1, and floats); a zero divisor is left to run time. Swin's window
+// pad, (win - h % win) % win, is this shape arithmetic.
+// CHECK-LABEL: func.func @mod
+// CHECK-DAG: onnx.Constant() {value = dense<[1, -1, 1, -1, 0]> : tensor<5xi64>}
+// CHECK-DAG: onnx.Constant() {value = dense<[1, 1, -1, -1, 0]> : tensor<5xi64>}
+// CHECK-DAG: onnx.Constant() {value = dense<[1.500000e+00, -1.500000e+00]> : tensor<2xf32>}
+// CHECK: onnx.Mod
+// CHECK-NOT: onnx.Mod
+func.func @mod() -> (tensor<5xi64>, tensor<5xi64>, tensor<2xf32>, tensor<1xi64>) {
+  %a = onnx.Constant() {value = dense<[7, 7, -7, -7, 6]> : tensor<5xi64>} : () -> tensor<5xi64>
+  %b = onnx.Constant() {value = dense<[3, -2, 2, -3, 3]> : tensor<5xi64>} : () -> tensor<5xi64>
+  %m = onnx.Mod(%a, %b) : (tensor<5xi64>, tensor<5xi64>) -> tensor<5xi64>
+  %b2 = onnx.Constant() {value = dense<[3, -2, 2, -3, -1]> : tensor<5xi64>} : () -> tensor<5xi64>
+  %f = onnx.Mod(%a, %b2) {fmod = 1 : i64} : (tensor<5xi64>, tensor<5xi64>) -> tensor<5xi64>
+  %x = onnx.Constant() {value = dense<[5.5, -5.5]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %y = onnx.Constant() {value = dense<2.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %g = onnx.Mod(%x, %y) {fmod = 1 : i64} : (tensor<2xf32>, tensor<1xf32>) -> tensor<2xf32>
+  %z = onnx.Constant() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %s = onnx.Constant() {value = dense<5> : tensor<1xi64>} : () -> tensor<1xi64>
+  %n = onnx.Mod(%s, %z) : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  return %m, %f, %g, %n : tensor<5xi64>, tensor<5xi64>, tensor<2xf32>, tensor<1xi64>
+}
+
+// -----
+
 // The inference pass folds as it goes: the Reshape gets a static type.
 // INFER-LABEL: func.func @dynamic_result
 // INFER: onnx.Reshape(%arg0, %{{.*}}) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
