@@ -940,6 +940,16 @@ std::optional<int64_t> contractionColumns(linalg::LinalgOp op) {
   auto last = dyn_cast<AffineDimExpr>(out.getResults().back());
   if (!last || static_cast<int64_t>(last.getPosition()) != rank - 2)
     return std::nullopt;
+  // An input walks the columns contiguously (B's rows); without one, the
+  // op is a reduction of rows (the output's last dim is the rows).
+  if (llvm::none_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+        AffineMap map = op.getMatchingIndexingMap(input);
+        if (map.getNumResults() == 0)
+          return false;
+        auto inLast = dyn_cast<AffineDimExpr>(map.getResults().back());
+        return inLast && static_cast<int64_t>(inLast.getPosition()) == rank - 2;
+      }))
+    return std::nullopt;
   return rank - 2;
 }
 
@@ -981,9 +991,57 @@ bool isInnerReductionCandidate(linalg::LinalgOp op, bool allowDynamic = false) {
   return op.hasDynamicShape() || succeeded(linalg::vectorizeOpPrecondition(op));
 }
 
+/// The part of a long row that one step of its reduction loop takes: four
+/// vectors (four independent accumulators), else one; 0 when the row is
+/// short or does not divide into vectors (it is vectorized whole).
+int64_t rowChunk(int64_t extent, int64_t lanes) {
+  if (extent % (4 * lanes) == 0 && extent >= 8 * lanes)
+    return 4 * lanes;
+  if (extent % lanes == 0 && extent >= 4 * lanes)
+    return lanes;
+  return 0;
+}
+
+/// A row `op` (one output element) reduced in an scf.for over chunks of
+/// `chunk` elements into `chunk` partial results, reduced across once after
+/// the loop: upstream's partial-reduction tiling, then each op vectorized.
+/// Vectorized whole, a row of 768 was one vector<768xf32> whose reduction
+/// LLVM keeps in order, a dependent add per element in a basic block of
+/// thousands of instructions (Swin-T's LayerNorms took most of its compile
+/// in LLVM's scheduler). This reassociates the sum, as any vectorized sum
+/// does. False, with `op` left as it is, when upstream declines.
+bool tileRowReduction(RewriterBase &rewriter, linalg::LinalgOp op,
+                      int64_t chunk) {
+  auto partial = dyn_cast<PartialReductionOpInterface>(op.getOperation());
+  if (!partial)
+    return false;
+  SmallVector<OpFoldResult> sizes(op.getNumLoops(), rewriter.getIndexAttr(0));
+  sizes.back() = rewriter.getIndexAttr(chunk);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileReductionUsingScf(rewriter, partial, sizes);
+  if (failed(tiled))
+    return false;
+  rewriter.replaceOp(op, tiled->replacements);
+  SmallVector<linalg::LinalgOp> ops;
+  for (Value init : tiled->initialValues)
+    if (auto fill = init.getDefiningOp<linalg::LinalgOp>())
+      ops.push_back(fill);
+  for (Operation *tiledOp : tiled->tiledOps)
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(tiledOp))
+      ops.push_back(linalgOp);
+  for (Operation *merge : tiled->mergeOps)
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(merge))
+      ops.push_back(linalgOp);
+  for (linalg::LinalgOp tileOp : ops)
+    (void)vectorizeTile(rewriter, tileOp);
+  return true;
+}
+
 /// One row per step: the parallel loops tiled to one (the outermost split
 /// over threads when the op is large), the reduction vectorized whole into a
-/// vector.multi_reduction.
+/// vector.multi_reduction, or, for a long row of one output element, in
+/// chunks (tileRowReduction).
 void scheduleInnerReduction(RewriterBase &rewriter, linalg::LinalgOp op,
                             const CPUTarget &target, unsigned numThreads) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -1011,8 +1069,17 @@ void scheduleInnerReduction(RewriterBase &rewriter, linalg::LinalgOp op,
       sizes[*columns] = lanes;
   }
   op = tileWithLoops(rewriter, op, sizes);
-  if (op)
-    (void)vectorizeTile(rewriter, op);
+  if (!op)
+    return;
+  int64_t lanes =
+      std::max<int64_t>(1, target.vectorBits / widestElementBits(op));
+  SmallVector<int64_t> tileRanges = op.getStaticLoopRanges();
+  bool oneOutput = llvm::all_of(ArrayRef<int64_t>(tileRanges).drop_back(),
+                                [](int64_t r) { return r == 1; });
+  if (int64_t chunk = rowChunk(tileRanges.back(), lanes);
+      chunk && oneOutput && tileRowReduction(rewriter, op, chunk))
+    return;
+  (void)vectorizeTile(rewriter, op);
 }
 
 //===----------------------------------------------------------------------===//

@@ -111,14 +111,16 @@ func.func @left_alone(%x: tensor<8xf32>, %i: tensor<8xi1>, %d: tensor<?xf32>) ->
 
 // A dynamic batch: one loop iteration per batch element (an scf.forall with
 // threads), around the static schedule: an elementwise op and a reduction
-// along the innermost dim, both vectorized.
+// along the innermost dim, both vectorized (the reduction a row at a time,
+// in chunks of a vector).
 // CHECK-LABEL: func.func @dynamic_batch
 // CHECK: %[[N:.*]] = tensor.dim %arg0, %c0
 // CHECK-NOT: math.exp {{.*}} : f32
 // CHECK: scf.for %{{.*}} = %c0 to %[[N]] step %c1
 // CHECK: vector.transfer_write {{.*}} : vector<64xf32>, tensor<1x64xf32>
 // CHECK: scf.for
-// CHECK: vector.multi_reduction <add>, {{.*}} : vector<1x4x64xf32> to vector<1x4xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c16 iter_args(%{{.*}} = %{{.*}}) -> (vector<1x1x16xf32>)
+// CHECK: vector.multi_reduction <add>, {{.*}} [2] : vector<1x1x16xf32> to vector<1x1xf32>
 // THREADS-LABEL: func.func @dynamic_batch
 // THREADS: scf.forall (%{{.*}}) in (%{{.*}})
 // THREADS: vector.transfer_write {{.*}} : vector<64xf32>, tensor<1x64xf32>
@@ -257,4 +259,29 @@ func.func @direct_conv_by_rows(%a: tensor<1x8x3x3x32xf32>, %x: tensor<8x81xf32>)
     linalg.yield %1 : f32
   } -> tensor<7x1x7x32xf32>
   return %r : tensor<7x1x7x32xf32>
+}
+
+// A long row of one output element (a LayerNorm's sum of squares over 768):
+// an scf.for over chunks of four vectors (64 lanes on AVX-512) that carries
+// the partial sums in registers, reduced across the lanes once after it; not
+// one vector<768xf32>, whose in-order reduction was an add per element.
+// CHECK-LABEL: func.func @long_row
+// CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c768 step %c64 iter_args(%{{.*}} = %{{.*}}) -> (vector<1x64xf32>)
+// CHECK: vector.transfer_read {{.*}} : tensor<1x64xf32>, vector<64xf32>
+// CHECK: arith.mulf {{.*}} : vector<64xf32>
+// CHECK: arith.addf {{.*}} : vector<64xf32>
+// CHECK: vector.multi_reduction <add>, {{.*}} [1] : vector<1x64xf32> to vector<1xf32>
+// CHECK-NOT: vector<768xf32>
+func.func @long_row(%x: tensor<8x768xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x768xf32>) outs(%f : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %in : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<8xf32>
+  return %s : tensor<8xf32>
 }

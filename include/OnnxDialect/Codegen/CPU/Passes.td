@@ -158,7 +158,12 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
     - generics whose only reduction is their innermost loop, read
       contiguously, up to 1024 long (softmax and normalization statistics,
       reductions over the last axis): the parallel loops tiled to one and
-      the reduction vectorized whole into a `vector.multi_reduction`.
+      the reduction vectorized whole into a `vector.multi_reduction`; a row
+      of at least four vectors (one output element a step) is reduced in an
+      `scf.for` over chunks of four vectors (or one) that carries partial
+      sums in registers, reduced across once after the loop (upstream's
+      partial-reduction tiling), rather than as one vector the length of the
+      row, which LLVM reduces in order (an add per element).
     An elementwise op or inner reduction whose dynamic loops are outer and
     parallel (a dynamic batch) is first tiled to one iteration of them (an
     `scf.forall` when `num-threads` is above 1), so that the op inside has
