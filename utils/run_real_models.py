@@ -433,6 +433,32 @@ def write_report(path, results, args, elapsed):
         f.write(text)
 
 
+def read_report(path):
+    """The results of a --report table (the rows of an earlier run, for
+    --from-json when its JSON is gone): name, source, status, detail and
+    the times, as row() wrote them."""
+    text = open(path).read()
+    if REPORT_BEGIN not in text or REPORT_END not in text:
+        sys.exit("%s has no results section" % path)
+    text = text[text.index(REPORT_BEGIN):text.index(REPORT_END)]
+    results = []
+    for line in text.splitlines():
+        if not line.startswith("| ") or line.startswith("| model |"):
+            continue
+        cells = [c.strip().replace("\\|", "|") for c in
+                 re.split(r"(?<!\\)\|", line.strip()[1:-1])]
+        if len(cells) != len(COLUMNS):
+            sys.exit("%s: a row of %d cells: %s" % (path, len(cells), line))
+        r = {"name": cells[0], "source": cells[1], "status": cells[2]}
+        if cells[3]:
+            r["detail"] = cells[3]
+        for key, cell in zip(("compile_s", "run_s", "ort_s"), cells[4:7]):
+            if cell:
+                r[key] = float(cell)
+        results.append(r)
+    return results
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n")[1],
@@ -455,14 +481,19 @@ def main():
     ap.add_argument("--date", default=datetime.date.today().isoformat())
     ap.add_argument("--from-json", nargs="+", metavar="FILE",
                     help="run nothing: table (and --report) from the --json "
-                    "files of earlier runs, later files winning")
+                    "files of earlier runs, later files winning; a .md file "
+                    "is read as an earlier --report's table")
     args = ap.parse_args()
     if args.from_json:
         by_name = {}
         for path in args.from_json:
-            with open(path) as f:
-                for r in json.load(f):
-                    by_name[r["name"]] = r
+            if path.endswith(".md"):
+                rows = read_report(path)
+            else:
+                with open(path) as f:
+                    rows = json.load(f)
+            for r in rows:
+                by_name[r["name"]] = r
         results = [by_name[n] for n in sorted(by_name)]
         expected = read_expected(args.expected)
         for r in results:
