@@ -261,12 +261,55 @@ bool vectorizeDirectConvStep(RewriterBase &rewriter, linalg::GenericOp op) {
   return true;
 }
 
+/// The register tile's op `op` (one block of channels) made to start from
+/// zero, its sum then added to the tile's accumulator: each block summed
+/// on its own, rather than one accumulator through the whole reduction,
+/// whose float32 error grows with its length (a 3x3 convolution of 64
+/// channels: 6.3e-7 of the output's magnitude with one accumulator, 3.2e-7
+/// in blocks of 28 channels, 1.7e-7 in blocks of 8, ONNX Runtime's 1.8e-7).
+/// Returns the op of the block, or `op` when it is not a tile of static
+/// shape.
+linalg::LinalgOp restartAccumulator(RewriterBase &rewriter,
+                                    linalg::LinalgOp op) {
+  if (op->getNumResults() != 1 || op.getNumDpsInits() != 1)
+    return op;
+  Value init = op.getDpsInits()[0];
+  auto type = dyn_cast<RankedTensorType>(init.getType());
+  if (!type || !type.hasStaticShape())
+    return op;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                        type.getElementType());
+  Value zero = arith::ConstantOp::create(
+      rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
+  auto fill = linalg::FillOp::create(rewriter, loc, zero, empty);
+  Operation *block = rewriter.clone(*op.getOperation());
+  block->setOperand(op.getDpsInitOperand(0)->getOperandNumber(),
+                    fill.getResult(0));
+  AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
+  auto add = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{type}, ValueRange{block->getResult(0)},
+      ValueRange{init}, ArrayRef<AffineMap>{identity, identity},
+      SmallVector<utils::IteratorType>(type.getRank(),
+                                       utils::IteratorType::parallel),
+      [](OpBuilder &b, Location l, ValueRange args) {
+        linalg::YieldOp::create(
+            b, l, arith::AddFOp::create(b, l, args[1], args[0]).getResult());
+      });
+  rewriter.replaceOp(op, add.getResults());
+  (void)vectorizeTile(rewriter, cast<linalg::LinalgOp>(fill.getOperation()));
+  (void)vectorizeTile(rewriter, cast<linalg::LinalgOp>(add.getOperation()));
+  return cast<linalg::LinalgOp>(block);
+}
+
 /// [M1, N1, C, KH, KW, m0, n0] (by rows: [OH, F1, C, KH, KW, OW, lanes]):
 /// threads over loop 1 (the position tiles; by rows, the filter tiles),
-/// then blocks of 8 of its tiles and of channels (the filters' block and the
-/// image rows it reads stay in the caches), then one register tile per step
-/// with the (c, ky, kx) loops innermost, its accumulators carried in
-/// registers across them (hoistAccumulators).
+/// then blocks of 8 of its tiles and of at most 8 channels (the filters'
+/// block and the image rows it reads stay in the caches), then one register
+/// tile per step, which sums its block of channels from zero and adds it to
+/// its accumulator after (restartAccumulator), with the (c, ky, kx) loops
+/// innermost, its sum carried in registers across them (hoistAccumulators).
 void scheduleDirectConv(RewriterBase &rewriter, linalg::GenericOp conv,
                         unsigned numThreads) {
   linalg::LinalgOp op = conv;
@@ -283,13 +326,15 @@ void scheduleDirectConv(RewriterBase &rewriter, linalg::GenericOp conv,
   }
   int64_t window = ranges[3] * ranges[4];
   int64_t channelBlock =
-      std::min<int64_t>(ranges[2], std::max<int64_t>(1, 256 / window));
+      std::min<int64_t>(ranges[2], std::clamp<int64_t>(256 / window, 1, 8));
   op = tileWithLoops(rewriter, op, {0, 8, channelBlock, 0, 0, 0, 0});
   if (!op)
     return;
   op = tileWithLoops(rewriter, op, {1, 1, 0, 0, 0, 0, 0});
   if (!op)
     return;
+  if (channelBlock < ranges[2])
+    op = restartAccumulator(rewriter, op);
   op = tileWithLoops(rewriter, op, {0, 0, 1, 1, 1, 0, 0});
   if (auto step = dyn_cast_or_null<linalg::GenericOp>(op.getOperation()))
     (void)vectorizeDirectConvStep(rewriter, step);

@@ -209,23 +209,26 @@ func.func @product_long_tail(%a: tensor<2x512x16x1xf32>, %b: tensor<4x512x16x1xf
   return %u : tensor<32x49xf32>
 }
 
-// A direct convolution (onnx-cpu-pack-matmul's): blocks of 8 position tiles,
-// then one 16x16 register tile per (filter tile, position tile), its
-// accumulators read once, carried in registers through the channel and
-// kernel loops (one vector.outerproduct of 16 weights and 16 consecutive
-// image values per step), written once.
+// A direct convolution (onnx-cpu-pack-matmul's): blocks of 8 position tiles
+// and of 8 channels, then one 16x16 register tile per (filter tile, position
+// tile) that sums its block of channels from zero in registers through the
+// channel and kernel loops (one vector.outerproduct of 16 weights and 16
+// consecutive image values per step), then is added to the accumulator, read
+// and written once a block (a float32 sum in short blocks, as ONNX Runtime's).
 // CHECK-LABEL: func.func @direct_conv
 // CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8
 // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1
-// CHECK: %[[TILE:.*]] = vector.transfer_read {{.*}} : tensor<1x1x16x16xf32>, vector<16x16xf32>
-// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args(%{{.*}} = %[[TILE]]) -> (vector<16x16xf32>)
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}} = %cst) -> (vector<16x16xf32>)
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
 // CHECK: vector.transfer_read {{.*}} : tensor<1x1x1x1x16xf32>, vector<16xf32>
 // CHECK: vector.transfer_read {{.*}} : tensor<1x16xf32>, vector<16xf32>
 // CHECK: vector.outerproduct {{.*}} : vector<16xf32>, vector<16xf32>
-// CHECK: vector.transfer_write {{.*}} : vector<16x16xf32>, tensor<1x1x16x16xf32>
+// CHECK: %[[TILE:.*]] = vector.transfer_read {{.*}} : tensor<1x1x16x16xf32>, vector<16x16xf32>
+// CHECK: %[[ADD:.*]] = arith.addf %[[TILE]], %[[SUM]] : vector<16x16xf32>
+// CHECK: vector.transfer_write %[[ADD]], {{.*}} : vector<16x16xf32>, tensor<1x1x16x16xf32>
 // THREADS-LABEL: func.func @direct_conv
 // THREADS: scf.forall (%{{.*}}) in (2)
 // THREADS: vector.outerproduct
