@@ -168,6 +168,9 @@ bool vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp op) {
 // Packed matmul: linalg.mmt4d
 //===----------------------------------------------------------------------===//
 
+linalg::LinalgOp restartAccumulator(RewriterBase &rewriter,
+                                    linalg::LinalgOp op);
+
 /// [M1, N1, K1, m0, n0, k0]: threads over M1, then blocks of N1 and K1 whose
 /// right-hand tiles fit half of the L2 cache, then one m0 x n0 register tile
 /// per step, its k loop innermost.
@@ -203,6 +206,8 @@ void scheduleMmt4d(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
   op = tileWithLoops(rewriter, op, {1, 1, 0, 0, 0, 0});
   if (!op)
     return;
+  if (kBlock < k1)
+    op = restartAccumulator(rewriter, op);
   op = tileWithLoops(rewriter, op, {0, 0, 1, 0, 0, 0});
   if (!op)
     return;

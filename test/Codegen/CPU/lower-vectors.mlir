@@ -103,3 +103,34 @@ func.func @transpose(%a: memref<16x16xf32>, %b: memref<16x16xf32>) {
   vector.transfer_write %t, %b[%c0, %c0] {in_bounds = [true, true]} : vector<16x16xf32>, memref<16x16xf32>
   return
 }
+
+// A loop-carried register tile (an n-D vector, here started from zeros) is
+// carried as its 1-D rows, one iter_arg each: LLVM keeps a phi of an array
+// of vectors whole when it starts from a constant, and its register
+// allocator then spills accumulators of the hot loop.
+// CHECK-LABEL: func.func @carried_tile
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK: %[[ROWS:.*]]:2 = scf.for {{.*}} iter_args(%[[R0:.*]] = %[[ZERO]], %[[R1:.*]] = %[[ZERO]]) -> (vector<16xf32>, vector<16xf32>)
+// CHECK-DAG: vector.fma %{{.*}}, %{{.*}}, %[[R0]] : vector<16xf32>
+// CHECK-DAG: vector.fma %{{.*}}, %{{.*}}, %[[R1]] : vector<16xf32>
+// CHECK: scf.yield %{{.*}}, %{{.*}} : vector<16xf32>, vector<16xf32>
+// CHECK: vector.transfer_write %[[ROWS]]#0
+// CHECK: vector.transfer_write %[[ROWS]]#1
+func.func @carried_tile(%a: memref<64x2x1xf32>, %b: memref<64x16x1xf32>, %c: memref<2x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = arith.constant dense<0.0> : vector<1x2x16xf32>
+  %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (vector<1x2x16xf32>) {
+    %va = vector.transfer_read %a[%k, %c0, %c0], %f0 {in_bounds = [true, true]} : memref<64x2x1xf32>, vector<2x1xf32>
+    %vb = vector.transfer_read %b[%k, %c0, %c0], %f0 {in_bounds = [true, true]} : memref<64x16x1xf32>, vector<16x1xf32>
+    %tile = vector.extract %acc[0] : vector<2x16xf32> from vector<1x2x16xf32>
+    %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %va, %vb, %tile : vector<2x1xf32>, vector<16x1xf32> into vector<2x16xf32>
+    %next = vector.broadcast %r : vector<2x16xf32> to vector<1x2x16xf32>
+    scf.yield %next : vector<1x2x16xf32>
+  }
+  %out = vector.extract %sum[0] : vector<2x16xf32> from vector<1x2x16xf32>
+  vector.transfer_write %out, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x16xf32>, memref<2x16xf32>
+  return
+}

@@ -378,6 +378,55 @@ func.func @conv1x1_batch32(%x: tensor<32x4x5x5xf32>, %w: tensor<6x4x1x1xf32>, %i
   return %r : tensor<32x6x5x5xf32>
 }
 
+// A convolution of an image of dynamic size (static channels, filters and
+// window): a loop nest over the images and over tiles of 8x16 output
+// positions, each the static convolution of the image's slice under it
+// (17x33 for strides of 2), padded with zeros at its end to the tile's size;
+// that static convolution is rewritten like any other (here direct); its
+// valid positions are inserted into the output. The init (a bias) is read
+// per tile, padded the same way.
+// CHECK-LABEL: func.func @conv3x3_dynamic
+// CHECK: %[[OH:.*]] = tensor.dim %arg1, %{{.*}} : tensor<1x16x?x?xf32>
+// CHECK: %[[OW:.*]] = tensor.dim %arg1, %{{.*}} : tensor<1x16x?x?xf32>
+// CHECK: scf.for %[[N:.*]] = %{{.*}} to %c1{{.*}} step
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[OH]] step %c8
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[OW]] step %c16{{.*}} iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK: tensor.extract_slice %arg0[%[[N]], 0, %{{.*}}, %{{.*}}] [1, 8, %{{.*}}, %{{.*}}] [1, 1, 1, 1] : tensor<1x8x?x?xf32> to tensor<1x8x?x?xf32>
+// CHECK: tensor.pad
+// CHECK: } : tensor<1x8x?x?xf32> to tensor<1x8x17x33xf32>
+// CHECK: tensor.extract_slice %[[ACC]][%[[N]], 0, %[[I]], %[[J]]] [1, 16, %[[H:.*]], %[[W:.*]]] [1, 1, 1, 1]
+// CHECK: } : tensor<1x16x?x?xf32> to tensor<1x16x8x16xf32>
+// CHECK: onnx.cpu.direct_conv
+// CHECK: %[[VALID:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 16, %[[H]], %[[W]]] [1, 1, 1, 1] : tensor<1x16x8x16xf32> to tensor<1x16x?x?xf32>
+// CHECK: tensor.insert_slice %[[VALID]] into %[[ACC]][%[[N]], 0, %[[I]], %[[J]]] [1, 16, %[[H]], %[[W]]] [1, 1, 1, 1]
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @conv3x3_dynamic(%x: tensor<1x8x?x?xf32>, %init: tensor<1x16x?x?xf32>) -> tensor<1x16x?x?xf32> {
+  %w = arith.constant dense<0.5> : tensor<16x8x3x3xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x8x?x?xf32>, tensor<16x8x3x3xf32>) outs(%init : tensor<1x16x?x?xf32>) -> tensor<1x16x?x?xf32>
+  return %r : tensor<1x16x?x?xf32>
+}
+
+// A 1x1 convolution over a dynamic batch of 7x7 images, without bias (a
+// fill): the static dims are one tile (7x7, no padding of the output), each
+// tile's init a fill of its own; the tile is a packed matmul.
+// CHECK-LABEL: func.func @conv1x1_dynamic_batch
+// CHECK: %[[B:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<?x6x7x7xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[B]] step
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c7{{.*}} step %c7
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c7{{.*}} step %c7
+// CHECK: linalg.fill {{.*}} -> tensor<1x6x7x7xf32>
+// CHECK: linalg.mmt4d
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @conv1x1_dynamic_batch(%x: tensor<?x4x7x7xf32>, %w: tensor<6x4x1x1xf32>) -> tensor<?x6x7x7xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4x7x7xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%n) : tensor<?x6x7x7xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<?x6x7x7xf32>) -> tensor<?x6x7x7xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<?x4x7x7xf32>, tensor<6x4x1x1xf32>) outs(%init : tensor<?x6x7x7xf32>) -> tensor<?x6x7x7xf32>
+  return %r : tensor<?x6x7x7xf32>
+}
+
 // A depthwise convolution: one elementwise op over the 9 strided windows of
 // the image and the 9 columns of the filter.
 // CHECK-LABEL: func.func @depthwise

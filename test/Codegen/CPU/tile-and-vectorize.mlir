@@ -3,7 +3,8 @@
 
 // The packed matmul: blocks of columns, one 16x16 register tile per step,
 // the k loop innermost with its accumulator carried in registers (read
-// before the loop, written after it), the product a vector.contract.
+// before the loop, written after it), the product a vector.contract. (One
+// k block: see @mmt4d_long for more.)
 // CHECK-LABEL: func.func @mmt4d
 // CHECK: scf.for
 // CHECK: scf.for
@@ -20,6 +21,26 @@
 func.func @mmt4d(%a: tensor<8x64x16x1xf32>, %b: tensor<8x64x16x1xf32>, %c: tensor<8x8x16x16xf32>) -> tensor<8x8x16x16xf32> {
   %r = linalg.mmt4d ins(%a, %b : tensor<8x64x16x1xf32>, tensor<8x64x16x1xf32>) outs(%c : tensor<8x8x16x16xf32>) -> tensor<8x8x16x16xf32>
   return %r : tensor<8x8x16x16xf32>
+}
+
+// A reduction longer than one k block (512 = 2 x 256): each block's
+// register tile is summed from zero and then added to its accumulator, not
+// carried through the whole reduction (float32 error grows with the length
+// of one sum).
+// CHECK-LABEL: func.func @mmt4d_long
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<1x1x16x16xf32>
+// CHECK: scf.for {{.*}} step %c256
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<1x1x16x16xf32>)
+// CHECK: vector.contract
+// CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} vector<16x16xf32>
+// CHECK: %[[BLOCK:.*]] = vector.extract %[[SUM]][0, 0]
+// CHECK: %[[NEW:.*]] = arith.addf %[[ACC]], %[[BLOCK]] : vector<16x16xf32>
+// CHECK: vector.transfer_write %[[NEW]]
+func.func @mmt4d_long(%a: tensor<2x512x16x1xf32>, %b: tensor<2x512x16x1xf32>, %c: tensor<2x2x16x16xf32>) -> tensor<2x2x16x16xf32> {
+  %r = linalg.mmt4d ins(%a, %b : tensor<2x512x16x1xf32>, tensor<2x512x16x1xf32>) outs(%c : tensor<2x2x16x16xf32>) -> tensor<2x2x16x16xf32>
+  return %r : tensor<2x2x16x16xf32>
 }
 
 // An elementwise op on 1000 elements: 15 tiles of 64 lanes and a tail of
