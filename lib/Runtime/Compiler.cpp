@@ -737,12 +737,20 @@ Error mlir::onnx::runtime::compileJIT(llvm::StringRef path,
   // (at the lookup) run under the crash guard too.
   std::optional<llvm::Expected<std::unique_ptr<ExecutionEngine>>> engine;
   std::optional<llvm::Expected<void *>> entry;
+  // The large code model: the engine's linker (RuntimeDyld) maps each
+  // section on its own, wherever mmap puts it, and the small model's 32-bit
+  // PC-relative references from the code to its data and stubs were then
+  // silently truncated when they landed more than 2 GB apart: a call
+  // jumped through an unmapped slot (light_inception_v2 under
+  // AddressSanitizer, whose shadow memory spreads the mappings out).
+  std::unique_ptr<llvm::TargetMachine> jitTarget =
+      createTargetMachine(options, error);
+  if (jitTarget)
+    jitTarget->setCodeModel(llvm::CodeModel::Large);
   if (std::optional<std::string> crash =
           c.guard.run("LLVM's code generation", [&] {
-            engine.emplace(ExecutionEngine::create(
-                *c.module, engineOptions,
-                std::unique_ptr<llvm::TargetMachine>(
-                    createTargetMachine(options, error))));
+            engine.emplace(ExecutionEngine::create(*c.module, engineOptions,
+                                                   std::move(jitTarget)));
             if (*engine) {
               // Global constructors: a GPU model's record its kernels' PTX.
               (**engine)->initialize();

@@ -919,7 +919,18 @@ Importer::importNodeAttributes(proto::NodeProto &node, const OpSchema *schema,
                    proto::AttributeProto::AttributeType_Name(
                        protoKind(attrSchema->kind)) +
                    " [ir-node-signature]");
-    if (attr.type() == proto::AttributeProto::GRAPH || attr.has_g()) {
+    // A graph by its type; by its field only when it has no type (a stray
+    // `g` beside a typed attribute's value is not one).
+    bool isGraph =
+        attr.type() == proto::AttributeProto::GRAPH ||
+        (attr.type() == proto::AttributeProto::UNDEFINED && attr.has_g());
+    if (isGraph && attrSchema && !schema->isGraph(*attrSchema))
+      return error(what + ": attribute '" + attr.name() +
+                   "' holds a graph, the operator expects " +
+                   proto::AttributeProto::AttributeType_Name(
+                       protoKind(attrSchema->kind)) +
+                   " [ir-node-signature]");
+    if (isGraph) {
       graphs.push_back(
           {attrSchema ? StringRef(attrSchema->odsName) : StringRef(attr.name()),
            attr.mutable_g()});
@@ -1070,6 +1081,9 @@ LogicalResult Importer::importNodeGraphs(Operation *op, const OpSchema *schema,
           graphs.begin(),
           llvm::find_if(graphs, [&](auto &g) { return g.first == name; }));
     }
+    if (regionIndex >= op->getNumRegions())
+      return error(what + ": graph attribute '" + name.str() +
+                   "' has no region in the operator [ir-node-signature]");
     SmallVector<Type> defaults =
         graphArgumentDefaults(op, schema, operandGroups);
     OpBuilder::InsertionGuard guard(builder);
