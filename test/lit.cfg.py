@@ -36,6 +36,11 @@ def python_has(*modules):
 
 if os.path.exists(python):
     config.available_features.add("python3")
+# The checked build (utils/configure-checked.sh: LLVM_USE_SANITIZER): its
+# libraries need the sanitizers' runtimes, which a program built without
+# them does not link.
+if getattr(config, "sanitizers", ""):
+    config.available_features.add("sanitized")
 if python_has("numpy"):
     config.available_features.add("numpy")
 if python_has("onnx", "numpy"):

@@ -867,7 +867,12 @@ void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared) {
 
 void mgpuMemFree(void *ptr, void *stream) { freeGPUBuffer(ptr); }
 
+// Nothing to copy or set (an empty tensor, whose buffer mgpuMemAlloc left
+// null) is no driver call: the driver may refuse a null pointer even for
+// zero bytes.
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
+  if (bytes == 0)
+    return;
   check(requireDriver().memcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                                     reinterpret_cast<CUdeviceptr>(src), bytes,
                                     stream),
@@ -875,12 +880,16 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
 }
 
 void mgpuMemset32(void *dst, unsigned value, size_t count, void *stream) {
+  if (count == 0)
+    return;
   check(requireDriver().memsetD32Async(reinterpret_cast<CUdeviceptr>(dst),
                                        value, count, stream),
         "cuMemsetD32Async");
 }
 
 void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
+  if (count == 0)
+    return;
   check(requireDriver().memsetD16Async(reinterpret_cast<CUdeviceptr>(dst),
                                        value, count, stream),
         "cuMemsetD16Async");
