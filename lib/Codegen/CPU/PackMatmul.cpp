@@ -1188,8 +1188,8 @@ struct DynamicConvToTiles : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       return rewriter.getIndexAttr(v);
     };
     SmallVector<OpFoldResult> unit(4, attr(1));
-    // The [1, channels, h, w] slice at (n, 0, r, c) of `v`, padded with
-    // zeros at its end to `padded` when that is given.
+    // The [1, channels, h, w] slice at (n, 0, r, col) of `v`, padded with
+    // zeros at its end to the static `padded`.
     auto tileOf = [&](Value v, int64_t channels, Value r, Value col, Value h,
                       Value wd, RankedTensorType padded) -> Value {
       SmallVector<OpFoldResult> offsets = {n, attr(0), r, col};

@@ -173,7 +173,9 @@ linalg::LinalgOp restartAccumulator(RewriterBase &rewriter,
 
 /// [M1, N1, K1, m0, n0, k0]: threads over M1, then blocks of N1 and K1 whose
 /// right-hand tiles fit half of the L2 cache, then one m0 x n0 register tile
-/// per step, its k loop innermost.
+/// per step, its k loop innermost. With several k blocks, each register tile
+/// sums its block from zero and adds it to the accumulator after
+/// (restartAccumulator): no float32 sum runs over more than 256 steps.
 void scheduleMmt4d(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
                    const CPUTarget &target, unsigned numThreads) {
   linalg::LinalgOp op = mmt4d;
