@@ -1270,6 +1270,31 @@ std::pair<Value, Value> accumulatorStart(PatternRewriter &rewriter,
   return {empty, fill.getInputs()[0]};
 }
 
+/// When `init` is a broadcast into an empty tensor (a Conv's bias, as
+/// [C] -> [N, C, H, W]), the broadcast's source, its indexing map and the
+/// empty tensor: an elementwise op that reads the source as an input starts
+/// its sums from it without the broadcast being written and read back (the
+/// output then is only written, and elementwise fusion can drop it when
+/// only the activation after it is used).
+std::optional<std::tuple<Value, AffineMap, Value>> broadcastStart(Value init) {
+  auto generic = init.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() != 0 ||
+      !generic.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
+    return std::nullopt;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  if (generic.getBody()->getOperations().size() != 1 ||
+      yield.getValues().size() != 1 ||
+      yield.getValues()[0] != generic.getBody()->getArgument(0))
+    return std::nullopt;
+  AffineMap in = generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
+  AffineMap out = generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
+  if (!out.isIdentity() || !in.isProjectedPermutation())
+    return std::nullopt;
+  return std::make_tuple(generic.getDpsInputs()[0], in,
+                         generic.getDpsInits()[0]);
+}
+
 /// A depthwise 2-D convolution, y[n, c, oh, ow] = init + sum over (ky, kx)
 /// of w[c, ky, kx] * x[n, c, oh s0 + ky d0, ow s1 + kx d1], as one
 /// elementwise op over y whose inputs are the KH * KW strided windows of x
@@ -1323,11 +1348,21 @@ struct DepthwiseConvToElementwise
     inputs.append(columns.begin(), columns.end());
     int64_t taps = windows.size();
     auto [output, start] = accumulatorStart(rewriter, loc, init);
+    // A bias broadcast is read as an input, not as the output.
+    bool biasInput = false;
+    if (!start)
+      if (auto bias = broadcastStart(init)) {
+        auto [source, map, empty] = *bias;
+        inputs.push_back(source);
+        maps.insert(maps.end() - 1, map);
+        output = empty;
+        biasInput = true;
+      }
     rewriter.replaceOpWithNewOp<linalg::GenericOp>(
         op, TypeRange{yType}, inputs, ValueRange{output}, maps,
         SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value acc = start ? start : args.back();
+          Value acc = start ? start : biasInput ? args[2 * taps] : args.back();
           for (int64_t t = 0; t < taps; ++t)
             acc = arith::AddFOp::create(
                 b, l, acc,

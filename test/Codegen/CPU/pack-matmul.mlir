@@ -444,6 +444,27 @@ func.func @depthwise(%x: tensor<1x4x9x9xf32>, %w: tensor<4x3x3xf32>, %init: tens
   return %r : tensor<1x4x4x4xf32>
 }
 
+// A depthwise convolution whose output starts from a bias broadcast (a Conv
+// with a B input): the bias is an input read along the channels, and the
+// output is an empty tensor that the op only writes.
+// CHECK-LABEL: func.func @depthwise_bias
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<1x4x4x4xf32>
+// CHECK: linalg.generic {{.*}} ins({{.*}}, %arg2 : {{.*}}tensor<4xf32>, tensor<4xf32>) outs(%[[EMPTY]] : tensor<1x4x4x4xf32>)
+// CHECK-NEXT: ^bb0({{.*}}%[[BIAS:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK-NEXT: %[[P:.*]] = arith.mulf
+// CHECK-NEXT: arith.addf %[[BIAS]], %[[P]]
+// CHECK-COUNT-8: arith.mulf
+// CHECK-NOT: linalg.depthwise_conv_2d_nchw_chw
+func.func @depthwise_bias(%x: tensor<1x4x9x9xf32>, %w: tensor<4x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<4xf32>) outs(%e : tensor<1x4x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x4x4x4xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x4x9x9xf32>, tensor<4x3x3xf32>) outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %r : tensor<1x4x4x4xf32>
+}
+
 // Max and sum pooling: one elementwise op over the 9 strided windows of the
 // (padded) image, combined in the named op's order; the window operand is
 // only a shape.

@@ -309,3 +309,29 @@ func.func @long_row(%x: tensor<8x768xf32>) -> tensor<8xf32> {
   } -> tensor<8xf32>
   return %s : tensor<8xf32>
 }
+
+// A pad by a constant: its border is filled slab by slab (the rows above
+// and below over the whole width, then the columns beside the source's
+// rows), each a slice of the result, and the source is inserted into the
+// interior; no element is written twice.
+// CHECK-LABEL: func.func @pad_border
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x4x8x9xf32>
+// CHECK: tensor.extract_slice %[[E]][0, 0, 0, 0] [1, 4, 1, 9]
+// CHECK: vector.transfer_write
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 7, 0] [1, 4, 1, 9]
+// CHECK: vector.transfer_write
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 1, 0] [1, 4, 6, 1]
+// CHECK: vector.transfer_write
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 1, 7] [1, 4, 6, 2]
+// CHECK: vector.transfer_write
+// CHECK: %[[R:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 0, 1, 1] [1, 4, 6, 6]
+// CHECK-NEXT: return %[[R]]
+// CHECK-NOT: tensor.pad
+func.func @pad_border(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x8x9xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 2] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x6x6xf32> to tensor<1x4x8x9xf32>
+  return %p : tensor<1x4x8x9xf32>
+}

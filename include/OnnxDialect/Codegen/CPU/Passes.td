@@ -100,7 +100,9 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     f32, kernels up to 7x7) becomes one elementwise `linalg.generic` over the
     output whose inputs are the KH*KW strided windows of the image (views)
     and the matching columns of the filter, which the tiling pass vectorizes
-    along the output row.
+    along the output row. A bias broadcast that the convolution accumulates
+    into (a `Conv` with a B input) is an input of that op, so the output is
+    only written (and fused activations leave no second output).
 
     A batched matmul (`linalg.batch_matmul`, static f32 matrices, the number
     of them possibly dynamic: an attention's products per head) becomes a loop over its matrices whose body is one
@@ -167,7 +169,9 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       1.0e-6 of the output's magnitude from float64 with one sum, 3.2e-7 in
       blocks);
     - `linalg.pack`/`linalg.unpack`: lowered to pad, reshape and transpose;
-      `tensor.pad` to a fill and an insert_slice;
+      `tensor.pad` by a constant to fills of its border and an insert_slice
+      of its source (others to a fill of the whole tensor and an
+      insert_slice);
     - nothing inside an `scf.forall` (the matrices of a batched matmul) is
       split over threads again;
     - elementwise ops (`linalg.generic` with parallel loops only, `linalg.fill`,
