@@ -273,15 +273,45 @@ int64_t rowTile(const CPUTarget &target, int64_t m) {
 /// with fewer than 8 rows (1 x 128 with AVX-512: a matrix-vector product, an
 /// LSTM step, a classifier) enough registers for at least 8 accumulators, so
 /// that the latency of one FMA chain does not set the pace, up to the width
-/// of N.
+/// of N. With more than one row, the tile's m0 x v accumulators, its v
+/// vectors of the right operand and a broadcast must fit the register file
+/// (7 x 16 with AVX2 needed 17 of 16 registers, and LLVM spilled
+/// accumulators in the k loop: a 1x1 convolution, 320 -> 1280 channels on
+/// 7x7, took 1.04-1.09 ms so and 0.73-0.77 ms in 7 x 8 tiles; a 3x3 one by
+/// rows, 512 channels on 7x7, 13.8-14.1 ms and 8.1-8.4 ms).
 int64_t columnTile(const CPUTarget &target, int64_t m0, int64_t n) {
   int64_t n0 = target.matmulTileN();
-  if (m0 < 8)
+  if (m0 < 8) {
+    int64_t vectors = llvm::divideCeilSigned(8, m0);
+    if (m0 > 1)
+      vectors = std::max<int64_t>(
+          1,
+          std::min<int64_t>(vectors, (target.vectorRegisters - 1) / (m0 + 1)));
     n0 = std::min<int64_t>(
-        n0 * llvm::divideCeilSigned(8, m0),
+        n0 * vectors,
         std::max<int64_t>(n0, static_cast<int64_t>(
                                   llvm::bit_floor(static_cast<uint64_t>(n)))));
+  }
   return n0;
+}
+
+/// The most rows of a register tile sized to a narrow dim (a map's 7 or 14
+/// columns, the positions of a 7x7 map): the rows of the usual tile, and
+/// at least 8 (AVX2's usual 6 would leave 7x7 maps without a divisor).
+int64_t narrowTileLimit(const CPUTarget &target) {
+  return std::max<int64_t>(target.matmulTileM(), 8);
+}
+
+/// Whether an m0 x n0 register tile has the 8 accumulators that keep two
+/// FMA units busy through their latency. A transposed product whose narrow
+/// tile has fewer (7 x 8 with AVX2's 16 registers, the most of 7 rows that
+/// fit) is slower than the usual tiles over padded columns: a 1x1
+/// convolution, 320 -> 1280 channels on 7x7, took 0.71-0.73 ms in 7 x 8
+/// tiles and 0.62-0.66 ms in 6 x 16 ones over 64 columns for 49. (A direct
+/// convolution by rows keeps its 7 x 8 tiles: a 3x3 one, 512 channels on
+/// 7x7, took 3.9-4.0 ms so and 4.7 ms or more over padded positions.)
+bool enoughAccumulators(const CPUTarget &target, int64_t m0, int64_t n0) {
+  return m0 * (n0 / target.matmulTileN()) >= 8;
 }
 
 /// Padded multiply-adds per reduction step of an M x N product in m0 x n0
@@ -375,7 +405,7 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
       return failure();
     // The rows of C^T in tiles of a divisor of N (no padding), 5 or more.
     int64_t rows = 0;
-    for (int64_t d = std::min<int64_t>(n, target.matmulTileM()); d >= 5; --d)
+    for (int64_t d = std::min<int64_t>(n, narrowTileLimit(target)); d >= 5; --d)
       if (n % d == 0) {
         rows = d;
         break;
@@ -383,6 +413,8 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
     if (rows == 0)
       return failure();
     int64_t columns = columnTile(target, rows, m);
+    if (!enoughAccumulators(target, rows, columns))
+      return failure();
     // At least a tenth less work.
     if (10 * paddedWork(n, rows, m, columns) > 9 * paddedWork(m, m0, n, n0))
       return failure();
@@ -741,7 +773,7 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w, Value init,
   int64_t f = wType.getDimSize(0), kh = wType.getDimSize(2),
           kw = wType.getDimSize(3);
   int64_t oh = yType.getDimSize(2), ow = yType.getDimSize(3);
-  int64_t m0 = rowTile(target, f), n0 = target.matmulTileN();
+  int64_t m0 = rowTile(target, f), n0 = columnTile(target, m0, oh * ow);
   int64_t m1 = llvm::divideCeilSigned(f, m0);
   // The phases' size: the image padded to whole phases.
   int64_t hq = llvm::divideCeilSigned(h, sy),
@@ -759,7 +791,7 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w, Value init,
   // no position past OW is computed, when that is at least a tenth less
   // work (7x7: 49 positions, not 63 padded to 64).
   int64_t lanes = columnTile(target, ow, f);
-  bool byRows = ow >= 5 && ow <= target.matmulTileM() &&
+  bool byRows = ow >= 5 && ow <= narrowTileLimit(target) &&
                 f % target.matmulTileN() == 0 &&
                 10 * paddedWork(oh * ow, ow, f, lanes) <=
                     9 * paddedWork(f, m0, positions, n0);

@@ -163,6 +163,12 @@ func.func @batch_matmul_dynamic(%a: tensor<?x32x16xf32>, %b: tensor<?x16x32xf32>
 // CHECK: %[[ACC:.*]] = linalg.fill {{.*}} -> tensor<7x1x7x32xf32>
 // CHECK: %[[P:.*]] = linalg.mmt4d ins(%[[L]], %[[R]] : {{.*}}) outs(%[[ACC]] : tensor<7x1x7x32xf32>)
 // CHECK: linalg.unpack %[[P]] outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [7, 32] {{.*}} -> tensor<32x49xf32>
+// With AVX2's 16 registers a tile of 7 rows fits one register of columns,
+// 7 accumulators, too few: the usual 6 x 16 tiles, N padded to 64.
+// AVX2-LABEL: func.func @matmul_narrow_n
+// AVX2: linalg.pack %arg0 {{.*}} inner_dims_pos = [0, 1] inner_tiles = [6, 1] {{.*}} -> tensor<6x40x6x1xf32>
+// AVX2: linalg.pack %arg1 {{.*}} inner_tiles = [16, 1] {{.*}} -> tensor<4x40x16x1xf32>
+// AVX2: linalg.mmt4d {{.*}} -> tensor<6x4x6x16xf32>
 func.func @matmul_narrow_n(%a: tensor<32x40xf32>, %b: tensor<40x49xf32>) -> tensor<32x49xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<32x49xf32>
@@ -282,6 +288,11 @@ func.func @conv3x3_stride2(%x: tensor<1x8x10x10xf32>, %init: tensor<1x8x4x4xf32>
 // CHECK-SAME: onnx.cpu.direct_conv
 // CHECK: linalg.unpack %{{.*}} outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [7, 32] {{.*}} -> tensor<32x49xf32>
 // CHECK: tensor.expand_shape {{.*}} into tensor<1x32x7x7xf32>
+// With AVX2 the tile is 7 positions by 8 filters (7 x 16 would need 17 of
+// its 16 registers).
+// AVX2-LABEL: func.func @conv3x3_by_rows
+// AVX2: linalg.fill {{.*}} -> tensor<7x4x7x8xf32>
+// AVX2: linalg.unpack {{.*}} inner_tiles = [7, 8] {{.*}} -> tensor<32x49xf32>
 func.func @conv3x3_by_rows(%x: tensor<1x8x9x9xf32>) -> tensor<1x32x7x7xf32> {
   %w = arith.constant dense<0.5> : tensor<32x8x3x3xf32>
   %zero = arith.constant 0.0 : f32

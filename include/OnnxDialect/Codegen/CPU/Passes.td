@@ -37,14 +37,18 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     both operands, `linalg.mmt4d` on the packed tiles and `linalg.unpack` of
     the result: the left operand in `[M/m0, K, m0, 1]` tiles, the right one
     in `[N/n0, K, n0, 1]` tiles, the accumulator in `[M/m0, N/n0, m0, n0]`.
-    `n0` is one vector register of f32 (16 with AVX-512, 8 with AVX2, 4
-    otherwise) and `m0` fills the register file with accumulators (16, 8, 4),
-    narrowed for short `M` (a matmul with 3 rows packs 4, not 16). Sizes that
-    are not multiples of the tile are padded with zeros. A narrow `N` that
-    the vector width does not divide, against an `M` that it does (a 1x1
+    The tile fills the register file with accumulators and leaves room for
+    the vectors of the right operand and a broadcast: 16 x 16 with AVX-512
+    (32 registers), 6 x 16 with AVX2 (16 registers: 12 accumulators); with
+    4 lanes, 6 x 8 (SSE, 16 registers) or 16 x 4 (NEON, 32). `m0` is narrowed for short `M` (a matmul with 3 rows packs 4,
+    not 16), and a tile of fewer than 8 rows is widened to more registers
+    of columns, as many as hold 8 accumulators and fit. Sizes that are not
+    multiples of the tile are padded with zeros. A narrow `N` that the
+    vector width does not divide, against an `M` that it does (a 1x1
     convolution's 7x7 positions against its filters), is computed as the
-    transposed product when that pads at least a tenth less: `N` in row
-    tiles of one of its divisors, `M` in the vector lanes.
+    transposed product when that pads at least a tenth less and its tile
+    still has 8 accumulators: `N` in row tiles of one of its divisors, `M`
+    in the vector lanes.
 
     A matmul whose rows are dynamic (a dynamic batch) and whose other dims are
     static is first tiled into a loop over chunks of 8 x `m0` rows and
