@@ -1310,21 +1310,13 @@ std::pair<Value, Value> accumulatorStart(PatternRewriter &rewriter,
 /// only the activation after it is used).
 std::optional<std::tuple<Value, AffineMap, Value>> broadcastStart(Value init) {
   auto generic = init.getDefiningOp<linalg::GenericOp>();
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() != 0 ||
+  if (!generic || !linalg::isaBroadcastOpInterface(generic) ||
       !generic.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
     return std::nullopt;
-  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
-  if (generic.getBody()->getOperations().size() != 1 ||
-      yield.getValues().size() != 1 ||
-      yield.getValues()[0] != generic.getBody()->getArgument(0))
-    return std::nullopt;
-  AffineMap in = generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
-  AffineMap out = generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
-  if (!out.isIdentity() || !in.isProjectedPermutation())
-    return std::nullopt;
-  return std::make_tuple(generic.getDpsInputs()[0], in,
-                         generic.getDpsInits()[0]);
+  return std::make_tuple(
+      generic.getDpsInputs()[0],
+      generic.getMatchingIndexingMap(generic.getDpsInputOperand(0)),
+      generic.getDpsInits()[0]);
 }
 
 /// A depthwise 2-D convolution, y[n, c, oh, ow] = init + sum over (ky, kx)

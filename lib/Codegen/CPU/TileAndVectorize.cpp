@@ -1323,13 +1323,15 @@ struct CPUTileAndVectorizePass
     // thread, but not in a parallel loop). A pad by a constant fills only
     // its border (padToBorderFills); others fill the whole tensor and then
     // write the source over it.
-    SmallVector<Operation *> pads;
+    SmallVector<tensor::PadOp> staticPads;
     func.walk([&](tensor::PadOp op) {
-      if (!op.getResultType().hasStaticShape())
-        return;
+      if (op.getResultType().hasStaticShape())
+        staticPads.push_back(op);
+    });
+    SmallVector<Operation *> pads;
+    for (tensor::PadOp op : staticPads)
       if (failed(padToBorderFills(rewriter, op)))
         pads.push_back(op);
-    });
     if (!pads.empty()) {
       RewritePatternSet patterns(&getContext());
       patterns.add<linalg::DecomposePadOpPattern>(&getContext());

@@ -40,9 +40,10 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     The tile fills the register file with accumulators and leaves room for
     the vectors of the right operand and a broadcast: 16 x 16 with AVX-512
     (32 registers), 6 x 16 with AVX2 (16 registers: 12 accumulators); with
-    4 lanes, 6 x 8 (SSE, 16 registers) or 16 x 4 (NEON, 32). `m0` is narrowed for short `M` (a matmul with 3 rows packs 4,
-    not 16), and a tile of fewer than 8 rows is widened to more registers
-    of columns, as many as hold 8 accumulators and fit. Sizes that are not
+    4 lanes, 6 x 8 (SSE, 16 registers) or 16 x 4 (NEON, 32). `m0` is
+    narrowed for short `M` (a matmul with 3 rows packs 4, not 16), and a
+    tile of fewer than 8 rows is widened to more registers of columns, as
+    many as hold 8 accumulators and fit. Sizes that are not
     multiples of the tile are padded with zeros. A narrow `N` that the
     vector width does not divide, against an `M` that it does (a 1x1
     convolution's 7x7 positions against its filters), is computed as the
