@@ -409,6 +409,115 @@ linalg::LinalgOp findEpilogue(RewriterBase &rewriter, Value result) {
   return {};
 }
 
+/// Moves the ops of `point`'s block that `value` depends on and that come
+/// after `point` (constants, an empty tensor, fills of its border as loops)
+/// to just before `point`, in their order. Fails, moving nothing, when one
+/// of them touches memory or `point` is one of them.
+LogicalResult moveDefinitionBefore(RewriterBase &rewriter, Value value,
+                                   Operation *point) {
+  Block *block = point->getBlock();
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist = {value};
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    Operation *op = def ? block->findAncestorOpInBlock(*def) : nullptr;
+    if (!op || op->isBeforeInBlock(point) || !slice.insert(op))
+      continue;
+    if (op == point || !isMemoryEffectFree(op))
+      return failure();
+    op->walk([&](Operation *nested) {
+      llvm::append_range(worklist, nested->getOperands());
+    });
+  }
+  SmallVector<Operation *> ops = slice.takeVector();
+  llvm::sort(ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *op : ops)
+    rewriter.moveOpBefore(op, point);
+  return success();
+}
+
+/// Each tensor.insert_slice marked kWriteInPlaceAttr whose source was
+/// computed into a tensor.empty (through reshapes, loops' iter_args and
+/// destination-style ops: a product's tiles and epilogue) gets that
+/// computation written into the slice of its destination instead: the use
+/// of the empty becomes the slice, reshaped back as the source was, so that
+/// bufferization writes the source in place and the insert copies a buffer
+/// onto itself (folded away). The empty's contents are undefined, so any
+/// value may replace them. Skipped when the destination's definition cannot
+/// be moved before the computation, or a shape is dynamic.
+void writeInsertedInPlace(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<tensor::InsertSliceOp> inserts;
+  func.walk([&](tensor::InsertSliceOp op) {
+    if (op->hasAttr(kWriteInPlaceAttr))
+      inserts.push_back(op);
+  });
+  DominanceInfo dominance(func);
+  for (tensor::InsertSliceOp insert : inserts) {
+    rewriter.modifyOpInPlace(insert,
+                             [&] { insert->removeAttr(kWriteInPlaceAttr); });
+    // From the source back to the empty; the reshapes on the way, the
+    // source's first.
+    SmallVector<Operation *> reshapes;
+    OpOperand *first = nullptr;
+    // The reshapes between the source and `first` (others may follow, on
+    // the way from `first` to the empty).
+    size_t firstReshapes = 0;
+    Value value = insert.getSource();
+    while (Operation *def = value.getDefiningOp()) {
+      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+        reshapes.push_back(def);
+        value = def->getOperand(0);
+        continue;
+      }
+      auto result = cast<OpResult>(value);
+      OpOperand *tied = nullptr;
+      if (auto loop = dyn_cast<scf::ForOp>(def))
+        tied = &loop.getInitArgsMutable()[result.getResultNumber()];
+      else if (auto dps = dyn_cast<DestinationStyleOpInterface>(def))
+        tied = dps.getTiedOpOperand(result);
+      if (!tied)
+        break;
+      first = tied;
+      firstReshapes = reshapes.size();
+      value = tied->get();
+    }
+    if (!first || !value.getDefiningOp<tensor::EmptyOp>() ||
+        !insert.getSourceType().hasStaticShape() ||
+        !cast<RankedTensorType>(value.getType()).hasStaticShape())
+      continue;
+    // The destination (an empty tensor and fills of its border) is built
+    // just before the computation: at the start of the function, it would
+    // hold its memory from there, and the computation would write to memory
+    // freed long before (MobileNetV2's 1x1 convolutions writing the
+    // depthwise ones' buffers so were 30% slower).
+    Operation *user = first->getOwner();
+    if (!dominance.properlyDominates(insert.getDest(), user) &&
+        (user->getBlock() != insert->getBlock() ||
+         failed(moveDefinitionBefore(rewriter, insert.getDest(), user))))
+      continue;
+    Location loc = insert.getLoc();
+    rewriter.setInsertionPoint(first->getOwner());
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, loc, insert.getSourceType(), insert.getDest(),
+        insert.getMixedOffsets(), insert.getMixedSizes(),
+        insert.getMixedStrides());
+    for (Operation *reshape : ArrayRef(reshapes).take_front(firstReshapes)) {
+      if (auto expand = dyn_cast<tensor::ExpandShapeOp>(reshape))
+        slice = tensor::CollapseShapeOp::create(
+            rewriter, loc, expand.getSrcType(), slice,
+            expand.getReassociationIndices());
+      else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(reshape))
+        slice = tensor::ExpandShapeOp::create(
+            rewriter, loc, collapse.getSrcType(), slice,
+            collapse.getReassociationIndices());
+    }
+    if (slice.getType() != first->get().getType())
+      continue;
+    rewriter.modifyOpInPlace(first->getOwner(), [&] { first->set(slice); });
+  }
+}
+
 /// The reads of a slice at the origin of a tensor written whole by one
 /// vector (a register tile of a product, [1, 1, m0, n0], viewed as [m0, n0],
 /// or as [r, c] at the edge of the output) replaced by that vector's
@@ -1395,6 +1504,7 @@ struct CPUTileAndVectorizePass
 
     hoistAccumulators(rewriter, func);
     forwardWrittenTiles(rewriter, func);
+    writeInsertedInPlace(rewriter, func);
     approximateVectorMath(func);
   }
 };

@@ -476,6 +476,65 @@ func.func @depthwise_bias(%x: tensor<1x4x9x9xf32>, %w: tensor<4x3x3xf32>, %b: te
   return %r : tensor<1x4x4x4xf32>
 }
 
+// A depthwise convolution over a zero-padded image reads the image from a
+// buffer with rows of zeros above and below it (2 above: the padding's and
+// the row whose end the first taps of a row read), inserted for its
+// producer to write in place; each window views the buffer flat from its
+// tap's offset ((2 + ky - 1) * 6 + kx - 1). The first and last taps of a
+// row read the neighbouring row: their bits are and-ed with a mask of the
+// columns inside the image.
+// CHECK-LABEL: func.func @depthwise_padded
+// CHECK: %[[BUF:.*]] = tensor.empty() {onnx.cpu.buffer_of = {{.*}}} : tensor<1x4x10x6xf32>
+// CHECK: tensor.extract_slice %[[BUF]][0, 0, 0, 0] [1, 4, 2, 6]
+// CHECK: linalg.fill
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 8, 0] [1, 4, 2, 6]
+// CHECK: linalg.fill
+// CHECK: %[[IN:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 0, 2, 0] [1, 4, 6, 6] [1, 1, 1, 1] {onnx.cpu.write_in_place}
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[IN]] {{\[\[}}0], [1], [2, 3]] : tensor<1x4x10x6xf32> into tensor<1x4x60xf32>
+// CHECK: tensor.extract_slice %[[FLAT]][0, 0, 5] [1, 4, 36] [1, 1, 1]
+// CHECK: tensor.extract_slice %[[FLAT]][0, 0, 19] [1, 4, 36] [1, 1, 1]
+// CHECK-DAG: %[[LEFT:.*]] = arith.constant dense<[0, -1, -1, -1, -1, -1]> : tensor<6xi32>
+// CHECK-DAG: %[[RIGHT:.*]] = arith.constant dense<[-1, -1, -1, -1, -1, 0]> : tensor<6xi32>
+// CHECK: linalg.generic
+// CHECK-SAME: ins({{.*}}, %[[LEFT]], %[[RIGHT]] : {{.*}}, tensor<6xi32>, tensor<6xi32>)
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK-NEXT: arith.andi
+// CHECK-NEXT: arith.bitcast %{{.*}} : i32 to f32
+// CHECK-COUNT-9: arith.mulf
+// CHECK-NOT: linalg.depthwise_conv_2d_nchw_chw
+func.func @depthwise_padded(%x: tensor<1x4x6x6xf32>, %w: tensor<4x3x3xf32>, %init: tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x6x6xf32> to tensor<1x4x8x8xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : tensor<1x4x8x8xf32>, tensor<4x3x3xf32>) outs(%init : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  return %r : tensor<1x4x6x6xf32>
+}
+
+// With strides of 2 (6x6 -> 3x3), the windows view rows of 2 * 6 elements
+// and take every second column; no column reads past the right edge, so
+// only the left taps are masked.
+// CHECK-LABEL: func.func @depthwise_padded_stride2
+// CHECK: tensor.empty() {onnx.cpu.buffer_of = {{.*}}} : tensor<1x4x10x6xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 5] [1, 4, 36] [1, 1, 1]
+// CHECK-NEXT: tensor.expand_shape {{.*}} : tensor<1x4x36xf32> into tensor<1x4x3x12xf32>
+// CHECK-NEXT: tensor.extract_slice {{.*}}[0, 0, 0, 0] [1, 4, 3, 3] [1, 1, 1, 2] : tensor<1x4x3x12xf32> to tensor<1x4x3x3xf32>
+// CHECK: %[[LEFT:.*]] = arith.constant dense<[0, -1, -1]> : tensor<3xi32>
+// CHECK: linalg.generic
+// CHECK-SAME: ins({{.*}}, %[[LEFT]] : {{.*}}, tensor<3xi32>)
+// CHECK-COUNT-3: arith.andi
+// CHECK-NOT: arith.andi
+func.func @depthwise_padded_stride2(%x: tensor<1x4x6x6xf32>, %w: tensor<4x3x3xf32>, %init: tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 0, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x6x6xf32> to tensor<1x4x7x7xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %w : tensor<1x4x7x7xf32>, tensor<4x3x3xf32>) outs(%init : tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  return %r : tensor<1x4x3x3xf32>
+}
+
 // Max and sum pooling: one elementwise op over the 9 strided windows of the
 // (padded) image, combined in the named op's order; the window operand is
 // only a shape.

@@ -335,3 +335,33 @@ func.func @pad_border(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x8x9xf32> {
   } : tensor<1x4x6x6xf32> to tensor<1x4x8x9xf32>
   return %p : tensor<1x4x8x9xf32>
 }
+
+// An insert marked onnx.cpu.write_in_place: the op that computes the source
+// (into an empty tensor, through a reshape) computes it into the slice of
+// the destination instead, and the destination's definition (its empty
+// tensor and the fill of its border rows) moves before that op.
+// CHECK-LABEL: func.func @write_in_place
+// CHECK: %[[BUF:.*]] = tensor.empty() {onnx.cpu.buffer_of = "dw"} : tensor<1x6x10x8xf32>
+// CHECK: %[[FILLED:.*]] = tensor.insert_slice %{{.*}} into %[[BUF]][0, 0, 0, 0] [1, 6, 2, 8]
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[FILLED]][0, 0, 2, 0] [1, 6, 8, 8] [1, 1, 1, 1]
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[SLICE]] {{\[\[}}0, 1, 2, 3]] : tensor<1x6x8x8xf32> into tensor<384xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[FLAT]])
+// CHECK: vector.transfer_write
+// CHECK: tensor.insert_slice %{{.*}} into %[[FILLED]][0, 0, 2, 0] [1, 6, 8, 8]
+// CHECK-NOT: onnx.cpu.write_in_place
+func.func @write_in_place(%x: tensor<6x64xf32>) -> tensor<1x6x10x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<6x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<6x64xf32>) outs(%e : tensor<6x64xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<6x64xf32>
+  %image = tensor.expand_shape %y [[0, 1], [2, 3]] output_shape [1, 6, 8, 8] : tensor<6x64xf32> into tensor<1x6x8x8xf32>
+  %buf = tensor.empty() {onnx.cpu.buffer_of = "dw"} : tensor<1x6x10x8xf32>
+  %top = tensor.extract_slice %buf[0, 0, 0, 0] [1, 6, 2, 8] [1, 1, 1, 1] : tensor<1x6x10x8xf32> to tensor<1x6x2x8xf32>
+  %zeros = linalg.fill ins(%zero : f32) outs(%top : tensor<1x6x2x8xf32>) -> tensor<1x6x2x8xf32>
+  %filled = tensor.insert_slice %zeros into %buf[0, 0, 0, 0] [1, 6, 2, 8] [1, 1, 1, 1] : tensor<1x6x2x8xf32> into tensor<1x6x10x8xf32>
+  %in = tensor.insert_slice %image into %filled[0, 0, 2, 0] [1, 6, 8, 8] [1, 1, 1, 1] {onnx.cpu.write_in_place} : tensor<1x6x8x8xf32> into tensor<1x6x10x8xf32>
+  return %in : tensor<1x6x10x8xf32>
+}

@@ -44,6 +44,19 @@ inline constexpr const char *kDisabledCanonicalization =
 /// schedules as one.
 inline constexpr const char *kDirectConvAttr = "onnx.cpu.direct_conv";
 
+/// The unit attribute onnx-cpu-pack-matmul puts on a tensor.insert_slice
+/// whose source should be computed in place, in the destination's slice:
+/// onnx-cpu-tile-and-vectorize makes the op that writes the source (into a
+/// tensor.empty, through loops, reshapes and destination-style ops) write
+/// into that slice instead (the image of a depthwise convolution in the
+/// zero-bordered buffer its windows read).
+inline constexpr const char *kWriteInPlaceAttr = "onnx.cpu.write_in_place";
+
+/// The attribute (the op's location) onnx-cpu-pack-matmul puts on the
+/// tensor.empty of such a destination, so that CSE keeps the buffers of
+/// different ops apart.
+inline constexpr const char *kBufferOfAttr = "onnx.cpu.buffer_of";
+
 /// Applies `patterns` greedily to `root`, with every loaded dialect's and
 /// registered op's canonicalization patterns but kDisabledCanonicalization
 /// when `canonicalize` is set.

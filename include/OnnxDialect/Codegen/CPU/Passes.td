@@ -107,7 +107,16 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     and the matching columns of the filter, which the tiling pass vectorizes
     along the output row. A bias broadcast that the convolution accumulates
     into (a `Conv` with a B input) is an input of that op, so the output is
-    only written (and fused activations leave no second output).
+    only written (and fused activations leave no second output). When the
+    image is a static zero `tensor.pad` of H and W, the windows are read
+    from the unpadded image in a buffer with rows of zeros above and below
+    it (filled once), viewed flat per channel from each tap's offset: the
+    first and last taps of a row then read the neighbouring row, and their
+    bits are and-ed with a constant mask of the output columns inside the
+    image. The image's insert into the buffer carries
+    `onnx.cpu.write_in_place`, and the buffer's `tensor.empty` the op's
+    location (`onnx.cpu.buffer_of`, so that CSE keeps two layers' buffers
+    apart).
 
     A batched matmul (`linalg.batch_matmul`, static f32 matrices, the number
     of them possibly dynamic: an attention's products per head) becomes a loop over its matrices whose body is one
@@ -179,6 +188,14 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       insert_slice);
     - nothing inside an `scf.forall` (the matrices of a batched matmul) is
       split over threads again;
+    - a `tensor.insert_slice` marked `onnx.cpu.write_in_place` (a depthwise
+      convolution's image into its zero-bordered buffer): the op that
+      computes its source into a `tensor.empty` (through reshapes, loops and
+      destination-style ops: a 1x1 convolution's tiles and epilogue)
+      computes it into the destination's slice instead, and the
+      destination's definition moves before that op, so that bufferization
+      writes the image in place (MobileNetV2: the padded copies of its
+      depthwise inputs were 2.5 of 16 ms);
     - elementwise ops (`linalg.generic` with parallel loops only, `linalg.fill`,
       `linalg.transpose`, `linalg.copy`, `linalg.broadcast`) with static
       shapes: the innermost loop tiled by a multiple of the vector length and

@@ -235,7 +235,9 @@ for name, (n, c, h, f, k, stride, pad, dil, group) in {
         "conv3x3_group2": (1, 4, 6, 6, 3, 1, 1, 1, 2),
         "depthwise3x3": (1, 16, 20, 16, 3, 1, 1, 1, 16),
         "depthwise3x3_stride2": (1, 8, 15, 8, 3, 2, 1, 1, 8),
-        "depthwise5x5_batch2": (2, 4, 9, 4, 5, 1, 2, 1, 4)}.items():
+        "depthwise5x5_batch2": (2, 4, 9, 4, 5, 1, 2, 1, 4),
+        "depthwise3x3_dilation2": (1, 8, 12, 8, 3, 1, 2, 2, 8),
+        "depthwise3x3_stride2_even": (1, 8, 16, 8, 3, 2, 1, 1, 8)}.items():
     x, w, b = f32(n, c, h, h), f32(f, c // group, k, k), f32(f)
     conv = helper.make_node("Conv", ["x", "w", "b"], ["t"], strides=[stride] * 2,
                             pads=[pad] * 4, dilations=[dil] * 2, group=group)
@@ -251,6 +253,38 @@ for name, (n, c, h, f, k, stride, pad, dil, group) in {
     check(name, [conv, helper.make_node("Relu", ["t"], ["y"])], [("x", x)],
           np.maximum(expected, 0), initializers=[("w", w), ("b", b)],
           rtol=tol, atol=tol)
+
+# A padded depthwise convolution reads its image from a buffer with rows of
+# zeros around it, where a row's first and last taps read the neighbouring
+# row and mask it: Inf and NaN at the ends of rows must reach only the
+# outputs whose windows hold them, as with the padded image. Then a 1x1
+# convolution with Clip writing the depthwise one's buffer in place (a
+# MobileNetV2 block), with a bias and Clip after the depthwise one.
+x = f32(1, 4, 6, 6)
+x[0, 0, 2, 5], x[0, 1, 3, 0], x[0, 2, 0, 5], x[0, 3, 5, 0] = np.inf, -np.inf, np.nan, np.inf
+w, b = f32(4, 1, 3, 3), f32(4)
+expected = np.concatenate([conv_ref(x[:, g:g + 1], w[g:g + 1], b[g:g + 1], 1, 1, 1)
+                           for g in range(4)], axis=1)
+check("depthwise_inf_row_ends",
+      [helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=[1] * 4, group=4)],
+      [("x", x)], expected, initializers=[("w", w), ("b", b)])
+for name, (c, f, h, stride) in {"conv1x1_then_depthwise": (8, 24, 14, 1),
+                                "conv1x1_then_depthwise_stride2": (8, 16, 12, 2)}.items():
+    x, w1, b1 = f32(1, c, h, h), f32(f, c, 1, 1) / np.sqrt(c), f32(f)
+    w2, b2 = f32(f, 1, 3, 3), f32(f)
+    lo, hi = np.array(0, np.float32), np.array(6, np.float32)
+    t = np.clip(conv_ref(x, w1, b1, 1, 0, 1), 0, 6)
+    expected = np.clip(np.concatenate(
+        [conv_ref(t[:, g:g + 1], w2[g:g + 1], b2[g:g + 1], stride, 1, 1)
+         for g in range(f)], axis=1), 0, 6)
+    check(name, [helper.make_node("Conv", ["x", "w1", "b1"], ["t"]),
+                 helper.make_node("Clip", ["t", "lo", "hi"], ["u"]),
+                 helper.make_node("Conv", ["u", "w2", "b2"], ["v"], pads=[1] * 4,
+                                  strides=[stride] * 2, group=f),
+                 helper.make_node("Clip", ["v", "lo", "hi"], ["y"])],
+          [("x", x)], expected,
+          initializers=[("w1", w1), ("b1", b1), ("w2", w2), ("b2", b2),
+                        ("lo", lo), ("hi", hi)], rtol=1e-4, atol=1e-5)
 
 # Products with their epilogue computed on the register tiles: a
 # convolution with BatchNormalization, a residual Add and Relu (a short
