@@ -355,6 +355,57 @@ void scheduleDirectConv(RewriterBase &rewriter, linalg::GenericOp conv,
 /// 7-20% slower.
 constexpr int64_t kMaxFusedReduction = 256;
 
+/// Up to this many rows of register tiles, a product computed in its
+/// epilogue's tiles packs its right operand there too (each column of tiles
+/// packed once per row of tiles).
+constexpr int64_t kMaxRowTilesPackedInTiles = 4;
+
+/// Whether `pack` is the right operand of a product that
+/// scheduleProductEpilogue computes in its epilogue's tiles (a short
+/// reduction, the mmt4d unpacked) with at most kMaxRowTilesPackedInTiles
+/// rows of tiles, packed [K, N] -> [N/n0, K, n0, 1] with N a multiple of n0:
+/// each column tile's slice of it is then the operand's [K, n0] columns
+/// reshaped, which the tile reads in place (a 1x1 convolution to 16 or 24
+/// channels, where packing the whole operand first was as much memory
+/// traffic as the product).
+bool packedInTiles(linalg::PackOp pack) {
+  if (!pack->hasOneUse())
+    return false;
+  auto mmt4d = dyn_cast<linalg::Mmt4DOp>(*pack->getUsers().begin());
+  if (!mmt4d || mmt4d.getDpsInputs()[1] != pack.getResult() ||
+      !mmt4d->hasOneUse() || !isa<linalg::UnPackOp>(*mmt4d->getUsers().begin()))
+    return false;
+  auto source = cast<RankedTensorType>(pack.getSource().getType());
+  auto acc = cast<RankedTensorType>(mmt4d.getResult(0).getType());
+  SmallVector<int64_t> tiles = pack.getStaticTiles();
+  return source.hasStaticShape() && acc.hasStaticShape() &&
+         source.getRank() == 2 && tiles.size() == 2 && tiles[1] == 1 &&
+         !ShapedType::isDynamic(tiles[0]) &&
+         source.getDimSize(1) % tiles[0] == 0 &&
+         source.getDimSize(0) <= kMaxFusedReduction &&
+         acc.getDimSize(0) <= kMaxRowTilesPackedInTiles &&
+         pack.getInnerDimsPos() == ArrayRef<int64_t>{1, 0} &&
+         pack.getOuterDimsPerm() == ArrayRef<int64_t>{1, 0};
+}
+
+/// One column tile of such a pack, [K, n0] -> [1, K, n0, 1], as the reshape
+/// it is (the same elements in the same order): the product reads the
+/// operand where it is.
+void packTileAsReshape(RewriterBase &rewriter, linalg::PackOp pack) {
+  auto source = cast<RankedTensorType>(pack.getSource().getType());
+  auto dest = cast<RankedTensorType>(pack.getResult().getType());
+  if (!source.hasStaticShape() || source.getRank() != 2 ||
+      dest.getShape() !=
+          ArrayRef<int64_t>{1, source.getDimSize(0), source.getDimSize(1), 1} ||
+      pack.getInnerDimsPos() != ArrayRef<int64_t>{1, 0} ||
+      pack.getOuterDimsPerm() != ArrayRef<int64_t>{1, 0})
+    return;
+  rewriter.setInsertionPoint(pack);
+  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+      pack, dest, pack.getSource(),
+      ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+}
+
 bool isElementwiseCandidate(linalg::LinalgOp op, bool allowDynamic = false);
 linalg::LinalgOp normalizeLoops(RewriterBase &rewriter, linalg::LinalgOp op);
 
@@ -711,6 +762,19 @@ bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
       cast<RankedTensorType>(mmt4d.getDpsInputs()[0].getType()).getDimSize(1);
   bool fuseProduct = k1 <= kMaxFusedReduction;
 
+  // With few rows of tiles (a 1x1 convolution to 16 or 24 channels), the
+  // packing of the right operand is fused into the register tiles, where
+  // each tile's part of it is the operand's columns reshaped
+  // (packTileAsReshape): the tiles read the operand in place, with no packing
+  // pass before the product, which was as much memory traffic as the product
+  // itself.
+  Value rhs = mmt4d.getDpsInputs()[1];
+  auto rhsPack = rhs.getDefiningOp<linalg::PackOp>();
+  bool packInTiles = fuseProduct && rhsPack && packedInTiles(rhsPack);
+  // (Into the register tiles only: fused into blocks of columns, the
+  // packing of a block would be copied, once for each part of the rows.)
+  bool tileLevel = false;
+
   // Without an elementwise consumer the epilogue is a copy of the unpacked
   // product (into registers, on whole tiles): linalg.splitOp cannot split an
   // unpacking into the whole and the partial tiles, but splits a copy.
@@ -734,7 +798,8 @@ bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
           bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
     Operation *op = producer.getOwner();
     if (isa<linalg::UnPackOp>(op) ||
-        (fuseProduct && isa<linalg::Mmt4DOp, linalg::FillOp>(op)))
+        (fuseProduct && isa<linalg::Mmt4DOp, linalg::FillOp>(op)) ||
+        (packInTiles && tileLevel && producer == rhs))
       return scf::SCFTileAndFuseOptions::ControlFnResult{};
     return std::nullopt;
   };
@@ -819,8 +884,10 @@ bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
         part = cast<TilingInterface>(blocks->tiledAndFusedOps.front());
       }
     }
+    tileLevel = true;
     std::optional<scf::SCFTileAndFuseResult> tiles = tileAndFuse(
         part, {tileM, tileN}, scf::SCFTilingOptions::LoopType::ForOp);
+    tileLevel = false;
     if (!tiles)
       continue;
     // Fill, product, unpacking, epilogue: each op's operands are final
@@ -832,6 +899,8 @@ bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
         op = slice.getSource().getDefiningOp();
       if (auto tiled = dyn_cast_or_null<linalg::UnPackOp>(op))
         unpackRegisterTile(rewriter, tiled);
+      else if (auto tiledPack = dyn_cast_or_null<linalg::PackOp>(op))
+        packTileAsReshape(rewriter, tiledPack);
       else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
         vectorizeRegisterTile(rewriter, linalgOp);
     }
@@ -1420,8 +1489,12 @@ struct CPUTileAndVectorizePass
 
     // Packs and unpacks become a pad, a reshape and a transpose, which the
     // elementwise schedule below vectorizes.
+    // (Those that a product packs in its tiles stay, for now.)
     SmallVector<linalg::PackOp> packs;
-    func.walk([&](linalg::PackOp op) { packs.push_back(op); });
+    func.walk([&](linalg::PackOp op) {
+      if (!packedInTiles(op))
+        packs.push_back(op);
+    });
     for (linalg::PackOp op : packs) {
       rewriter.setInsertionPoint(op);
       (void)linalg::lowerPack(rewriter, op);
@@ -1477,6 +1550,14 @@ struct CPUTileAndVectorizePass
     for (linalg::UnPackOp op : unpacks) {
       rewriter.setInsertionPoint(op);
       (void)linalg::lowerUnPack(rewriter, op);
+    }
+    // Packs left for the products' tiles that stayed whole (their product
+    // took another schedule), and tiles of them that are not a reshape.
+    SmallVector<linalg::PackOp> leftPacks;
+    func.walk([&](linalg::PackOp op) { leftPacks.push_back(op); });
+    for (linalg::PackOp op : leftPacks) {
+      rewriter.setInsertionPoint(op);
+      (void)linalg::lowerPack(rewriter, op);
     }
 
     // Dynamic loops first become loops around static ops.

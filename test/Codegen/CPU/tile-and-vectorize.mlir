@@ -206,6 +206,39 @@ func.func @product_epilogue(%a: tensor<2x64x16x1xf32>, %b: tensor<4x64x16x1xf32>
   return %y : tensor<1x32x8x8xf32>
 }
 
+// The same product whose right operand is packed at run time ([K, N] =
+// [64, 64] -> [4, 64, 16, 1], a 1x1 convolution's image) with few rows of
+// tiles: no packing pass; each tile's slice of the packed operand is its
+// 16 columns of the image reshaped, which the product reads in place.
+// CHECK-LABEL: func.func @product_epilogue_packed_rhs
+// CHECK-NOT: linalg.pack
+// CHECK-NOT: linalg.transpose
+// CHECK: scf.for {{.*}} to %c64 step %c16
+// CHECK: %[[COLS:.*]] = tensor.extract_slice %arg1[0, %{{.*}}] [64, 16] [1, 1] : tensor<64x64xf32> to tensor<64x16xf32>
+// CHECK: tensor.expand_shape %[[COLS]] {{\[\[}}0, 1], [2, 3]] output_shape [1, 64, 16, 1]
+// CHECK: vector.contract
+// CHECK: arith.maximumf {{.*}} : vector<16x16xf32>
+// CHECK-NOT: linalg.pack
+func.func @product_epilogue_packed_rhs(%a: tensor<2x64x16x1xf32>, %x: tensor<64x64xf32>, %bias: tensor<32xf32>) -> tensor<1x32x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %pe = tensor.empty() : tensor<4x64x16x1xf32>
+  %b = linalg.pack %x outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 1] into %pe : tensor<64x64xf32> -> tensor<4x64x16x1xf32>
+  %e = tensor.empty() : tensor<2x4x16x16xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  %p = linalg.mmt4d ins(%a, %b : tensor<2x64x16x1xf32>, tensor<4x64x16x1xf32>) outs(%fill : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  %u0 = tensor.empty() : tensor<32x64xf32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [16, 16] into %u0 : tensor<2x4x16x16xf32> -> tensor<32x64xf32>
+  %xo = tensor.expand_shape %u [[0, 1], [2, 3]] output_shape [1, 32, 8, 8] : tensor<32x64xf32> into tensor<1x32x8x8xf32>
+  %y0 = tensor.empty() : tensor<1x32x8x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%xo, %bias : tensor<1x32x8x8xf32>, tensor<32xf32>) outs(%y0 : tensor<1x32x8x8xf32>) {
+  ^bb0(%in: f32, %c: f32, %out: f32):
+    %s = arith.addf %in, %c : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x32x8x8xf32>
+  return %y : tensor<1x32x8x8xf32>
+}
+
 // A long reduction (K = 512) keeps the blocked schedule of the mmt4d (its
 // k blocks of 256); the unpacking and a product without an elementwise
 // consumer are one loop over the 16x16 tiles that copies each, and the 49

@@ -214,7 +214,9 @@ def conv_ref(x, w, b, stride, pad, dilation):
 # 5x5 stride 3; onto 7x7 maps by rows (a tile is one output row's
 # positions times the filters); few channels and dilation 2 through im2col and the packed
 # matmul; 1x1 (no im2col), also with 7x7 = 49 positions against 32 filters
-# (the transposed product: 7-row tiles of positions); batches of images (a
+# (the transposed product: 7-row tiles of positions), and to 16 or 20
+# filters over 16x16 or 12x12 positions (the image read by the product's
+# tiles in place, not packed first); batches of images (a
 # loop over the images); a grouped convolution (left to the loops);
 # depthwise convolutions (one elementwise op over strided windows).
 for name, (n, c, h, f, k, stride, pad, dil, group) in {
@@ -228,6 +230,8 @@ for name, (n, c, h, f, k, stride, pad, dil, group) in {
         "conv3x3_dilation2": (1, 3, 12, 16, 3, 1, 2, 2, 1),
         "conv1x1": (1, 24, 7, 33, 1, 1, 0, 1, 1),
         "conv1x1_49x32": (1, 40, 7, 32, 1, 1, 0, 1, 1),
+        "conv1x1_to16_image_in_tiles": (1, 32, 16, 16, 1, 1, 0, 1, 1),
+        "conv1x1_to20_image_in_tiles": (1, 40, 12, 20, 1, 1, 0, 1, 1),
         "conv7x7_stride2": (1, 3, 20, 8, 7, 2, 3, 1, 1),
         "conv3x3_batch2": (2, 3, 6, 5, 3, 1, 1, 1, 1),
         "conv1x1_batch3": (3, 16, 7, 20, 1, 1, 0, 1, 1),
