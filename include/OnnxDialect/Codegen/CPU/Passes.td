@@ -182,7 +182,12 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       as the direct convolution does (a 1x1 convolution over 1024 channels:
       1.0e-6 of the output's magnitude from float64 with one sum, 3.2e-7 in
       blocks);
-    - `linalg.pack`/`linalg.unpack`: lowered to pad, reshape and transpose;
+    - `linalg.pack`/`linalg.unpack`: lowered to pad, reshape and transpose,
+      but the run-time pack of the right operand of a product computed in
+      its epilogue's tiles with at most 4 rows of tiles ([K, N] ->
+      [N/n0, K, n0, 1], N a multiple of n0: a 1x1 convolution to 16 or 24
+      channels), which is fused into the register tiles, where each tile's
+      part of it is a reshape of the operand's columns: no packing pass;
       `tensor.pad` by a constant to fills of its border and an insert_slice
       of its source (others to a fill of the whole tensor and an
       insert_slice);
