@@ -63,7 +63,7 @@ static void addBufferization(OpPassManager &pm) {
               "func.func(scf-for-loop-canonicalization,"
               "resolve-ranked-shaped-type-result-dims)," +
                   canonicalize +
-                  ",cse,"
+                  ",cse,onnx-prepare-bufferization,"
                   "eliminate-empty-tensors,"
                   "one-shot-bufferize{bufferize-function-boundaries "
                   "allow-return-allocs-from-loops "

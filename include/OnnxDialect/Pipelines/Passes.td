@@ -59,6 +59,38 @@ def ExpandBF16CastsPass : Pass<"onnx-expand-bf16-casts"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def PrepareBufferizationPass : Pass<"onnx-prepare-bufferization"> {
+  let summary = "Untangle tensors that CSE merged and reads that would keep "
+                "One-Shot Bufferize from writing values in place";
+  let description = [{
+    Runs after the last CSE and canonicalization, before
+    `eliminate-empty-tensors` and `one-shot-bufferize`. Two rewrites, each
+    of which changes no value:
+
+    - CSE makes one value of the `tensor.empty` ops of a type and of the
+      slices and reshapes taken of it. Two ops that compute into that value
+      (two layers' products of one shape, each into a slice of its output)
+      then share a buffer, and bufferization computes all but one of them
+      in it and copies the result to where it belongs. Each use of such a
+      slice gets a clone of its own, and so does each slice or reshape
+      taken of an empty tensor or of a reshape of one; an `insert_slice`
+      into the view keeps the clone of the `extract_slice` its source was
+      computed in (the pair bufferization writes in place). The other uses
+      of an empty tensor (whole ops and loops that write it: the GPU
+      pipeline's kernels, pack loops) keep sharing it, so that
+      bufferization may give one of them the buffer of a value that is
+      dead by then.
+    - A value computed in a slice of a destination and inserted back into
+      it (a 1x1 convolution's input, written into its zero-padded buffer)
+      and read again after the insert (by a residual add): bufferization
+      takes the insert, which copies the value onto itself, for a write of
+      the value's buffer before that read, and computes the value in a
+      buffer of its own. The reads after the insert read the destination's
+      slice instead.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def StridedCopiesToLinalgPass
     : Pass<"onnx-strided-copies-to-linalg", "::mlir::ModuleOp"> {
   let summary = "Turn memref.copy of non-contiguous memrefs into linalg.copy";

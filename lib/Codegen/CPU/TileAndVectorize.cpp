@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -489,6 +490,39 @@ LogicalResult moveDefinitionBefore(RewriterBase &rewriter, Value value,
   return success();
 }
 
+/// Whether `insert`'s slice of its destination, reshaped back as `reshapes`
+/// (the source's, from the source on) were applied to what was computed,
+/// stays a view of the destination's buffer: a collapse of dims that are not
+/// contiguous there (the rows of a slice narrower than the destination: a
+/// convolution's input in its padded buffer) would be bufferized as a copy.
+bool reshapesAreViews(tensor::InsertSliceOp insert,
+                      ArrayRef<Operation *> reshapes) {
+  auto dest = cast<RankedTensorType>(insert.getDest().getType());
+  MemRefType view = memref::SubViewOp::inferRankReducedResultType(
+      insert.getSourceType().getShape(),
+      MemRefType::get(dest.getShape(), dest.getElementType()),
+      insert.getMixedOffsets(), insert.getMixedSizes(),
+      insert.getMixedStrides());
+  for (Operation *reshape : reshapes) {
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(reshape)) {
+      SmallVector<ReassociationIndices> groups =
+          expand.getReassociationIndices();
+      if (!memref::CollapseShapeOp::isGuaranteedCollapsible(view, groups))
+        return false;
+      view = memref::CollapseShapeOp::computeCollapsedType(view, groups);
+    } else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(reshape)) {
+      FailureOr<MemRefType> expanded =
+          memref::ExpandShapeOp::computeExpandedType(
+              view, collapse.getSrcType().getShape(),
+              collapse.getReassociationIndices());
+      if (failed(expanded))
+        return false;
+      view = *expanded;
+    }
+  }
+  return true;
+}
+
 /// Each tensor.insert_slice marked kWriteInPlaceAttr whose source was
 /// computed into a tensor.empty (through reshapes, loops' iter_args and
 /// destination-style ops: a product's tiles and epilogue) gets that
@@ -522,12 +556,7 @@ void writeInsertedInPlace(RewriterBase &rewriter, func::FuncOp func) {
         value = def->getOperand(0);
         continue;
       }
-      auto result = cast<OpResult>(value);
-      OpOperand *tied = nullptr;
-      if (auto loop = dyn_cast<scf::ForOp>(def))
-        tied = &loop.getInitArgsMutable()[result.getResultNumber()];
-      else if (auto dps = dyn_cast<DestinationStyleOpInterface>(def))
-        tied = dps.getTiedOpOperand(result);
+      OpOperand *tied = tiedInit(value);
       if (!tied)
         break;
       first = tied;
@@ -536,20 +565,48 @@ void writeInsertedInPlace(RewriterBase &rewriter, func::FuncOp func) {
     }
     if (!first || !value.getDefiningOp<tensor::EmptyOp>() ||
         !insert.getSourceType().hasStaticShape() ||
-        !cast<RankedTensorType>(value.getType()).hasStaticShape())
+        !cast<RankedTensorType>(value.getType()).hasStaticShape() ||
+        !cast<RankedTensorType>(insert.getDest().getType()).hasStaticShape() ||
+        !reshapesAreViews(insert, ArrayRef(reshapes).take_front(firstReshapes)))
       continue;
+    // A source computed in parts (a product's whole row or column tiles,
+    // then those left), each in a slice of the empty and inserted back into
+    // it: a part starts from a slice of the value it is inserted into, which
+    // becomes the same slice of the destination; parts of parts likewise.
+    // Each gets a slice of its own (after CSE, the one of the empty may
+    // start other ops' parts too).
+    SmallVector<std::pair<OpOperand *, tensor::ExtractSliceOp>> parts;
+    for (OpOperand *whole = first;;) {
+      auto part = dyn_cast<tensor::InsertSliceOp>(whole->getOwner());
+      if (!part || whole != &part.getDestMutable())
+        break;
+      OpOperand *init = computedIn(part.getSource());
+      auto slice =
+          init ? init->get().getDefiningOp<tensor::ExtractSliceOp>() : nullptr;
+      if (!slice || slice.getSource() != whole->get() ||
+          init->getOwner()->getBlock() != part->getBlock() ||
+          slice.getMixedOffsets() != part.getMixedOffsets() ||
+          slice.getMixedSizes() != part.getMixedSizes() ||
+          slice.getMixedStrides() != part.getMixedStrides())
+        break;
+      parts.push_back({init, slice});
+      whole = init;
+    }
+    Operation *user = first->getOwner();
+    for (auto [init, slice] : parts)
+      if (init->getOwner()->isBeforeInBlock(user))
+        user = init->getOwner();
     // The destination (an empty tensor and fills of its border) is built
     // just before the computation: at the start of the function, it would
     // hold its memory from there, and the computation would write to memory
     // freed long before (MobileNetV2's 1x1 convolutions writing the
     // depthwise ones' buffers so were 30% slower).
-    Operation *user = first->getOwner();
     if (!dominance.properlyDominates(insert.getDest(), user) &&
         (user->getBlock() != insert->getBlock() ||
          failed(moveDefinitionBefore(rewriter, insert.getDest(), user))))
       continue;
     Location loc = insert.getLoc();
-    rewriter.setInsertionPoint(first->getOwner());
+    rewriter.setInsertionPoint(user);
     Value slice = tensor::ExtractSliceOp::create(
         rewriter, loc, insert.getSourceType(), insert.getDest(),
         insert.getMixedOffsets(), insert.getMixedSizes(),
@@ -567,6 +624,12 @@ void writeInsertedInPlace(RewriterBase &rewriter, func::FuncOp func) {
     if (slice.getType() != first->get().getType())
       continue;
     rewriter.modifyOpInPlace(first->getOwner(), [&] { first->set(slice); });
+    for (auto [init, part] : parts) {
+      slice = tensor::ExtractSliceOp::create(
+          rewriter, loc, part.getType(), slice, part.getMixedOffsets(),
+          part.getMixedSizes(), part.getMixedStrides());
+      rewriter.modifyOpInPlace(init->getOwner(), [&] { init->set(slice); });
+    }
   }
 }
 
@@ -857,13 +920,19 @@ bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
         cast<linalg::LinalgOp>(part.getOperation()).getStaticLoopRanges();
     int64_t m = ranges[0], n = ranges[1];
     int64_t tileM = std::min(m0, m), tileN = std::min(n0, n);
-    // Threads over whole row tiles, in equal chunks.
-    int64_t rowTiles = m / tileM;
+    // Threads over whole row tiles in equal chunks, else over whole column
+    // tiles (a convolution's few filters, 32 = 5 tiles of 6 and 2 rows,
+    // over 112x112 positions).
+    int64_t rowTiles = m / tileM, columnTiles = n / tileN;
     if (numThreads > 1 && m * n * k1 >= kMinParallelWork &&
-        rowTiles % numThreads == 0) {
+        (rowTiles % numThreads == 0 || columnTiles % numThreads == 0)) {
+      SmallVector<int64_t> chunk = {rowTiles / numThreads * tileM, 0};
+      if (rowTiles % numThreads != 0) {
+        chunk = {0, columnTiles / numThreads * tileN};
+        n = chunk[1];
+      }
       std::optional<scf::SCFTileAndFuseResult> split =
-          tileAndFuse(part, {rowTiles / numThreads * tileM, 0},
-                      scf::SCFTilingOptions::LoopType::ForallOp);
+          tileAndFuse(part, chunk, scf::SCFTilingOptions::LoopType::ForallOp);
       if (!split)
         continue;
       part = cast<TilingInterface>(split->tiledAndFusedOps.front());
@@ -1426,6 +1495,10 @@ LogicalResult padToBorderFills(RewriterBase &rewriter, tensor::PadOp pad) {
   rewriter.setInsertionPoint(pad);
   Value result =
       tensor::EmptyOp::create(rewriter, loc, type.getShape(), element);
+  // Named after the pad, so that CSE does not make one tensor of two pads'
+  // borders of a shape (each pad's source inserted into it, bufferization
+  // would copy the whole of it for all but the last).
+  result.getDefiningOp()->setAttr(kBufferOfAttr, loc);
   SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
   for (int64_t d = 0; d < rank; ++d)
     for (bool before : {true, false}) {
@@ -1462,11 +1535,14 @@ LogicalResult padToBorderFills(RewriterBase &rewriter, tensor::PadOp pad) {
   SmallVector<OpFoldResult> interior;
   for (int64_t l : low)
     interior.push_back(rewriter.getIndexAttr(l));
-  result = tensor::InsertSliceOp::create(
+  auto insert = tensor::InsertSliceOp::create(
       rewriter, loc, pad.getSource(), result, interior,
       getAsIndexOpFoldResult(rewriter.getContext(), sourceType.getShape()),
       ones);
-  rewriter.replaceOp(pad, result);
+  // The source's producer writes it in the interior (writeInsertedInPlace)
+  // rather than into a buffer of its own that is then copied.
+  insert->setAttr(kWriteInPlaceAttr, rewriter.getUnitAttr());
+  rewriter.replaceOp(pad, insert.getResult());
   return success();
 }
 

@@ -57,6 +57,32 @@ inline constexpr const char *kWriteInPlaceAttr = "onnx.cpu.write_in_place";
 /// different ops apart.
 inline constexpr const char *kBufferOfAttr = "onnx.cpu.buffer_of";
 
+/// The operand in whose buffer the result `value` is computed: an scf.for's
+/// init or a destination-style op's tied init; null for other values.
+inline OpOperand *tiedInit(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result)
+    return nullptr;
+  Operation *def = result.getOwner();
+  if (auto loop = dyn_cast<scf::ForOp>(def))
+    return &loop.getInitArgsMutable()[result.getResultNumber()];
+  if (auto dps = dyn_cast<DestinationStyleOpInterface>(def))
+    return dps.getTiedOpOperand(result);
+  return nullptr;
+}
+
+/// The last operand of the chain of tiedInit from `value`: where the buffer
+/// `value` is computed in comes from, through loops and destination-style
+/// ops. Null when `value` is not computed so.
+inline OpOperand *computedIn(Value value) {
+  OpOperand *last = nullptr;
+  while (OpOperand *next = tiedInit(value)) {
+    last = next;
+    value = next->get();
+  }
+  return last;
+}
+
 /// Applies `patterns` greedily to `root`, with every loaded dialect's and
 /// registered op's canonicalization patterns but kDisabledCanonicalization
 /// when `canonicalize` is set.

@@ -155,7 +155,8 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       that alone reads it (its epilogue: bias, normalization, residual add,
       activation; a copy when there is none): one loop nest over the m0 x n0
       register tiles of the output (an `scf.forall` over rows of tiles first
-      when `num-threads` is above 1), each tile unpacking its product and
+      when `num-threads` is above 1, or over columns of tiles when the rows
+      do not split evenly), each tile unpacking its product and
       applying the epilogue in registers before one store. With a reduction
       of at most 256 steps the product and its zero fill are computed in the
       same tile loop (`scf::tileConsumerAndFuseProducersUsingSCF`), the
@@ -189,18 +190,26 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       channels), which is fused into the register tiles, where each tile's
       part of it is a reshape of the operand's columns: no packing pass;
       `tensor.pad` by a constant to fills of its border and an insert_slice
-      of its source (others to a fill of the whole tensor and an
-      insert_slice);
+      of its source, marked `onnx.cpu.write_in_place`, into an empty tensor
+      named after the pad (`onnx.cpu.buffer_of`, so that CSE keeps two
+      pads' apart); others to a fill of the whole tensor and an
+      insert_slice;
     - nothing inside an `scf.forall` (the matrices of a batched matmul) is
       split over threads again;
     - a `tensor.insert_slice` marked `onnx.cpu.write_in_place` (a depthwise
-      convolution's image into its zero-bordered buffer): the op that
-      computes its source into a `tensor.empty` (through reshapes, loops and
-      destination-style ops: a 1x1 convolution's tiles and epilogue)
-      computes it into the destination's slice instead, and the
-      destination's definition moves before that op, so that bufferization
-      writes the image in place (MobileNetV2: the padded copies of its
-      depthwise inputs were 2.5 of 16 ms);
+      convolution's image into its zero-bordered buffer, a pad's source into
+      its interior): the op that computes its source into a `tensor.empty`
+      (through reshapes, loops and destination-style ops: a 1x1
+      convolution's tiles and epilogue) computes it into the destination's
+      slice instead, and the destination's definition moves before that op,
+      so that bufferization writes the image in place (MobileNetV2: the
+      padded copies of its depthwise inputs were 2.5 of 16 ms). A source
+      computed in parts (a product's whole tiles, then the columns and rows
+      left, each in a slice of the empty) has each part start from its
+      slice of the destination. Skipped where the slice, reshaped as the
+      computation sees it, would not be a view of the destination's buffer
+      (a flat view of rows narrower than the buffer's: bufferization would
+      copy it);
     - elementwise ops (`linalg.generic` with parallel loops only, `linalg.fill`,
       `linalg.transpose`, `linalg.copy`, `linalg.broadcast`) with static
       shapes: the innermost loop tiled by a multiple of the vector length and

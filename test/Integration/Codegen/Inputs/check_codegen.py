@@ -290,6 +290,38 @@ for name, (c, f, h, stride) in {"conv1x1_then_depthwise": (8, 24, 14, 1),
           initializers=[("w1", w1), ("b1", b1), ("w2", w2), ("b2", b2),
                         ("lo", lo), ("hi", hi)], rtol=1e-4, atol=1e-5)
 
+# A MobileNetV2 block with a residual Add at map sizes whose positions are
+# not a multiple of the tile (7x7 = 49, 14x14 = 196) and filters that are
+# not a multiple of the register tile's rows: the first 1x1 convolution is
+# computed in parts (whole tiles, then the columns and rows left) straight
+# into the zero-padded buffer the next one packs, and read again from there
+# by the Add.
+for name, (c, f, e, h) in {"residual_block_7x7": (20, 22, 40, 7),
+                           "residual_block_14x14": (24, 64, 96, 14)}.items():
+    x = f32(1, c, h, h)
+    w1, b1 = f32(f, c, 1, 1) / np.sqrt(c), f32(f)
+    w2, b2 = f32(e, f, 1, 1) / np.sqrt(f), f32(e)
+    w3, b3 = f32(e, 1, 3, 3), f32(e)
+    w4, b4 = f32(f, e, 1, 1) / np.sqrt(e), f32(f)
+    lo, hi = np.array(0, np.float32), np.array(6, np.float32)
+    r = conv_ref(x, w1, b1, 1, 0, 1)
+    t = np.clip(conv_ref(r, w2, b2, 1, 0, 1), 0, 6)
+    d = np.clip(np.concatenate([conv_ref(t[:, g:g + 1], w3[g:g + 1], b3[g:g + 1], 1, 1, 1)
+                                for g in range(e)], axis=1), 0, 6)
+    expected = r + conv_ref(d, w4, b4, 1, 0, 1)
+    check(name, [helper.make_node("Conv", ["x", "w1", "b1"], ["r"]),
+                 helper.make_node("Conv", ["r", "w2", "b2"], ["t"]),
+                 helper.make_node("Clip", ["t", "lo", "hi"], ["u"]),
+                 helper.make_node("Conv", ["u", "w3", "b3"], ["v"], pads=[1] * 4,
+                                  group=e),
+                 helper.make_node("Clip", ["v", "lo", "hi"], ["d"]),
+                 helper.make_node("Conv", ["d", "w4", "b4"], ["q"]),
+                 helper.make_node("Add", ["r", "q"], ["y"])],
+          [("x", x)], expected,
+          initializers=[("w1", w1), ("b1", b1), ("w2", w2), ("b2", b2),
+                        ("w3", w3), ("b3", b3), ("w4", w4), ("b4", b4),
+                        ("lo", lo), ("hi", hi)], rtol=1e-4, atol=1e-4)
+
 # Products with their epilogue computed on the register tiles: a
 # convolution with BatchNormalization, a residual Add and Relu (a short
 # reduction: the product is computed in the epilogue's tile loop, whole tiles
