@@ -10,7 +10,9 @@
 // release any of them: a freed block waits in a list of its (size,
 // alignment) until an allocation of the same kind takes it, up to
 // kCacheLimit bytes in all. A block handed to the caller (releaseBuffer)
-// leaves the bookkeeping.
+// leaves the bookkeeping. Blocks of at most 16 KB are kept the same way
+// per thread, without the lock (SmallCache): compiled code allocates such
+// temporaries inside parallel loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +30,16 @@
 #include <vector>
 
 namespace {
+
+/// A new block from the system: malloc'd, or aligned_alloc'd when an
+/// alignment is asked for.
+void *newBlock(size_t size, size_t alignment) {
+  if (alignment == 0)
+    return std::malloc(size == 0 ? 1 : size);
+  // aligned_alloc wants a multiple of the alignment.
+  size_t rounded = (size + alignment - 1) / alignment * alignment;
+  return std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded);
+}
 
 /// Freed blocks kept beyond this many bytes are returned to the system.
 constexpr size_t kCacheLimit = size_t(1) << 30;
@@ -49,12 +61,8 @@ struct Cache {
       block = it->second.back();
       it->second.pop_back();
       freedBytes -= size;
-    } else if (alignment == 0) {
-      block = std::malloc(size == 0 ? 1 : size);
     } else {
-      // aligned_alloc wants a multiple of the alignment.
-      size_t rounded = (size + alignment - 1) / alignment * alignment;
-      block = std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded);
+      block = newBlock(size, alignment);
     }
     if (block)
       live[block] = kind;
@@ -96,6 +104,60 @@ Cache &cache() {
   return *instance;
 }
 
+/// Blocks up to this size are kept per thread, with no lock: compiled code
+/// allocates small temporaries inside parallel loops (a product's partial
+/// register tiles), and two threads contending for the global lock slept
+/// in futex waits.
+constexpr size_t kSmallBlock = 16 << 10;
+
+/// The thread's own blocks of at most kSmallBlock bytes: those it allocated
+/// and has not freed, and those it freed, kept for its next allocations. A
+/// block is freed by the thread that allocated it (its deallocation ends
+/// the same loop body or function); one freed elsewhere is not found here
+/// and takes the global cache's path, which frees it.
+struct SmallCache {
+  std::unordered_map<void *, std::pair<size_t, size_t>> live;
+  std::map<std::pair<size_t, size_t>, std::vector<void *>> freed;
+
+  ~SmallCache() {
+    for (auto &[kind, blocks] : freed)
+      for (void *block : blocks)
+        std::free(block);
+  }
+
+  void *allocate(size_t size, size_t alignment) {
+    std::pair<size_t, size_t> kind{size, alignment};
+    void *block = nullptr;
+    auto it = freed.find(kind);
+    if (it != freed.end() && !it->second.empty()) {
+      block = it->second.back();
+      it->second.pop_back();
+    } else {
+      block = newBlock(size, alignment);
+    }
+    if (block)
+      live[block] = kind;
+    return block;
+  }
+
+  /// Whether `block` is one of this thread's; if so, it is kept for reuse
+  /// (`keep`) or leaves the bookkeeping (handed to the caller).
+  bool free(void *block, bool keep) {
+    auto it = live.find(block);
+    if (it == live.end())
+      return false;
+    if (keep)
+      freed[it->second].push_back(block);
+    live.erase(it);
+    return true;
+  }
+};
+
+SmallCache &smallCache() {
+  static thread_local SmallCache instance;
+  return instance;
+}
+
 } // namespace
 
 /// Compiled code does not test what an allocation returns: a failed one
@@ -112,17 +174,27 @@ static void *checkAllocation(void *block, size_t size) {
 }
 
 extern "C" void *_mlir_memref_to_llvm_alloc(size_t size) {
-  return checkAllocation(cache().allocate(size, 0), size);
+  void *block = size <= kSmallBlock ? smallCache().allocate(size, 0)
+                                    : cache().allocate(size, 0);
+  return checkAllocation(block, size);
 }
 
 extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
                                                     size_t size) {
-  return checkAllocation(cache().allocate(size, alignment), size);
+  void *block = size <= kSmallBlock ? smallCache().allocate(size, alignment)
+                                    : cache().allocate(size, alignment);
+  return checkAllocation(block, size);
 }
 
-extern "C" void _mlir_memref_to_llvm_free(void *ptr) { cache().free(ptr); }
+extern "C" void _mlir_memref_to_llvm_free(void *ptr) {
+  if (ptr && !smallCache().free(ptr, /*keep=*/true))
+    cache().free(ptr);
+}
 
-void mlir::onnx::runtime::releaseBuffer(void *ptr) { cache().release(ptr); }
+void mlir::onnx::runtime::releaseBuffer(void *ptr) {
+  if (ptr && !smallCache().free(ptr, /*keep=*/false))
+    cache().release(ptr);
+}
 
 size_t mlir::onnx::runtime::cachedBytes() {
   std::lock_guard<std::mutex> lock(cache().mutex);
