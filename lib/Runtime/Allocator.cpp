@@ -153,9 +153,18 @@ struct SmallCache {
   }
 };
 
-SmallCache &smallCache() {
-  static thread_local SmallCache instance;
-  return instance;
+/// The thread's SmallCache; null once the thread's exit destroyed it (a
+/// block freed after that, at the process's exit, takes the global path).
+SmallCache *smallCache() {
+  struct Holder {
+    SmallCache *cache = new SmallCache;
+    ~Holder() {
+      delete cache;
+      cache = nullptr;
+    }
+  };
+  static thread_local Holder holder;
+  return holder.cache;
 }
 
 } // namespace
@@ -173,26 +182,35 @@ static void *checkAllocation(void *block, size_t size) {
   return block;
 }
 
+/// A block of `size` bytes from the thread's cache or the global one.
+static void *allocateBlock(size_t size, size_t alignment) {
+  SmallCache *small = size <= kSmallBlock ? smallCache() : nullptr;
+  return small ? small->allocate(size, alignment)
+               : cache().allocate(size, alignment);
+}
+
+/// Whether `block` was the thread's own (then kept or released by it).
+static bool freeSmallBlock(void *block, bool keep) {
+  SmallCache *small = smallCache();
+  return small && small->free(block, keep);
+}
+
 extern "C" void *_mlir_memref_to_llvm_alloc(size_t size) {
-  void *block = size <= kSmallBlock ? smallCache().allocate(size, 0)
-                                    : cache().allocate(size, 0);
-  return checkAllocation(block, size);
+  return checkAllocation(allocateBlock(size, 0), size);
 }
 
 extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
                                                     size_t size) {
-  void *block = size <= kSmallBlock ? smallCache().allocate(size, alignment)
-                                    : cache().allocate(size, alignment);
-  return checkAllocation(block, size);
+  return checkAllocation(allocateBlock(size, alignment), size);
 }
 
 extern "C" void _mlir_memref_to_llvm_free(void *ptr) {
-  if (ptr && !smallCache().free(ptr, /*keep=*/true))
+  if (ptr && !freeSmallBlock(ptr, /*keep=*/true))
     cache().free(ptr);
 }
 
 void mlir::onnx::runtime::releaseBuffer(void *ptr) {
-  if (ptr && !smallCache().free(ptr, /*keep=*/false))
+  if (ptr && !freeSmallBlock(ptr, /*keep=*/false))
     cache().release(ptr);
 }
 
