@@ -744,6 +744,21 @@ Value padImageBottom(OpBuilder &b, Location loc, Value x, int64_t rows,
   return tensor::createPadHighOp(paddedType, x, zero, /*nofold=*/false, loc, b);
 }
 
+/// Whether directConv computes an F-filter convolution to OH x OW outputs
+/// by rows (see there): a narrow output (7x7, 14x14 maps) whose register
+/// tile is one output row's OW positions times `lanes` filters, when that
+/// is at least a tenth less work than tiles of positions over phase images
+/// `wq` wide (7x7: 49 positions, not 63 padded to 64).
+bool directConvByRows(const CPUTarget &target, int64_t f, int64_t oh,
+                      int64_t ow, int64_t wq) {
+  int64_t m0 = rowTile(target, f), n0 = columnTile(target, m0, oh * ow);
+  int64_t lanes = columnTile(target, ow, f);
+  return ow >= 5 && ow <= narrowTileLimit(target) &&
+         f % target.matmulTileN() == 0 &&
+         10 * paddedWork(oh * ow, ow, f, lanes) <=
+             9 * paddedWork(f, m0, oh * wq, n0);
+}
+
 /// A 2-D convolution of one image (unit dilations), y[1, F, OH, OW] =
 /// x[1, C, H, W] (padded) * w[F, C, KH, KW] with strides (sy, sx), computed
 /// directly from the image. With unit strides, output position
@@ -785,16 +800,12 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w, Value init,
   int64_t khp = llvm::divideCeilSigned(kh, sy),
           kwp = llvm::divideCeilSigned(kw, sx);
   int64_t length = (khp - 1) * wq + (kwp - 1) + n1 * n0;
-  // A narrow output (7x7, 14x14 maps) goes by rows: a register tile is the
-  // OW positions of one output row (consecutive in the phase image, read
-  // one at a time and broadcast) times `lanes` filters (vectors), so that
-  // no position past OW is computed, when that is at least a tenth less
-  // work (7x7: 49 positions, not 63 padded to 64).
+  // A narrow output goes by rows: a register tile is the OW positions of
+  // one output row (consecutive in the phase image, read one at a time and
+  // broadcast) times `lanes` filters (vectors), so that no position past OW
+  // is computed.
   int64_t lanes = columnTile(target, ow, f);
-  bool byRows = ow >= 5 && ow <= narrowTileLimit(target) &&
-                f % target.matmulTileN() == 0 &&
-                10 * paddedWork(oh * ow, ow, f, lanes) <=
-                    9 * paddedWork(f, m0, positions, n0);
+  bool byRows = directConvByRows(target, f, oh, ow, wq);
   if (byRows) {
     m0 = lanes;
     m1 = llvm::divideCeilSigned(f, lanes);
@@ -965,10 +976,23 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // im2col. A 1x1 window stays a matmul, whose epilogue is fused into its
     // tiles (256 -> 512 channels with strides of 2 on 28x28: 0.41 ms, 0.51
     // ms direct).
+    //
+    // With strides, only by rows: tiles of positions over the phase images
+    // copied each phase out of the image serially and summed the phases in
+    // passes over the accumulators; im2col (whose copies and packing run on
+    // the threads) was faster. A 3x3/2 convolution, 128 channels, 56x56 ->
+    // 28x28: 4.1-4.7 ms direct, 3.7-4.2 through im2col at 1 thread; 4.4-6.2
+    // and 2.2-2.5 at 2. 256 channels, 28x28 -> 14x14: 4.0-4.8 and 3.3-3.7 at
+    // 1 thread. By rows, 512 channels, 14x14 -> 7x7: 3.3-4.4 ms direct,
+    // 4.1-4.8 through im2col.
     int64_t phaseSteps = c * llvm::divideCeilSigned(kh, strides[0]) *
                          llvm::divideCeilSigned(kw, strides[1]);
+    bool unitStrides = strides[0] == 1 && strides[1] == 1;
     if (dilations[0] == 1 && dilations[1] == 1 && kh * kw > 1 &&
-        phaseSteps >= kMinDirectConvSteps) {
+        phaseSteps >= kMinDirectConvSteps &&
+        (unitStrides ||
+         directConvByRows(target, f, oh, ow,
+                          llvm::divideCeilSigned(wd, strides[1])))) {
       rewriter.replaceOp(op, directConv(rewriter, loc, x, w, init, strides[0],
                                         strides[1], target));
       return success();

@@ -915,6 +915,42 @@ bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
     parts = split;
   }
 
+  // Threads take equal chunks of whole tiles (a dynamic chunk would leave
+  // the register tiles of dynamic shape). A part whose row tiles and column
+  // tiles both do not divide by the thread count (512 filters, 85 row tiles
+  // of 6, over 28x28 positions, 49 column tiles of 16) is split into the row
+  // tiles that do and the rest, and the rest likewise by columns; what is
+  // left (fewer row and column tiles than threads) runs on one thread.
+  if (numThreads > 1) {
+    auto threads = static_cast<int64_t>(numThreads);
+    SmallVector<TilingInterface> balanced;
+    for (TilingInterface part : parts) {
+      SmallVector<TilingInterface> pending = {part};
+      for (int64_t dim = 0; dim < 2; ++dim) {
+        SmallVector<int64_t> ranges =
+            cast<linalg::LinalgOp>(pending.back().getOperation())
+                .getStaticLoopRanges();
+        int64_t tiles[] = {ranges[0] / std::min(m0, ranges[0]),
+                           ranges[1] / std::min(n0, ranges[1])};
+        int64_t tile = std::min(tileSizes[dim], ranges[dim]);
+        if (ranges[0] * ranges[1] * k1 < kMinParallelWork ||
+            tiles[0] % threads == 0 || tiles[1] % threads == 0 ||
+            tiles[dim] < threads)
+          continue;
+        rewriter.setInsertionPoint(pending.back());
+        auto [head, rest] = linalg::splitOp(
+            rewriter, pending.back(), dim,
+            rewriter.getIndexAttr(tiles[dim] / threads * threads * tile));
+        if (!head || !rest)
+          return true;
+        pending.back() = head;
+        pending.push_back(rest);
+      }
+      balanced.append(pending);
+    }
+    parts = balanced;
+  }
+
   for (TilingInterface part : parts) {
     SmallVector<int64_t> ranges =
         cast<linalg::LinalgOp>(part.getOperation()).getStaticLoopRanges();

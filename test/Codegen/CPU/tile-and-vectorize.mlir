@@ -229,6 +229,37 @@ func.func @product_epilogue_column_threads(%a: tensor<1x64x16x1xf32>, %b: tensor
   return %y : tensor<16x64xf32>
 }
 
+// Three rows and three columns of register tiles: neither divides by two
+// threads, so the first two rows go over the threads, then the last row's
+// first two columns, and its last tile runs on one thread.
+// THREADS-LABEL: func.func @product_epilogue_uneven_threads
+// THREADS: %[[ROWS:.*]] = scf.forall (%[[I:.*]]) = (0) to (32) step (16)
+// THREADS: tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[I]], 0] [16, 48] [1, 1]
+// THREADS: tensor.insert_slice %[[ROWS]] into %{{.*}}[0, 0] [32, 48] [1, 1]
+// THREADS: %[[COLS:.*]] = scf.forall (%[[J:.*]]) = (0) to (32) step (16)
+// THREADS: tensor.parallel_insert_slice %{{.*}} into %{{.*}}[0, %[[J]]] [16, 16] [1, 1]
+// THREADS: tensor.insert_slice %[[COLS]] into %{{.*}}[0, 0] [16, 32] [1, 1]
+// THREADS-NOT: scf.forall
+// THREADS: vector.contract
+// THREADS: tensor.insert_slice %{{.*}} into %{{.*}}[0, 32] [16, 16] [1, 1]
+// THREADS: tensor.insert_slice %{{.*}} into %{{.*}}[32, 0] [16, 48] [1, 1]
+func.func @product_epilogue_uneven_threads(%a: tensor<3x64x16x1xf32>, %b: tensor<3x64x16x1xf32>, %bias: tensor<48xf32>) -> tensor<48x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x3x16x16xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<3x3x16x16xf32>) -> tensor<3x3x16x16xf32>
+  %p = linalg.mmt4d ins(%a, %b : tensor<3x64x16x1xf32>, tensor<3x64x16x1xf32>) outs(%fill : tensor<3x3x16x16xf32>) -> tensor<3x3x16x16xf32>
+  %u0 = tensor.empty() : tensor<48x48xf32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [16, 16] into %u0 : tensor<3x3x16x16xf32> -> tensor<48x48xf32>
+  %y0 = tensor.empty() : tensor<48x48xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%u, %bias : tensor<48x48xf32>, tensor<48xf32>) outs(%y0 : tensor<48x48xf32>) {
+  ^bb0(%in: f32, %c: f32, %out: f32):
+    %s = arith.addf %in, %c : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<48x48xf32>
+  return %y : tensor<48x48xf32>
+}
+
 // The same product whose right operand is packed at run time ([K, N] =
 // [64, 64] -> [4, 64, 16, 1], a 1x1 convolution's image) with few rows of
 // tiles: no packing pass; each tile's slice of the packed operand is its

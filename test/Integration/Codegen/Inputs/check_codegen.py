@@ -210,13 +210,15 @@ def conv_ref(x, w, b, stride, pad, dilation):
 
 
 # Convolutions: direct 3x3 with padding, bias and Relu (the positions past
-# each row's end computed and dropped); stride 2 (the image's 4 phases);
-# 5x5 stride 3; onto 7x7 maps by rows (a tile is one output row's
-# positions times the filters); few channels and dilation 2 through im2col and the packed
-# matmul; 1x1 (no im2col), also with 7x7 = 49 positions against 32 filters
+# each row's end computed and dropped); stride 2 and 5x5 stride 3 (through
+# im2col); onto 7x7 maps by rows (a tile is one output row's positions
+# times the filters; with stride 2, over the image's 4 phases); few
+# channels and dilation 2 through im2col and the packed matmul; 1x1 (no im2col), also with 7x7 = 49 positions against 32 filters
 # (the transposed product: 7-row tiles of positions), and to 16 or 20
 # filters over 16x16 or 12x12 positions (the image read by the product's
-# tiles in place, not packed first); batches of images (a
+# tiles in place, not packed first), and to 30 filters over 9x9 (5 rows
+# and 5 columns of tiles: 4 of each over two threads, the last on one);
+# batches of images (a
 # loop over the images); a grouped convolution (left to the loops);
 # depthwise convolutions (one elementwise op over strided windows).
 for name, (n, c, h, f, k, stride, pad, dil, group) in {
@@ -232,6 +234,7 @@ for name, (n, c, h, f, k, stride, pad, dil, group) in {
         "conv1x1_49x32": (1, 40, 7, 32, 1, 1, 0, 1, 1),
         "conv1x1_to16_image_in_tiles": (1, 32, 16, 16, 1, 1, 0, 1, 1),
         "conv1x1_to20_image_in_tiles": (1, 40, 12, 20, 1, 1, 0, 1, 1),
+        "conv1x1_uneven_threads": (1, 32, 9, 30, 1, 1, 0, 1, 1),
         "conv7x7_stride2": (1, 3, 20, 8, 7, 2, 3, 1, 1),
         "conv3x3_batch2": (2, 3, 6, 5, 3, 1, 1, 1, 1),
         "conv1x1_batch3": (3, 16, 7, 20, 1, 1, 0, 1, 1),
