@@ -382,6 +382,14 @@ struct CPULowerVectorsPass
     sweep([](RewritePatternSet &patterns) {
       vector::populateVectorOuterProductLoweringPatterns(patterns);
     });
+    // A register tile's row values, read as one vector and each lane
+    // broadcast, become one scalar load per lane (a vbroadcastss from
+    // memory): LLVM loaded the 6 weights of a 6x16 tile as 4 broadcasts and
+    // a pair, split with shuffles on the FMA ports.
+    sweep([](RewritePatternSet &patterns) {
+      vector::populateScalarVectorTransferLoweringPatterns(
+          patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
+    });
     sweep([](RewritePatternSet &patterns) {
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateVectorTransferLoweringPatterns(patterns,

@@ -134,3 +134,39 @@ func.func @carried_tile(%a: memref<64x2x1xf32>, %b: memref<64x16x1xf32>, %c: mem
   vector.transfer_write %out, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x16xf32>, memref<2x16xf32>
   return
 }
+
+// A direct convolution's step: the 6 weights of a 6x16 register tile, read
+// as one vector, become one scalar load each, broadcast into its row's FMA
+// (a broadcast from memory), not lanes extracted from a loaded vector.
+// CHECK-LABEL: func.func @outerproduct_rows
+// CHECK-NOT: vector.transfer_read %arg0
+// CHECK-NOT: vector.extract
+// CHECK: %[[W0:.*]] = memref.load %arg0
+// CHECK-NEXT: %[[B0:.*]] = vector.broadcast %[[W0]] : f32 to vector<16xf32>
+// CHECK-NEXT: vector.fma %[[B0]], {{.*}} : vector<16xf32>
+// CHECK: %[[W1:.*]] = memref.load %arg0
+// CHECK-NEXT: %[[B1:.*]] = vector.broadcast %[[W1]] : f32 to vector<16xf32>
+// CHECK-NEXT: vector.fma %[[B1]], {{.*}} : vector<16xf32>
+// CHECK: %[[W2:.*]] = memref.load %arg0
+// CHECK-NEXT: %[[B2:.*]] = vector.broadcast %[[W2]] : f32 to vector<16xf32>
+// CHECK-NEXT: vector.fma %[[B2]], {{.*}} : vector<16xf32>
+// CHECK: %[[W3:.*]] = memref.load %arg0
+// CHECK-NEXT: %[[B3:.*]] = vector.broadcast %[[W3]] : f32 to vector<16xf32>
+// CHECK-NEXT: vector.fma %[[B3]], {{.*}} : vector<16xf32>
+// CHECK: %[[W4:.*]] = memref.load %arg0
+// CHECK-NEXT: %[[B4:.*]] = vector.broadcast %[[W4]] : f32 to vector<16xf32>
+// CHECK-NEXT: vector.fma %[[B4]], {{.*}} : vector<16xf32>
+// CHECK: %[[W5:.*]] = memref.load %arg0
+// CHECK-NEXT: %[[B5:.*]] = vector.broadcast %[[W5]] : f32 to vector<16xf32>
+// CHECK-NEXT: vector.fma %[[B5]], {{.*}} : vector<16xf32>
+// CHECK-NOT: vector.extract
+func.func @outerproduct_rows(%w: memref<6xf32, strided<[1], offset: ?>>, %x: memref<16xf32, strided<[1], offset: ?>>, %c: memref<6x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %vw = vector.transfer_read %w[%c0], %f0 {in_bounds = [true]} : memref<6xf32, strided<[1], offset: ?>>, vector<6xf32>
+  %vx = vector.transfer_read %x[%c0], %f0 {in_bounds = [true]} : memref<16xf32, strided<[1], offset: ?>>, vector<16xf32>
+  %vc = vector.transfer_read %c[%c0, %c0], %f0 {in_bounds = [true, true]} : memref<6x16xf32>, vector<6x16xf32>
+  %r = vector.outerproduct %vw, %vx, %vc {kind = #vector.kind<add>} : vector<6xf32>, vector<16xf32>
+  vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<6x16xf32>, memref<6x16xf32>
+  return
+}
