@@ -137,7 +137,9 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   // 4. buffers, then the vector ops on them.
   addBufferization(pm);
   if (options.codegen)
-    addPipeline(pm, "func.func(onnx-cpu-lower-vectors{" + target + "})");
+    addPipeline(pm, "func.func(onnx-cpu-lower-vectors{" + target +
+                        " num-threads=" + std::to_string(options.numThreads) +
+                        "})");
   if (options.profile)
     pm.addPass(createProfileKernelsPass());
   // 5. loops (parallel ones on OpenMP threads) and LLVM.

@@ -31,14 +31,27 @@
 //   after the insert read the destination's slice instead (the same
 //   elements).
 //
+// - CSE also makes one value of the fills of a shape (the zeroed
+//   accumulators of two layers' convolutions), which each layer then
+//   overwrites: bufferization copies the filled buffer for all but one of
+//   them (7.7 MB a run in ResNet-50). A value that depends on nothing but
+//   an empty tensor, constants and scalars (a fill, or the loop that fills
+//   it in vectors) gets a clone of it per use, each filling a buffer of its
+//   own.
+//
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Pipelines/Pipelines.h"
 
 #include "OnnxDialect/Codegen/CPU/Passes.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -152,6 +165,108 @@ static void readInsertedFromDestination(Operation *root) {
   }
 }
 
+/// Whether `value` is an empty tensor or a reshape of one.
+static bool isEmptyOrReshapeOfEmpty(Value value) {
+  while (Operation *op = value.getDefiningOp()) {
+    if (isa<tensor::EmptyOp>(op))
+      return true;
+    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+      return false;
+    value = op->getOperand(0);
+  }
+  return false;
+}
+
+/// Whether `op` (a fill, or a loop that fills a tensor) computes its one
+/// result from an empty tensor, constants and scalars only: its tensor
+/// operands are empty tensors or reshapes of them, the ops in its regions
+/// use no tensor or buffer defined outside it, and it has no memory effects
+/// but on its tensors.
+static bool fillsEmptyTensor(Operation *op) {
+  if (op->getNumResults() != 1 ||
+      !isa<scf::ForOp, scf::ForallOp, linalg::FillOp>(op))
+    return false;
+  for (Value operand : op->getOperands())
+    if (isa<ShapedType>(operand.getType()) && !isEmptyOrReshapeOfEmpty(operand))
+      return false;
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (nested == op)
+      return WalkResult::advance();
+    if (isa<CallOpInterface>(nested) ||
+        (!isMemoryEffectFree(nested) &&
+         !isa<RegionBranchOpInterface, scf::InParallelOp,
+              tensor::ParallelInsertSliceOp>(nested)))
+      return WalkResult::interrupt();
+    for (Value operand : nested->getOperands())
+      if (isa<ShapedType>(operand.getType()) &&
+          !isa<VectorType>(operand.getType()) &&
+          !op->isAncestor(operand.getParentRegion()->getParentOp()))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
+/// One clone of each fill of an empty tensor per use (see the file header).
+/// The uses are those past the reshapes of the fill's result; each clone
+/// fills an empty tensor of its own (its init's reshapes cloned too), and
+/// the reshapes on the way to its use are cloned after it.
+static void duplicateFills(Operation *root) {
+  SmallVector<Operation *> fills;
+  root->walk([&](Operation *op) {
+    if (fillsEmptyTensor(op))
+      fills.push_back(op);
+  });
+  for (Operation *fill : fills) {
+    // The uses past the reshapes, each with its path of reshapes.
+    SmallVector<std::pair<OpOperand *, SmallVector<Operation *>>> uses;
+    std::function<void(Value, SmallVector<Operation *> &)> collect =
+        [&](Value value, SmallVector<Operation *> &path) {
+          for (OpOperand &use : value.getUses()) {
+            Operation *user = use.getOwner();
+            if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user)) {
+              path.push_back(user);
+              collect(user->getResult(0), path);
+              path.pop_back();
+              continue;
+            }
+            uses.push_back({&use, path});
+          }
+        };
+    SmallVector<Operation *> path;
+    collect(fill->getResult(0), path);
+    for (auto &[use, reshapes] : llvm::drop_begin(uses)) {
+      OpBuilder builder(fill);
+      IRMapping mapping;
+      // The fill's inits (empty tensors and their reshapes), then the fill.
+      for (Value operand : fill->getOperands()) {
+        SmallVector<Operation *> chain;
+        for (Value v = operand; Operation *def = v.getDefiningOp();
+             v = def->getNumOperands() ? def->getOperand(0) : Value()) {
+          if (!isa<tensor::EmptyOp, tensor::ExpandShapeOp,
+                   tensor::CollapseShapeOp>(def))
+            break;
+          chain.push_back(def);
+          if (isa<tensor::EmptyOp>(def))
+            break;
+        }
+        for (Operation *def : llvm::reverse(chain))
+          if (!mapping.contains(def->getResult(0)))
+            builder.clone(*def, mapping);
+      }
+      Operation *clone = builder.clone(*fill, mapping);
+      Value value = clone->getResult(0);
+      for (Operation *reshape : reshapes) {
+        builder.setInsertionPointAfterValue(value);
+        IRMapping step;
+        step.map(reshape->getOperand(0), value);
+        value = builder.clone(*reshape, step)->getResult(0);
+      }
+      use->set(value);
+    }
+  }
+}
+
 namespace {
 struct PrepareBufferizationPass
     : public mlir::onnx::impl::PrepareBufferizationPassBase<
@@ -159,6 +274,7 @@ struct PrepareBufferizationPass
   using Base::Base;
 
   void runOnOperation() override {
+    duplicateFills(getOperation());
     duplicateEmptyViews(getOperation());
     readInsertedFromDestination(getOperation());
   }

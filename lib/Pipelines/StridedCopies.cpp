@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -39,9 +40,14 @@ struct StridedCopiesPass
           StridedCopiesPass> {
   using Base::Base;
 
+  /// As finalize-memref-to-llvm decides between an llvm.memcpy and a call
+  /// of `memrefCopy`: an identity layout, or a static shape contiguous in
+  /// row-major order at any offset (a row of a larger buffer).
   static bool isContiguous(Type type) {
     auto memref = dyn_cast<MemRefType>(type);
-    return memref && memref.getLayout().isIdentity();
+    return memref && (memref.getLayout().isIdentity() ||
+                      (memref.hasStaticShape() && memref.getNumElements() > 0 &&
+                       memref::isStaticShapeAndContiguousRowMajor(memref)));
   }
 
   void runOnOperation() override {

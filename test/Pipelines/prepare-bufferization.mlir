@@ -80,3 +80,52 @@ func.func @whole_ops(%x: f32) -> tensor<4x6xf32> {
   } -> tensor<4x6xf32>
   return %b : tensor<4x6xf32>
 }
+
+// -----
+
+// One zero-filled accumulator (a loop that fills an empty tensor in
+// vectors, what CSE left of two layers' fills) that two products then
+// accumulate into: the fill, its empty tensor and the reshapes get a clone
+// per use. Bufferized, each product accumulates into a buffer filled for
+// it: no copy of the filled buffer.
+// CHECK-LABEL: func.func @shared_fill
+// CHECK-COUNT-2: tensor.empty() : tensor<4x8xf32>
+// CHECK-COUNT-2: tensor.collapse_shape
+// CHECK: scf.for
+// CHECK: tensor.expand_shape
+// CHECK: scf.for
+// CHECK: tensor.expand_shape
+// CHECK: linalg.generic {{.*}} outs(%[[X0:[a-z_0-9]+]] :
+// CHECK: linalg.generic {{.*}} outs(%[[X1:[a-z_0-9]+]] :
+// CHECK-NOT: scf.for
+// BUF-LABEL: func.func @shared_fill
+// BUF-COUNT-2: memref.alloc()
+// BUF-NOT: memref.alloc()
+// BUF-NOT: memref.copy
+#id = affine_map<(i, j) -> (i, j)>
+func.func @shared_fill(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %zeros = arith.constant dense<0.0> : vector<8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %flat = tensor.collapse_shape %e [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %filled = scf.for %i = %c0 to %c32 step %c8 iter_args(%t = %flat) -> (tensor<32xf32>) {
+    %s = tensor.extract_slice %t[%i] [8] [1] : tensor<32xf32> to tensor<8xf32>
+    %w = vector.transfer_write %zeros, %s[%c0] {in_bounds = [true]} : vector<8xf32>, tensor<8xf32>
+    %u = tensor.insert_slice %w into %t[%i] [8] [1] : tensor<8xf32> into tensor<32xf32>
+    scf.yield %u : tensor<32xf32>
+  }
+  %acc = tensor.expand_shape %filled [[0, 1]] output_shape [4, 8] : tensor<32xf32> into tensor<4x8xf32>
+  %r0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xf32>) outs(%acc : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %r1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<4x8xf32>) outs(%acc : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %r0, %r1 : tensor<4x8xf32>, tensor<4x8xf32>
+}

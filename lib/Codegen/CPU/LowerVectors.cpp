@@ -76,6 +76,56 @@ void buildStaticLoopNest(
   scf::buildLoopNest(rewriter, loc, lbs, ubs, steps, body);
 }
 
+/// Copies of at least this many elements outside any parallel loop are
+/// split over the threads.
+constexpr int64_t kMinParallelCopy = 1 << 16;
+
+/// A large static copy outside any parallel loop (a tile's image copied
+/// into its padded buffer) as an scf.forall over its leading dims, up to
+/// the first one of at least `numThreads` elements (OpenMP splits the
+/// steps over the threads), each step copying its slice of the rest.
+/// Returns the copy of a step, or `copy` when it stays whole.
+memref::CopyOp distributeCopy(RewriterBase &rewriter, memref::CopyOp copy,
+                              unsigned numThreads) {
+  auto source = dyn_cast<MemRefType>(copy.getSource().getType());
+  auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
+  if (numThreads < 2 || !source || !target || !source.hasStaticShape() ||
+      source.getRank() < 2 || source.getNumElements() < kMinParallelCopy ||
+      copy->getParentOfType<scf::ForallOp>() ||
+      copy->getParentOfType<scf::ParallelOp>())
+    return copy;
+  ArrayRef<int64_t> shape = source.getShape();
+  // The last dim stays whole: its rows are copied as vectors.
+  int64_t rank = source.getRank(), split = 0;
+  while (split < rank - 1 && shape[split] < static_cast<int64_t>(numThreads))
+    ++split;
+  if (split == rank - 1)
+    return copy;
+  Location loc = copy.getLoc();
+  rewriter.setInsertionPoint(copy);
+  SmallVector<OpFoldResult> bounds;
+  for (int64_t d = 0; d <= split; ++d)
+    bounds.push_back(rewriter.getIndexAttr(shape[d]));
+  auto forall = scf::ForallOp::create(rewriter, loc, bounds, ValueRange(),
+                                      /*mapping=*/std::nullopt);
+  rewriter.setInsertionPoint(forall.getBody()->getTerminator());
+  SmallVector<OpFoldResult> offsets, sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool stepped = d <= split;
+    offsets.push_back(stepped ? OpFoldResult(forall.getInductionVar(d))
+                              : rewriter.getIndexAttr(0));
+    sizes.push_back(rewriter.getIndexAttr(stepped ? 1 : shape[d]));
+  }
+  SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+  Value from = memref::SubViewOp::create(rewriter, loc, copy.getSource(),
+                                         offsets, sizes, strides);
+  Value to = memref::SubViewOp::create(rewriter, loc, copy.getTarget(), offsets,
+                                       sizes, strides);
+  auto step = memref::CopyOp::create(rewriter, loc, from, to);
+  rewriter.eraseOp(copy);
+  return step;
+}
+
 /// A static copy of 32- or 64-bit elements as vector code (see above);
 /// others, and contiguous copies too large to unroll (an llvm.memcpy), stay.
 void vectorizeStaticCopy(RewriterBase &rewriter, memref::CopyOp copy) {
@@ -351,7 +401,7 @@ struct CPULowerVectorsPass
     getOperation().walk([&](memref::CopyOp copy) { copies.push_back(copy); });
     IRRewriter rewriter(&getContext());
     for (memref::CopyOp copy : copies)
-      vectorizeStaticCopy(rewriter, copy);
+      vectorizeStaticCopy(rewriter, distributeCopy(rewriter, copy, numThreads));
     bool hasVectors = false;
     getOperation().walk([&](Operation *op) {
       if (isa<vector::VectorDialect>(op->getDialect()))

@@ -1,4 +1,5 @@
 // RUN: onnx-opt %s --onnx-cpu-lower-vectors=target-cpu=skylake-avx512 | FileCheck %s
+// RUN: onnx-opt %s --onnx-cpu-lower-vectors="target-cpu=skylake-avx512 num-threads=2" | FileCheck %s --check-prefix=THREADS
 
 // A 16x16 register tile on buffers: the contraction becomes one broadcast
 // and one FMA per row of the accumulator, the 2-D transfers become 1-D
@@ -168,5 +169,38 @@ func.func @outerproduct_rows(%w: memref<6xf32, strided<[1], offset: ?>>, %x: mem
   %vc = vector.transfer_read %c[%c0, %c0], %f0 {in_bounds = [true, true]} : memref<6x16xf32>, vector<6x16xf32>
   %r = vector.outerproduct %vw, %vx, %vc {kind = #vector.kind<add>} : vector<6xf32>, vector<16xf32>
   vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<6x16xf32>, memref<6x16xf32>
+  return
+}
+
+// With two threads, a large copy outside parallel loops (an image into its
+// zero-padded buffer: 64 x 56 x 56) is an scf.forall over its leading dims
+// up to the first of at least two (1 x 64, the unit dim folded away), each
+// step copying one 56x56 plane as vectors; inside a parallel loop it stays
+// a loop over rows.
+// THREADS-LABEL: func.func @parallel_copy
+// THREADS: scf.forall (%[[C:.*]]) in (64)
+// THREADS: memref.subview %arg0[0, %[[C]], 0, 0] [1, 1, 56, 56]
+// THREADS: vector.transfer_write
+// THREADS-NOT: memref.copy
+// THREADS-LABEL: func.func @copy_in_forall
+// THREADS: scf.forall (%{{.*}}) in (2)
+// THREADS-NOT: scf.forall
+// THREADS: scf.for
+// With one thread, the copy stays a loop over rows.
+// CHECK-LABEL: func.func @parallel_copy
+// CHECK-NOT: scf.forall
+// CHECK: scf.for
+// CHECK-LABEL: func.func @copy_in_forall
+func.func @parallel_copy(%a: memref<1x64x56x56xf32>, %b: memref<1x64x58x58xf32>) {
+  %v = memref.subview %b[0, 0, 1, 1] [1, 64, 56, 56] [1, 1, 1, 1] : memref<1x64x58x58xf32> to memref<1x64x56x56xf32, strided<[215296, 3364, 58, 1], offset: 59>>
+  memref.copy %a, %v : memref<1x64x56x56xf32> to memref<1x64x56x56xf32, strided<[215296, 3364, 58, 1], offset: 59>>
+  return
+}
+func.func @copy_in_forall(%a: memref<2x64x56x56xf32>, %b: memref<2x64x58x58xf32>) {
+  scf.forall (%i) in (2) {
+    %s = memref.subview %a[%i, 0, 0, 0] [1, 64, 56, 56] [1, 1, 1, 1] : memref<2x64x56x56xf32> to memref<1x64x56x56xf32, strided<[200704, 3136, 56, 1], offset: ?>>
+    %v = memref.subview %b[%i, 0, 1, 1] [1, 64, 56, 56] [1, 1, 1, 1] : memref<2x64x58x58xf32> to memref<1x64x56x56xf32, strided<[215296, 3364, 58, 1], offset: ?>>
+    memref.copy %s, %v : memref<1x64x56x56xf32, strided<[200704, 3136, 56, 1], offset: ?>> to memref<1x64x56x56xf32, strided<[215296, 3364, 58, 1], offset: ?>>
+  }
   return
 }

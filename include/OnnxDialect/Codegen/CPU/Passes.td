@@ -256,7 +256,11 @@ def CPULowerVectors : Pass<"onnx-cpu-lower-vectors", "::mlir::func::FuncOp"> {
     After bufferization, static copies become vector loads and stores: a
     small one (at most 64 rows and 4096 elements) unrolled whole, a
     non-contiguous one of more rows as a loop over its rows with each row
-    unrolled (contiguous large copies stay `memref.copy`, an `llvm.memcpy`);
+    unrolled (contiguous large copies stay `memref.copy`, an `llvm.memcpy`).
+    With `num-threads` above 1, a copy of at least 64K elements outside any
+    parallel loop (a tile's image copied into its padded buffer) is first
+    split over the threads: an `scf.forall` over its leading dims, up to the
+    first with as many elements as threads, each step copying the rest;
     then, in separate sweeps (one combined sweep of these
     pattern sets does not terminate): unit dims dropped from transfers,
     `vector.contract` to outer products and those to FMAs, transfer
@@ -269,7 +273,11 @@ def CPULowerVectors : Pass<"onnx-cpu-lower-vectors", "::mlir::func::FuncOp"> {
     start is a constant (a tile summed from zero), and its register
     allocator then spilled accumulators of the hot loop.
   }];
-  let options = targetOptions;
+  let options = targetOptions # [
+    Option<"numThreads", "num-threads", "unsigned", /*default=*/"1",
+           "Threads of the compiled code: above 1, large copies outside "
+           "parallel loops are split over them">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",
