@@ -337,8 +337,11 @@ func.func @product_long_tail(%a: tensor<2x512x16x1xf32>, %b: tensor<4x512x16x1xf
 // CHECK: %[[TILE:.*]] = vector.transfer_read {{.*}} : tensor<1x1x16x16xf32>, vector<16x16xf32>
 // CHECK: %[[ADD:.*]] = arith.addf %[[TILE]], %[[SUM]] : vector<16x16xf32>
 // CHECK: vector.transfer_write %[[ADD]], {{.*}} : vector<16x16xf32>, tensor<1x1x16x16xf32>
+// With threads, the position tiles are split (the image is larger than
+// the taps).
 // THREADS-LABEL: func.func @direct_conv
-// THREADS: scf.forall (%{{.*}}) in (2)
+// THREADS: scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}}) -> (tensor<2x64x16x16xf32>)
+// THREADS: tensor.extract_slice %arg1[0, %{{.*}}] [16, 582]
 // THREADS: vector.outerproduct
 func.func @direct_conv(%a: tensor<2x16x3x3x16xf32>, %x: tensor<16x1100xf32>) -> tensor<2x64x16x16xf32> {
   %zero = arith.constant 0.0 : f32
@@ -351,6 +354,29 @@ func.func @direct_conv(%a: tensor<2x16x3x3x16xf32>, %x: tensor<16x1100xf32>) -> 
     linalg.yield %1 : f32
   } -> tensor<2x64x16x16xf32>
   return %r : tensor<2x64x16x16xf32>
+}
+
+// With threads, a direct convolution whose filter taps are larger than its
+// image (ResNet-50's 3x3 convolutions over 14x14: 2.4 MB of taps, a 0.3 MB
+// image) is split by its filter tiles, so that each thread reads half of
+// the taps; above, the image is the larger and the position tiles are
+// split.
+// THREADS-LABEL: func.func @direct_conv_split_filters
+// THREADS: scf.forall (%[[T:.*]]) in (2) shared_outs(%[[ACC:.*]] = %{{.*}}) -> (tensor<8x4x16x16xf32>)
+// THREADS: tensor.extract_slice %arg0[%{{.*}}, 0, 0, 0, 0] [4, 64, 3, 3, 16]
+// THREADS: vector.outerproduct
+// THREADS: tensor.parallel_insert_slice %{{.*}} into %[[ACC]][%{{.*}}, 0, 0, 0] [4, 4, 16, 16]
+func.func @direct_conv_split_filters(%a: tensor<8x64x3x3x16xf32>, %x: tensor<64x120xf32>) -> tensor<8x4x16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x4x16x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<8x4x16x16xf32>) -> tensor<8x4x16x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d1 * 16 + d6 + d3 * 10 + d4)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d5, d6)>], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]} ins(%a, %x : tensor<8x64x3x3x16xf32>, tensor<64x120xf32>) outs(%acc : tensor<8x4x16x16xf32>) attrs = {onnx.cpu.direct_conv} {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %0 = arith.mulf %in, %in_1 : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<8x4x16x16xf32>
+  return %r : tensor<8x4x16x16xf32>
 }
 
 // A direct convolution by rows: the register tile's 7 rows are positions of
