@@ -973,14 +973,22 @@ bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
         cast<linalg::LinalgOp>(part.getOperation()).getStaticLoopRanges();
     int64_t m = ranges[0], n = ranges[1];
     int64_t tileM = std::min(m0, m), tileN = std::min(n0, n);
-    // Threads over whole row tiles in equal chunks, else over whole column
-    // tiles (a convolution's few filters, 32 = 5 tiles of 6 and 2 rows,
-    // over 112x112 positions).
+    // Threads over whole column tiles in equal chunks when there are more
+    // columns than rows (each thread reads its part of the right operand,
+    // [K, N], the larger one: a 1x1 convolution's image, where split rows
+    // read all of it), else over whole row tiles; either when the other
+    // does not divide (a convolution's few filters, 32 = 5 tiles of 6 and 2
+    // rows, over 112x112 positions). MobileNetV2's 1x1 projections to 16,
+    // 24 and 32 filters at 2 threads: 0.36 -> 0.19, 0.36 -> 0.24 and 0.25 ->
+    // 0.17 ms; ResNet-50's stem 1.95 -> 1.72 ms (per-kernel medians of 8
+    // rounds, the builds alternated in both orders).
     int64_t rowTiles = m / tileM, columnTiles = n / tileN;
+    bool byColumns =
+        (n > m && columnTiles % numThreads == 0) || rowTiles % numThreads != 0;
     if (numThreads > 1 && m * n * k1 >= kMinParallelWork &&
         (rowTiles % numThreads == 0 || columnTiles % numThreads == 0)) {
       SmallVector<int64_t> chunk = {rowTiles / numThreads * tileM, 0};
-      if (rowTiles % numThreads != 0) {
+      if (byColumns) {
         chunk = {0, columnTiles / numThreads * tileN};
         n = chunk[1];
       }

@@ -184,8 +184,10 @@ func.func @dynamic_batch(%x: tensor<?x4x64xf32>) -> tensor<?x4xf32> {
 // CHECK: %[[RELU:.*]] = arith.maximumf %[[SUM]], {{.*}} : vector<16x16xf32>
 // CHECK: vector.transfer_write %[[RELU]], {{.*}} : vector<16x16xf32>, tensor<16x16xf32>
 // CHECK-NOT: linalg.unpack
+// With threads, the 64 columns (more than the 32 rows) are split, so that
+// each thread reads half of the right operand.
 // THREADS-LABEL: func.func @product_epilogue
-// THREADS: scf.forall ({{.*}}) = (0) to (32) step (16)
+// THREADS: scf.forall ({{.*}}) = (0) to (64) step (32)
 // THREADS: vector.contract
 // THREADS: arith.maximumf {{.*}} : vector<16x16xf32>
 func.func @product_epilogue(%a: tensor<2x64x16x1xf32>, %b: tensor<4x64x16x1xf32>, %bias: tensor<32xf32>) -> tensor<1x32x8x8xf32> {
