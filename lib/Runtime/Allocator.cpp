@@ -44,28 +44,40 @@ void *newBlock(size_t size, size_t alignment) {
 /// Freed blocks kept beyond this many bytes are returned to the system.
 constexpr size_t kCacheLimit = size_t(1) << 30;
 
-struct Cache {
-  std::mutex mutex;
-  /// Live blocks: their (size, alignment).
+/// Blocks by kind, (size, alignment): the live ones, and the freed ones
+/// kept for the next allocations of their kind.
+struct Blocks {
   std::unordered_map<void *, std::pair<size_t, size_t>> live;
-  /// Freed blocks by (size, alignment).
   std::map<std::pair<size_t, size_t>, std::vector<void *>> freed;
-  size_t freedBytes = 0;
 
-  void *allocate(size_t size, size_t alignment) {
+  /// A kept block of the kind (`reused` set), else a new one; live after.
+  void *take(size_t size, size_t alignment, bool &reused) {
     std::pair<size_t, size_t> kind{size, alignment};
-    std::lock_guard<std::mutex> lock(mutex);
     void *block = nullptr;
     auto it = freed.find(kind);
-    if (it != freed.end() && !it->second.empty()) {
+    reused = it != freed.end() && !it->second.empty();
+    if (reused) {
       block = it->second.back();
       it->second.pop_back();
-      freedBytes -= size;
     } else {
       block = newBlock(size, alignment);
     }
     if (block)
       live[block] = kind;
+    return block;
+  }
+};
+
+struct Cache : Blocks {
+  std::mutex mutex;
+  size_t freedBytes = 0;
+
+  void *allocate(size_t size, size_t alignment) {
+    std::lock_guard<std::mutex> lock(mutex);
+    bool reused;
+    void *block = take(size, alignment, reused);
+    if (reused)
+      freedBytes -= size;
     return block;
   }
 
@@ -115,10 +127,7 @@ constexpr size_t kSmallBlock = 16 << 10;
 /// block is freed by the thread that allocated it (its deallocation ends
 /// the same loop body or function); one freed elsewhere is not found here
 /// and takes the global cache's path, which frees it.
-struct SmallCache {
-  std::unordered_map<void *, std::pair<size_t, size_t>> live;
-  std::map<std::pair<size_t, size_t>, std::vector<void *>> freed;
-
+struct SmallCache : Blocks {
   ~SmallCache() {
     for (auto &[kind, blocks] : freed)
       for (void *block : blocks)
@@ -126,18 +135,8 @@ struct SmallCache {
   }
 
   void *allocate(size_t size, size_t alignment) {
-    std::pair<size_t, size_t> kind{size, alignment};
-    void *block = nullptr;
-    auto it = freed.find(kind);
-    if (it != freed.end() && !it->second.empty()) {
-      block = it->second.back();
-      it->second.pop_back();
-    } else {
-      block = newBlock(size, alignment);
-    }
-    if (block)
-      live[block] = kind;
-    return block;
+    bool reused;
+    return take(size, alignment, reused);
   }
 
   /// Whether `block` is one of this thread's; if so, it is kept for reuse
