@@ -149,6 +149,9 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createMarkEntryCInterfacePass());
   if (options.runtimeChecks)
     pm.addPass(createLowerAssertsToRuntimePass());
+  // A function a kernel, for LLVM to compile apart.
+  if (!options.gpuMappingOnCPU)
+    pm.addPass(createOutlineKernelsPass());
   if (options.numThreads > 1) {
     addPipeline(pm, "scf-forall-to-parallel,"
                     "func.func(convert-linalg-to-parallel-loops)");

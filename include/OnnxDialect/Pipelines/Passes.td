@@ -218,6 +218,31 @@ def InlineAllocaScopesPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def OutlineKernelsPass : Pass<"onnx-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Move each kernel at the top level of a function (a loop "
+                "nest or a structured op on buffers) into a private function "
+                "of its own, called in its place";
+  let description = [{
+    After code generation on buffers, a model's function is a sequence of
+    kernels: hundreds of loop nests for ResNet-50, one LLVM function of 65K
+    instructions once lowered. LLVM's function passes cost more than
+    linearly in the size of a function, and its code generation runs on one
+    function at a time: a function a kernel lets LLVM compile the kernels
+    apart (and `onnx-run -o` compiles them on several threads).
+
+    A top-level op with regions and no results whose body holds at least
+    `min-ops` ops becomes `func.func private @<function>_k<N>[_<node>]`
+    (`no_inline`, internal linkage in LLVM), called with the values it uses from above. Constants and
+    `memref.get_global` (and pure ops on those only) are cloned into the
+    function rather than passed.
+  }];
+  let options = [Option<"minOps", "min-ops", "unsigned", "8",
+                        "the fewest ops (nested ones counted) a kernel "
+                        "needs to be outlined">];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def ProfileRecordNodesPass
     : Pass<"onnx-profile-record-nodes", "::mlir::ModuleOp"> {
   let summary = "Keep the op type of every named ONNX node in the module "
