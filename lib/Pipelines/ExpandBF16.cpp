@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -31,6 +32,18 @@ namespace {
 struct ExpandBF16CastsPass
     : public mlir::onnx::impl::ExpandBF16CastsPassBase<ExpandBF16CastsPass> {
   void runOnOperation() override {
+    // Most models have no bf16: the pattern driver (which also folds every
+    // op of the module) is not started for them.
+    auto isBF16 = [](Type type) { return getElementTypeOrSelf(type).isBF16(); };
+    WalkResult found = getOperation()->walk([&](Operation *op) {
+      if (isa<arith::ExtFOp, arith::TruncFOp>(op) &&
+          (isBF16(op->getOperand(0).getType()) ||
+           isBF16(op->getResult(0).getType())))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (!found.wasInterrupted())
+      return;
     RewritePatternSet patterns(&getContext());
     arith::populateExpandBFloat16Patterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -115,15 +115,8 @@ bool CrashGuard::crashed() const { return state->crashed; }
 /// The name of the first NameLoc in `loc` (the importer gives each op the
 /// name of its ONNX node), or "".
 static std::string nodeName(Location loc) {
-  std::string name;
-  loc->walk([&](Location l) {
-    if (auto named = dyn_cast<NameLoc>(l)) {
-      name = named.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return name;
+  auto named = loc->findInstanceOf<NameLoc>();
+  return named ? named.getName().str() : "";
 }
 
 /// "'op.name' of node 'N'" for `op`.
@@ -132,6 +125,13 @@ static void describeOp(llvm::raw_ostream &os, Operation *op) {
   std::string node = nodeName(op->getLoc());
   if (!node.empty())
     os << " of node '" << node << "'";
+}
+
+std::string mlir::onnx::runtime::crashedIn(int retCode, llvm::StringRef stage) {
+  std::string text = "the compiler crashed";
+  if (retCode > 128 && retCode < 128 + NSIG)
+    text += std::string(" (") + strsignal(retCode - 128) + ")";
+  return text + " in " + stage.str();
 }
 
 std::optional<std::string> CrashGuard::run(llvm::StringRef stage,
@@ -146,13 +146,8 @@ std::optional<std::string> CrashGuard::run(llvm::StringRef stage,
     return std::nullopt;
 
   state->crashed = true;
-  std::string text;
+  std::string text = crashedIn(recovery.RetCode, stage);
   llvm::raw_string_ostream os(text);
-  os << "the compiler crashed";
-  int code = recovery.RetCode;
-  if (code > 128 && code < 128 + NSIG)
-    os << " (" << strsignal(code - 128) << ")";
-  os << " in " << stage;
   // The innermost pass and pattern application of the steps that crashed.
   const Frame *pass = nullptr, *apply = nullptr;
   for (const Frame &frame :
@@ -181,8 +176,7 @@ std::optional<std::string> CrashGuard::run(llvm::StringRef stage,
     os << " on ";
     describeOp(os, pass->op);
   }
-  os << ": this is a bug of OnnxDialect (or of MLIR/LLVM); please report it "
-        "with the model";
+  os << kCrashIsABug;
   state->frames.truncate(depth);
   return text;
 }

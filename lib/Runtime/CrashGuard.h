@@ -35,6 +35,15 @@ class MLIRContext;
 namespace onnx {
 namespace runtime {
 
+/// "the compiler crashed (SIGNAL) in <stage>", for the return code of a
+/// step that llvm::CrashRecoveryContext stopped.
+std::string crashedIn(int retCode, llvm::StringRef stage);
+
+/// What a crash message ends with.
+constexpr const char *kCrashIsABug =
+    ": this is a bug of OnnxDialect (or of MLIR/LLVM); please report it with "
+    "the model";
+
 /// Tracks the pass and the rewrite that `context` is in (through MLIR's
 /// action handler) while it is alive, and runs steps under crash recovery.
 class CrashGuard {
