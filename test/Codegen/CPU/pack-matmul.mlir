@@ -106,8 +106,8 @@ func.func @batch_matmul(%a: tensor<4x32x16xf32>, %b: tensor<4x16x32xf32>) -> ten
 
 // Dynamic rows: a loop over whole chunks of 8 tiles of 16 rows, each a
 // static packed matmul, then the remaining rows in tiles of 16, each padded
-// with rows of zeros to a static packed matmul (with threads: an scf.forall)
-// whose first rows are stored.
+// with rows of zeros to a static packed matmul whose first rows are stored.
+// With threads both loops are scf.forall: the threads take whole chunks.
 // CHECK-LABEL: func.func @matmul_dynamic_rows
 // CHECK: scf.for %{{.*}} step %c128
 // CHECK: linalg.mmt4d {{.*}} -> tensor<8x2x16x16xf32>
@@ -121,6 +121,9 @@ func.func @batch_matmul(%a: tensor<4x32x16xf32>, %b: tensor<4x16x32xf32>) -> ten
 // CHECK: tensor.extract_slice %{{.*}}[0, 0] [%{{.*}}, 32] [1, 1] : tensor<16x32xf32> to tensor<?x32xf32>
 // CHECK-NOT: linalg.matmul
 // THREADS-LABEL: func.func @matmul_dynamic_rows
+// THREADS: scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (128) shared_outs
+// THREADS: linalg.mmt4d {{.*}} -> tensor<8x2x16x16xf32>
+// THREADS: tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%{{.*}}, 0] [128, 32] [1, 1] : tensor<128x32xf32> into tensor<?x32xf32>
 // THREADS: scf.for %{{.*}} step %c128
 // THREADS: scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (16)
 // THREADS: tensor.pad
