@@ -828,6 +828,11 @@ static Error writeObject(llvm::Module &module, llvm::TargetMachine &tm,
 /// one a defined function (onnx-outline-kernels makes one a kernel), 8 at
 /// most.
 static unsigned codeGenParts(const llvm::Module &module) {
+  // An alias (or ifunc) must stay with what it names: such a module (an
+  // LLVM-dialect input can have one; the pipeline makes none) is compiled
+  // whole.
+  if (!module.alias_empty() || !module.ifunc_empty())
+    return 1;
   unsigned defined = 0;
   for (const llvm::Function &function : module)
     defined += !function.isDeclaration();
