@@ -803,7 +803,7 @@ static Error writeObject(llvm::Module &module, llvm::TargetMachine &tm,
   // TargetMachine::addPassesToEmitFile's pipeline, without the post-RA
   // list scheduler: on the unrolled vector kernels it took a third of the
   // code generation (5 of ResNet-50's 14 s here) for no measurable speed on
-  // an out-of-order core (docs/architecture.md, Code generation).
+  // an out-of-order core (docs/runtime.md).
   llvm::legacy::PassManager pm;
   auto *machineModule = new llvm::MachineModuleInfoWrapperPass(&tm);
   llvm::TargetPassConfig *config = tm.createPassConfig(pm);
@@ -902,9 +902,9 @@ splitByFunctions(llvm::Module &module, unsigned n,
 
 /// Optimizes the unoptimized `module` and compiles it into the objects
 /// `objects` (as many files as codeGenParts says; the caller links them).
-/// The module is split by functions (llvm::SplitModule: internal symbols
-/// become hidden ones) and each part, in a context of its own, is
-/// optimized and compiled on a thread of its own, under crash recovery.
+/// The module is split by functions (splitByFunctions) and each part, in a
+/// context of its own, is optimized and compiled on a thread of its own,
+/// under crash recovery of its own.
 static Error compileInParts(std::unique_ptr<llvm::Module> module,
                             const onnxd_options &options,
                             llvm::ArrayRef<std::string> objects,
@@ -1230,8 +1230,16 @@ Error mlir::onnx::runtime::emit(llvm::StringRef path,
     ::close(fd);
     object = file.str().str();
   }
-  if (Error e = compileInParts(std::move(module), options, objects, path))
-    return e;
+  // The split runs on this thread, under the compilation's guard.
+  Error compiled;
+  if (std::optional<std::string> crash =
+          c.guard.run("LLVM's code generation", [&] {
+            compiled =
+                compileInParts(std::move(module), options, objects, path);
+          }))
+    return makeError(ONNXD_COMPILE_ERROR, path.str() + ": " + *crash);
+  if (compiled)
+    return compiled;
   if (Error e = linkShared(objects, outPath, c.signature.openmp,
                            !c.signature.deviceConfig.empty()))
     return e;
