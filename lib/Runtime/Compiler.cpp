@@ -44,6 +44,8 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Analysis/RuntimeLibcallInfo.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/CodeGen/MachineModuleInfo.h"
@@ -805,6 +807,16 @@ static Error writeObject(llvm::Module &module, llvm::TargetMachine &tm,
   // code generation (5 of ResNet-50's 14 s here) for no measurable speed on
   // an out-of-order core (docs/runtime.md).
   llvm::legacy::PassManager pm;
+  // What the C library provides, for the module's triple, as
+  // addPassesToEmitFile and llc add it: without the runtime library info the
+  // code generator assumes no memcpy or memset and expands each into a loop
+  // of one-byte moves (MatMul 1024's 4 MB zero fill and copy of A were a
+  // fifth of its time).
+  const llvm::Triple &triple = module.getTargetTriple();
+  pm.add(new llvm::TargetLibraryInfoWrapperPass(triple));
+  pm.add(new llvm::RuntimeLibraryInfoWrapper(
+      triple, tm.Options.ExceptionModel, tm.Options.FloatABIType,
+      tm.Options.EABIVersion, tm.Options.MCOptions.ABIName, tm.Options.VecLib));
   auto *machineModule = new llvm::MachineModuleInfoWrapperPass(&tm);
   llvm::TargetPassConfig *config = tm.createPassConfig(pm);
   config->setDisableVerify(true);
