@@ -922,11 +922,16 @@ static Error compileInParts(std::unique_ptr<llvm::Module> module,
                             llvm::ArrayRef<std::string> objects,
                             llvm::StringRef modelPath) {
   llvm::SmallVector<llvm::SmallString<0>> parts;
-  splitByFunctions(*module, objects.size(),
-                   [&](std::unique_ptr<llvm::Module> part) {
-                     llvm::raw_svector_ostream os(parts.emplace_back());
-                     llvm::WriteBitcodeToFile(*part, os);
-                   });
+  auto write = [&](const llvm::Module &part) {
+    llvm::raw_svector_ostream os(parts.emplace_back());
+    llvm::WriteBitcodeToFile(part, os);
+  };
+  // One part is the module itself: no copy of its weights.
+  if (objects.size() == 1)
+    write(*module);
+  else
+    splitByFunctions(*module, objects.size(),
+                     [&](std::unique_ptr<llvm::Module> part) { write(*part); });
   module.reset();
   std::vector<std::string> errors(parts.size());
   std::vector<std::thread> threads;
