@@ -11,7 +11,7 @@
 // is, it makes one LLVM function of tens of thousands of instructions
 // (ResNet-50: 65K), on which LLVM's function passes cost more than linearly
 // and its code generation runs as one piece. This pass moves each kernel
-// into a private function of its own, marked no_inline, and calls it in its
+// into a private function of its own, never inlined, and calls it in its
 // place: LLVM then optimizes and compiles the kernels apart, and the
 // ahead-of-time compiler spreads the functions over threads
 // (lib/Runtime/Compiler.cpp).
@@ -143,11 +143,14 @@ struct OutlineKernelsPass
     auto outlined = func::FuncOp::create(builder, loc, name, type);
     outlined.setPrivate();
     // Internal in LLVM (not exported by a shared library), never inlined
-    // back.
+    // back: LLVM's `noinline`, as a passthrough attribute, which
+    // func-to-llvm carries over (it drops a func.func's `no_inline`, and
+    // LLVM's inliner then put each kernel called once back into its caller).
     outlined->setAttr(
         "llvm.linkage",
         LLVM::LinkageAttr::get(builder.getContext(), LLVM::Linkage::Internal));
-    outlined->setAttr("no_inline", builder.getUnitAttr());
+    outlined->setAttr("passthrough", builder.getArrayAttr(
+                                         {builder.getStringAttr("noinline")}));
     symbols.insert(outlined);
     Block *body = outlined.addEntryBlock();
     IRMapping mapping;

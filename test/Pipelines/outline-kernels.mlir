@@ -1,4 +1,11 @@
 // RUN: onnx-opt %s --onnx-outline-kernels="min-ops=4" | FileCheck %s
+// The kernels stay functions in LLVM IR: internal and noinline (a
+// func.func's own `no_inline` would not survive func-to-llvm, and LLVM's
+// inliner would put a kernel called once back into its caller).
+// RUN: onnx-opt %s --onnx-outline-kernels="min-ops=4" --convert-scf-to-cf --convert-to-llvm --reconcile-unrealized-casts \
+// RUN:   | onnx-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
+// LLVM: define internal void @model_k0_add_1({{.*}}) #[[ATTRS:[0-9]+]]
+// LLVM: attributes #[[ATTRS]] = { noinline }
 
 // A loop nest on buffers becomes a function of its own, called in its
 // place: the buffers it uses from above are its arguments; the constants
@@ -19,7 +26,7 @@
 
 // CHECK: func.func private @model_k0_add_1(%[[A:.*]]: memref<4x8xf32>, %[[B:.*]]: memref<4x8xf32>)
 // CHECK-SAME: llvm.linkage = #llvm.linkage<internal>
-// CHECK-SAME: no_inline
+// CHECK-SAME: passthrough = ["noinline"]
 // CHECK-DAG: %[[W:.*]] = memref.get_global @weight : memref<4x8xf32>
 // CHECK-DAG: arith.constant 0 : index
 // CHECK-DAG: arith.constant 4 : index

@@ -232,7 +232,8 @@ def OutlineKernelsPass : Pass<"onnx-outline-kernels", "::mlir::ModuleOp"> {
 
     A top-level op with regions and no results whose body holds at least
     `min-ops` ops becomes `func.func private @<function>_k<N>[_<node>]`
-    (`no_inline`, internal linkage in LLVM), called with the values it uses from above. Constants and
+    (internal and `noinline` in LLVM, the latter as a `passthrough` attribute), called with the
+    values it uses from above. Constants and
     `memref.get_global` (and pure ops on those only) are cloned into the
     function rather than passed.
   }];
