@@ -365,14 +365,6 @@ void scheduleDirectConv(RewriterBase &rewriter, linalg::GenericOp conv,
     (void)vectorizeDirectConvStep(rewriter, step);
 }
 
-/// Up to this many k steps (one k block of scheduleMmt4d) the product of a
-/// register tile is computed in the tile loop of its unpacking and epilogue;
-/// longer reductions keep the blocked schedule, whose blocks stay in the L1
-/// cache. Measured on 1x1 and 3x3 convolutions (2026-11-27): K = 64 and 128
-/// are 1.2-2.2x faster fused, K = 256 about the same, K = 512 to 4608
-/// 7-20% slower.
-constexpr int64_t kMaxFusedReduction = 256;
-
 /// Up to this many rows of register tiles, a product computed in its
 /// epilogue's tiles reads its right operand's columns in place (see
 /// packedInTiles) instead of packing the operand in a pass first; with more,

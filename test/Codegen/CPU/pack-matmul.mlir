@@ -179,6 +179,22 @@ func.func @matmul_narrow_n(%a: tensor<32x40xf32>, %b: tensor<40x49xf32>) -> tens
   return %r : tensor<32x49xf32>
 }
 
+// With a reduction too long to be computed in the epilogue's tiles, AVX2
+// takes the transposed product in its usual tiles, the last one padded: 49
+// rows of C^T in 9 tiles of 6 (54) rather than 49 columns in 4 of 16 (64).
+// AVX2-LABEL: func.func @matmul_narrow_n_long
+// AVX2: %[[L:.*]] = linalg.pack %arg1 {{.*}} outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [6, 1] {{.*}} -> tensor<9x320x6x1xf32>
+// AVX2: %[[R:.*]] = linalg.pack %arg0 {{.*}} inner_dims_pos = [0, 1] inner_tiles = [16, 1] {{.*}} -> tensor<2x320x16x1xf32>
+// AVX2: %[[P:.*]] = linalg.mmt4d ins(%[[L]], %[[R]] : {{.*}}) outs(%{{.*}} : tensor<9x2x6x16xf32>)
+// AVX2: linalg.unpack %[[P]] outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [6, 16] {{.*}} -> tensor<32x49xf32>
+func.func @matmul_narrow_n_long(%a: tensor<32x320xf32>, %b: tensor<320x49xf32>) -> tensor<32x49xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x49xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<32x49xf32>) -> tensor<32x49xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<32x320xf32>, tensor<320x49xf32>) outs(%c : tensor<32x49xf32>) -> tensor<32x49xf32>
+  return %r : tensor<32x49xf32>
+}
+
 // Both operands at run time, the accumulator not a fill: all three packed.
 // The 40 rows are 5 tiles of 8 (16-row tiles would pad them to 48).
 // CHECK-LABEL: func.func @matmul_runtime

@@ -214,7 +214,8 @@ def conv_ref(x, w, b, stride, pad, dilation):
 # im2col); onto 7x7 maps by rows (a tile is one output row's positions
 # times the filters; with stride 2, over the image's 4 phases); few
 # channels and dilation 2 through im2col and the packed matmul; 1x1 (no im2col), also with 7x7 = 49 positions against 32 filters
-# (the transposed product: 7-row tiles of positions), and to 16 or 20
+# (the transposed product: 7-row tiles of positions; with 320 channels and
+# AVX2, 6-row tiles, the last one padded), and to 16 or 20
 # filters over 16x16 or 12x12 positions (the image read by the product's
 # tiles in place, not packed first), and to 30 filters over 9x9 (5 rows
 # and 5 columns of tiles: 4 of each over two threads, the last on one);
@@ -232,6 +233,7 @@ for name, (n, c, h, f, k, stride, pad, dil, group) in {
         "conv3x3_dilation2": (1, 3, 12, 16, 3, 1, 2, 2, 1),
         "conv1x1": (1, 24, 7, 33, 1, 1, 0, 1, 1),
         "conv1x1_49x32": (1, 40, 7, 32, 1, 1, 0, 1, 1),
+        "conv1x1_49x32_long": (1, 320, 7, 32, 1, 1, 0, 1, 1),
         "conv1x1_to16_image_in_tiles": (1, 32, 16, 16, 1, 1, 0, 1, 1),
         "conv1x1_to20_image_in_tiles": (1, 40, 12, 20, 1, 1, 0, 1, 1),
         "conv1x1_uneven_threads": (1, 32, 9, 30, 1, 1, 0, 1, 1),
