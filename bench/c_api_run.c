@@ -8,10 +8,13 @@
  *
  * The reference side of bench/python_overhead.py: loads an ahead-of-time
  * library (onnxd_load), binds every input to a zero-filled tensor of its
- * declared shape (dynamic dims: 1) and prints the median latency of
- * onnxd_run + onnxd_tensor_free over RUNS runs, in microseconds.
+ * declared shape (dynamic dims: 1), or to the .npy file NAME=FILE gives it,
+ * and prints the median latency of onnxd_run + onnxd_tensor_free over RUNS
+ * runs, in microseconds; on stderr, the process's peak resident memory
+ * (what bench/run.py reports as ours: a program that links only the runtime
+ * library, as a deployed one would).
  *
- *   c_api_run MODEL.so RUNS
+ *   c_api_run MODEL.so RUNS [NAME=FILE.npy ...]
  *
  *===----------------------------------------------------------------------===*/
 
@@ -28,14 +31,85 @@ static double now_us(void) {
   return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
+/* The array of a .npy file (version 1 to 3, C order, little-endian) into
+ * `t` (its shape and data; the element size must be `elem`), or 0 with the
+ * reason on stderr. */
+static int read_npy(const char *path, size_t elem, onnxd_tensor *t) {
+  FILE *f = fopen(path, "rb");
+  unsigned char head[12];
+  if (!f || fread(head, 1, 10, f) != 10 || memcmp(head, "\x93NUMPY", 6)) {
+    fprintf(stderr, "%s: not a .npy file\n", path);
+    return 0;
+  }
+  size_t len = head[8] | (size_t)head[9] << 8;
+  if (head[6] > 1) {
+    if (fread(head + 10, 1, 2, f) != 2) {
+      fprintf(stderr, "%s: truncated header\n", path);
+      return 0;
+    }
+    len |= (size_t)head[10] << 16 | (size_t)head[11] << 24;
+  }
+  char *text = calloc(len + 1, 1);
+  if (fread(text, 1, len, f) != len || strstr(text, "'fortran_order': True")) {
+    fprintf(stderr, "%s: unreadable or Fortran-order header\n", path);
+    return 0;
+  }
+  const char *descr = strstr(text, "'descr': '");
+  const char *shape = strstr(text, "'shape': (");
+  if (!descr || !shape || descr[10] == '>' ||
+      (size_t)atoi(descr + 12) != elem) {
+    fprintf(stderr, "%s: not little-endian elements of %zu bytes\n", path,
+            elem);
+    return 0;
+  }
+  int64_t *dims = calloc(16, sizeof *dims);
+  int32_t rank = 0;
+  size_t count = 1;
+  for (const char *c = shape + 10; *c && *c != ')' && rank < 16;) {
+    char *end;
+    long long d = strtoll(c, &end, 10);
+    if (end == c) {
+      ++c;
+      continue;
+    }
+    dims[rank++] = d;
+    count *= (size_t)d;
+    c = end;
+  }
+  void *data = calloc(count ? count : 1, elem);
+  if (fread(data, elem, count, f) != count) {
+    fprintf(stderr, "%s: fewer elements than its shape\n", path);
+    return 0;
+  }
+  fclose(f);
+  free(text);
+  t->rank = rank;
+  t->shape = dims;
+  t->data = data;
+  return 1;
+}
+
+/* VmHWM of /proc/self/status, in MB (0 where there is none). */
+static long peak_rss_mb(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  long kb = 0;
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, "VmHWM:", 6))
+      kb = atol(line + 6);
+  if (f)
+    fclose(f);
+  return kb / 1024;
+}
+
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: c_api_run MODEL.so RUNS\n");
+  if (argc < 3) {
+    fprintf(stderr, "usage: c_api_run MODEL.so RUNS [NAME=FILE.npy ...]\n");
     return 2;
   }
   int runs = atoi(argv[2]);
@@ -60,6 +134,12 @@ int main(int argc, char **argv) {
     in[i] =
         (onnxd_tensor){info.name, info.dtype, info.rank, shape,
                        calloc(count ? count : 1, onnxd_dtype_size(info.dtype))};
+    size_t name_len = strlen(info.name);
+    for (int a = 3; a < argc; ++a)
+      if (!strncmp(argv[a], info.name, name_len) && argv[a][name_len] == '=' &&
+          !read_npy(argv[a] + name_len + 1, onnxd_dtype_size(info.dtype),
+                    &in[i]))
+        return 1;
   }
   double *times = malloc(runs * sizeof *times);
   for (int r = -1; r < runs; ++r) { /* one warm-up run */
@@ -75,6 +155,8 @@ int main(int argc, char **argv) {
   }
   qsort(times, runs, sizeof *times, cmp);
   printf("%.3f\n", times[runs / 2]);
+  fflush(stdout);
+  fprintf(stderr, "peak resident memory: %ld MB\n", peak_rss_mb());
   onnxd_model_free(model);
   return 0;
 }
