@@ -31,10 +31,37 @@ static double now_us(void) {
   return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
+/* The numpy kind of an ONNX element type ('f', 'i', 'u', 'b'), or 0 for one
+ * not checked. */
+static char npy_kind(int32_t dtype) {
+  switch (dtype) {
+  case 1:
+  case 10:
+  case 11:
+    return 'f';
+  case 3:
+  case 5:
+  case 6:
+  case 7:
+    return 'i';
+  case 2:
+  case 4:
+  case 12:
+  case 13:
+    return 'u';
+  case 9:
+    return 'b';
+  default:
+    return 0;
+  }
+}
+
 /* The array of a .npy file (version 1 to 3, C order, little-endian) into
- * `t` (its shape and data; the element size must be `elem`), or 0 with the
- * reason on stderr. */
-static int read_npy(const char *path, size_t elem, onnxd_tensor *t) {
+ * `t` (its shape and data; its elements must be of `t`'s type), or 0 with
+ * the reason on stderr. */
+static int read_npy(const char *path, onnxd_tensor *t) {
+  size_t elem = onnxd_dtype_size(t->dtype);
+  char kind = npy_kind(t->dtype);
   FILE *f = fopen(path, "rb");
   unsigned char head[12];
   if (!f || fread(head, 1, 10, f) != 10 || memcmp(head, "\x93NUMPY", 6)) {
@@ -56,10 +83,10 @@ static int read_npy(const char *path, size_t elem, onnxd_tensor *t) {
   }
   const char *descr = strstr(text, "'descr': '");
   const char *shape = strstr(text, "'shape': (");
-  if (!descr || !shape || descr[10] == '>' ||
+  if (!descr || !shape || descr[10] == '>' || (kind && descr[11] != kind) ||
       (size_t)atoi(descr + 12) != elem) {
-    fprintf(stderr, "%s: not little-endian elements of %zu bytes\n", path,
-            elem);
+    fprintf(stderr, "%s: not the input's elements (%c%zu, little-endian)\n",
+            path, kind ? kind : '?', elem);
     return 0;
   }
   int64_t *dims = calloc(16, sizeof *dims);
@@ -72,11 +99,19 @@ static int read_npy(const char *path, size_t elem, onnxd_tensor *t) {
       ++c;
       continue;
     }
+    if (d < 0) {
+      fprintf(stderr, "%s: a negative dim in its shape\n", path);
+      return 0;
+    }
     dims[rank++] = d;
     count *= (size_t)d;
     c = end;
   }
   void *data = calloc(count ? count : 1, elem);
+  if (!data) {
+    fprintf(stderr, "%s: no memory for its %zu elements\n", path, count);
+    return 0;
+  }
   if (fread(data, elem, count, f) != count) {
     fprintf(stderr, "%s: fewer elements than its shape\n", path);
     return 0;
@@ -137,8 +172,7 @@ int main(int argc, char **argv) {
     size_t name_len = strlen(info.name);
     for (int a = 3; a < argc; ++a)
       if (!strncmp(argv[a], info.name, name_len) && argv[a][name_len] == '=' &&
-          !read_npy(argv[a] + name_len + 1, onnxd_dtype_size(info.dtype),
-                    &in[i]))
+          !read_npy(argv[a] + name_len + 1, &in[i]))
         return 1;
   }
   double *times = malloc(runs * sizeof *times);
