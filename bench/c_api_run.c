@@ -20,6 +20,8 @@
 
 #include "OnnxDialect/Runtime/OnnxRuntime.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +66,11 @@ static int read_npy(const char *path, onnxd_tensor *t) {
   char kind = npy_kind(t->dtype);
   FILE *f = fopen(path, "rb");
   unsigned char head[12];
-  if (!f || fread(head, 1, 10, f) != 10 || memcmp(head, "\x93NUMPY", 6)) {
+  if (!f) {
+    fprintf(stderr, "%s: %s\n", path, strerror(errno));
+    return 0;
+  }
+  if (fread(head, 1, 10, f) != 10 || memcmp(head, "\x93NUMPY", 6)) {
     fprintf(stderr, "%s: not a .npy file\n", path);
     return 0;
   }
@@ -92,7 +98,7 @@ static int read_npy(const char *path, onnxd_tensor *t) {
   int64_t *dims = calloc(16, sizeof *dims);
   int32_t rank = 0;
   size_t count = 1;
-  for (const char *c = shape + 10; *c && *c != ')' && rank < 16;) {
+  for (const char *c = shape + 10; *c && *c != ')';) {
     char *end;
     long long d = strtoll(c, &end, 10);
     if (end == c) {
@@ -101,6 +107,10 @@ static int read_npy(const char *path, onnxd_tensor *t) {
     }
     if (d < 0) {
       fprintf(stderr, "%s: a negative dim in its shape\n", path);
+      return 0;
+    }
+    if (rank == 16 || (d && count > SIZE_MAX / elem / (size_t)d)) {
+      fprintf(stderr, "%s: more than 16 dims or too many elements\n", path);
       return 0;
     }
     dims[rank++] = d;
@@ -147,9 +157,16 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: c_api_run MODEL.so RUNS [NAME=FILE.npy ...]\n");
     return 2;
   }
-  int runs = atoi(argv[2]);
+  char *runs_end;
+  long runs_arg = strtol(argv[2], &runs_end, 10);
+  int runs = runs_arg > 0 && runs_arg <= 100000000 && !*runs_end ? runs_arg : 0;
+  if (runs < 1) {
+    fprintf(stderr, "RUNS must be a number of runs, 1 to 100000000: %s\n",
+            argv[2]);
+    return 2;
+  }
   onnxd_model *model;
-  if (runs < 1 || onnxd_load(argv[1], &model) != ONNXD_OK) {
+  if (onnxd_load(argv[1], &model) != ONNXD_OK) {
     fprintf(stderr, "%s\n", onnxd_last_error());
     return 1;
   }
@@ -157,6 +174,22 @@ int main(int argc, char **argv) {
   size_t n_out = onnxd_model_num_outputs(model);
   onnxd_tensor *in = calloc(n_in, sizeof *in);
   onnxd_tensor **out = calloc(n_out, sizeof *out);
+  /* Each NAME=FILE must name an input. */
+  for (int a = 3; a < argc; ++a) {
+    const char *eq = strchr(argv[a], '=');
+    int found = 0;
+    for (size_t i = 0; eq && i < n_in && !found; ++i) {
+      onnxd_value_info info;
+      onnxd_model_input(model, i, &info);
+      found = strlen(info.name) == (size_t)(eq - argv[a]) &&
+              !strncmp(argv[a], info.name, eq - argv[a]);
+    }
+    if (!found) {
+      fprintf(stderr, "%s: not NAME=FILE.npy for an input of the model\n",
+              argv[a]);
+      return 2;
+    }
+  }
   for (size_t i = 0; i < n_in; ++i) {
     onnxd_value_info info;
     onnxd_model_input(model, i, &info);
@@ -176,6 +209,10 @@ int main(int argc, char **argv) {
         return 1;
   }
   double *times = malloc(runs * sizeof *times);
+  if (!times) {
+    fprintf(stderr, "no memory for %d run times\n", runs);
+    return 1;
+  }
   for (int r = -1; r < runs; ++r) { /* one warm-up run */
     double t0 = now_us();
     if (onnxd_run(model, in, n_in, out, n_out) != ONNXD_OK) {
