@@ -1,5 +1,6 @@
 // RUN: onnx-opt %s --onnx-cpu-tile-and-vectorize=target-cpu=skylake-avx512 --canonicalize --cse | FileCheck %s
 // RUN: onnx-opt %s --onnx-cpu-tile-and-vectorize="target-cpu=skylake-avx512 num-threads=2" --canonicalize --cse | FileCheck %s --check-prefix=THREADS
+// RUN: onnx-opt %s --onnx-cpu-tile-and-vectorize=target-cpu=haswell --canonicalize --cse | FileCheck %s --check-prefix=AVX2
 
 // The packed matmul: blocks of columns, one 16x16 register tile per step,
 // the k loop innermost with its accumulator carried in registers (read
@@ -293,6 +294,39 @@ func.func @product_epilogue_packed_rhs(%a: tensor<2x64x16x1xf32>, %x: tensor<64x
     linalg.yield %r : f32
   } -> tensor<1x32x8x8xf32>
   return %y : tensor<1x32x8x8xf32>
+}
+
+// Five rows of tiles: with AVX-512's 16-row tiles the product still reads
+// the image's columns in place; with AVX2 (whose products have 6-row tiles,
+// so that each column is read three times as often) more than four rows
+// pack the operand in a pass first.
+// CHECK-LABEL: func.func @product_packed_rhs_many_rows
+// CHECK-NOT: output_shape [64, 4, 16]
+// CHECK: scf.for {{.*}} to %c80 step %c16
+// CHECK: scf.for {{.*}} to %c64 step %c16
+// CHECK: %[[COLS:.*]] = tensor.extract_slice %arg1[0, %{{.*}}] [64, 16] [1, 1] : tensor<64x64xf32> to tensor<64x16xf32>
+// CHECK: tensor.expand_shape %[[COLS]] {{\[\[}}0, 1], [2, 3]] output_shape [1, 64, 16, 1]
+// CHECK: vector.contract
+// AVX2-LABEL: func.func @product_packed_rhs_many_rows
+// AVX2: tensor.expand_shape %arg1 {{\[\[}}0], [1, 2]] output_shape [64, 4, 16]
+// AVX2: tensor.expand_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] output_shape [4, 64, 16, 1]
+// AVX2: vector.contract
+func.func @product_packed_rhs_many_rows(%a: tensor<5x64x16x1xf32>, %x: tensor<64x64xf32>) -> tensor<80x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %pe = tensor.empty() : tensor<4x64x16x1xf32>
+  %b = linalg.pack %x outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 1] into %pe : tensor<64x64xf32> -> tensor<4x64x16x1xf32>
+  %e = tensor.empty() : tensor<5x4x16x16xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<5x4x16x16xf32>) -> tensor<5x4x16x16xf32>
+  %p = linalg.mmt4d ins(%a, %b : tensor<5x64x16x1xf32>, tensor<4x64x16x1xf32>) outs(%fill : tensor<5x4x16x16xf32>) -> tensor<5x4x16x16xf32>
+  %u0 = tensor.empty() : tensor<80x64xf32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [16, 16] into %u0 : tensor<5x4x16x16xf32> -> tensor<80x64xf32>
+  %y0 = tensor.empty() : tensor<80x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%u : tensor<80x64xf32>) outs(%y0 : tensor<80x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<80x64xf32>
+  return %y : tensor<80x64xf32>
 }
 
 // A long reduction (K = 512) keeps the blocked schedule of the mmt4d (its
