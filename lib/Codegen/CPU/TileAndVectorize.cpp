@@ -1538,6 +1538,36 @@ void approximateVectorMath(func::FuncOp func) {
   (void)applyOpPatternsGreedily(ops, std::move(patterns), config);
 }
 
+/// Each read of a whole constant tensor of at most 64 elements into a vector
+/// of its shape (a depthwise convolution's masks of a row's valid columns)
+/// as a vector constant. Read from a buffer after bufferization, a vector
+/// of an odd length (MobileNetV2's 56 columns) was loaded element by
+/// element in every iteration, in its whole length at once being wider
+/// than the global; as a constant, LLVM splits it into registers like any
+/// other.
+void foldConstantReads(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<vector::TransferReadOp> reads;
+  func.walk([&](vector::TransferReadOp read) {
+    auto constant = read.getBase().getDefiningOp<arith::ConstantOp>();
+    auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                          : DenseElementsAttr();
+    VectorType vectorType = read.getVectorType();
+    if (dense && dense.getNumElements() <= 64 && !read.getMask() &&
+        vectorType.getShape() == dense.getType().getShape() &&
+        read.getPermutationMap().isMinorIdentity() &&
+        llvm::all_of(read.getIndices(),
+                     [](Value v) { return isZeroInteger(v); }))
+      reads.push_back(read);
+  });
+  for (vector::TransferReadOp read : reads) {
+    auto dense = cast<DenseElementsAttr>(
+        read.getBase().getDefiningOp<arith::ConstantOp>().getValue());
+    rewriter.setInsertionPoint(read);
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        read, dense.reshape(read.getVectorType()));
+  }
+}
+
 /// A pad of static sizes by a constant as an empty tensor whose border is
 /// filled, slab by slab, and whose interior is the source. Slab d covers
 /// the padding along dim d over the interior of the dims before it and
@@ -1728,6 +1758,7 @@ struct CPUTileAndVectorizePass
     forwardWrittenTiles(rewriter, func);
     writeInsertedInPlace(rewriter, func);
     approximateVectorMath(func);
+    foldConstantReads(rewriter, func);
   }
 };
 

@@ -459,6 +459,25 @@ func.func @long_row(%x: tensor<8x768xf32>) -> tensor<8xf32> {
   return %s : tensor<8xf32>
 }
 
+// A small constant read whole (a depthwise convolution's mask of a row's
+// valid columns) is a vector constant, not a read of a buffer.
+// CHECK-LABEL: func.func @constant_mask
+// CHECK: %[[MASK:.*]] = arith.constant dense<[0, -1, {{.*}}, -1, 0]> : vector<56xi32>
+// CHECK-NOT: vector.transfer_read %cst
+// CHECK: scf.for
+// CHECK: %[[ROW:.*]] = vector.transfer_read
+// CHECK: arith.andi %[[ROW]], %[[MASK]] : vector<56xi32>
+func.func @constant_mask(%x: tensor<64x56xi32>) -> tensor<64x56xi32> {
+  %m = arith.constant dense<[0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0]> : tensor<56xi32>
+  %e = tensor.empty() : tensor<64x56xi32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %m : tensor<64x56xi32>, tensor<56xi32>) outs(%e : tensor<64x56xi32>) {
+  ^bb0(%a: i32, %b: i32, %o: i32):
+    %r = arith.andi %a, %b : i32
+    linalg.yield %r : i32
+  } -> tensor<64x56xi32>
+  return %y : tensor<64x56xi32>
+}
+
 // A pad by a constant: its border is filled slab by slab (the rows above
 // and below over the whole width, then the columns beside the source's
 // rows), each a slice of the result, and the source is inserted into the
