@@ -1742,6 +1742,19 @@ struct CPUTileAndVectorizePass
     for (linalg::LinalgOp op : dynamic)
       (void)tileDynamicLoops(rewriter, op, threadsFor(op));
 
+    // A reduction over adjacent loops that its operands walk contiguously
+    // (a GlobalAveragePool's H and W, with the activation of the convolution
+    // before it fused in) as one loop, which the reduction schedule takes;
+    // left with two reduction loops, it stayed a scalar loop nest.
+    SmallVector<linalg::GenericOp> multiReductions;
+    func.walk([&](linalg::GenericOp op) {
+      if (op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
+          op.getNumReductionLoops() > 1 && hasArithmeticBody(op))
+        multiReductions.push_back(op);
+    });
+    for (linalg::GenericOp op : multiReductions)
+      (void)normalizeLoops(rewriter, op);
+
     SmallVector<linalg::LinalgOp> elementwise, reductions;
     func.walk([&](linalg::LinalgOp op) {
       if (isElementwiseCandidate(op))

@@ -459,6 +459,28 @@ func.func @long_row(%x: tensor<8x768xf32>) -> tensor<8xf32> {
   return %s : tensor<8xf32>
 }
 
+// A sum over two adjacent reduction loops (a GlobalAveragePool's H and W,
+// with an activation fused in) as one loop of 49, vectorized a row at a
+// time like any inner reduction.
+// CHECK-LABEL: func.func @pool_sum
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1], [2, 3]] : tensor<1x64x7x7xf32> into tensor<64x49xf32>
+// CHECK: scf.for {{.*}} to %c64 step %c1
+// CHECK: arith.maximumf {{.*}} : vector<49xf32>
+// CHECK: vector.multi_reduction <add>, {{.*}} [1] : vector<1x49xf32> to vector<1xf32>
+// CHECK-NOT: linalg.generic
+func.func @pool_sum(%x: tensor<1x64x7x7xf32>) -> tensor<1x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64xf32>) -> tensor<1x64xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x : tensor<1x64x7x7xf32>) outs(%acc : tensor<1x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    %a = arith.addf %out, %r : f32
+    linalg.yield %a : f32
+  } -> tensor<1x64xf32>
+  return %s : tensor<1x64xf32>
+}
+
 // A small constant read whole (a depthwise convolution's mask of a row's
 // valid columns) is a vector constant, not a read of a buffer.
 // CHECK-LABEL: func.func @constant_mask
