@@ -357,7 +357,14 @@ void scheduleDirectConv(RewriterBase &rewriter, linalg::GenericOp conv,
   op = tileWithLoops(rewriter, op, {0, 8, channelBlock, 0, 0, 0, 0});
   if (!op)
     return;
-  op = tileWithLoops(rewriter, op, {1, 1, 0, 0, 0, 0, 0});
+  // By rows over a wide map, a row of positions (loop 5) in segments of at
+  // most kMaxTileRows (PackMatmul's rowSegment), one register tile each.
+  int64_t segment = 0;
+  if (ranges[5] > kMaxTileRows)
+    for (int64_t d = kMaxTileRows; d >= 1 && !segment; --d)
+      if (ranges[5] % d == 0)
+        segment = d;
+  op = tileWithLoops(rewriter, op, {1, 1, 0, 0, 0, segment, 0});
   if (!op)
     return;
   if (channelBlock < ranges[2])

@@ -338,6 +338,48 @@ func.func @conv3x3_by_rows(%x: tensor<1x8x9x9xf32>) -> tensor<1x32x7x7xf32> {
   return %r : tensor<1x32x7x7xf32>
 }
 
+// Onto a wider map (28x28) with AVX-512, by rows in segments: a register
+// tile is 14 positions of an output row times 16 filters, 784 positions
+// computed where tiles of positions over the 30-wide padded rows compute
+// 848. With AVX2 (6-row tiles) it stays by positions.
+// CHECK-LABEL: func.func @conv3x3_rows_in_segments
+// CHECK: linalg.fill {{.*}} -> tensor<28x2x28x16xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: onnx.cpu.direct_conv
+// CHECK: linalg.unpack %{{.*}} outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [28, 16] {{.*}} -> tensor<32x784xf32>
+// AVX2-LABEL: func.func @conv3x3_rows_in_segments
+// AVX2: linalg.fill {{.*}} -> tensor<6x53x6x16xf32>
+func.func @conv3x3_rows_in_segments(%x: tensor<1x8x30x30xf32>) -> tensor<1x32x28x28xf32> {
+  %w = arith.constant dense<0.5> : tensor<32x8x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x28x28xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x8x30x30xf32>, tensor<32x8x3x3xf32>) outs(%init : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
+  return %r : tensor<1x32x28x28xf32>
+}
+
+// The same with strides of 2 (57x57 -> 28x28, ResNet-50's first stride-2
+// 3x3): by rows in segments over the image's 4 phases, where AVX2 takes
+// im2col.
+// CHECK-LABEL: func.func @conv3x3_stride2_rows_in_segments
+// CHECK: %[[FILL:.*]] = linalg.fill {{.*}} -> tensor<28x2x28x16xf32>
+// CHECK: %[[A0:.*]] = linalg.generic {{.*}} outs(%[[FILL]] : tensor<28x2x28x16xf32>)
+// CHECK: %[[A1:.*]] = linalg.generic {{.*}} outs(%[[A0]] : tensor<28x2x28x16xf32>)
+// CHECK: %[[A2:.*]] = linalg.generic {{.*}} outs(%[[A1]] : tensor<28x2x28x16xf32>)
+// CHECK: %[[A3:.*]] = linalg.generic {{.*}} outs(%[[A2]] : tensor<28x2x28x16xf32>)
+// CHECK: linalg.unpack %[[A3]] {{.*}} -> tensor<32x784xf32>
+// AVX2-LABEL: func.func @conv3x3_stride2_rows_in_segments
+// AVX2-NOT: onnx.cpu.direct_conv
+// AVX2: linalg.mmt4d
+func.func @conv3x3_stride2_rows_in_segments(%x: tensor<1x8x57x57xf32>) -> tensor<1x32x28x28xf32> {
+  %w = arith.constant dense<0.5> : tensor<32x8x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x28x28xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x8x57x57xf32>, tensor<32x8x3x3xf32>) outs(%init : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
+  return %r : tensor<1x32x28x28xf32>
+}
+
 // A dilated 3x3 convolution (and one over few channels): the image through
 // im2col [C*KH*KW, OH*OW], one row copy per (channel, kernel row, kernel
 // column, output row), then the packed matmul.

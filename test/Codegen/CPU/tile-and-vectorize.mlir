@@ -481,6 +481,25 @@ func.func @pool_sum(%x: tensor<1x64x7x7xf32>) -> tensor<1x64xf32> {
   return %s : tensor<1x64xf32>
 }
 
+// By rows over a 28-column map (30 wide padded): each row in two segments of
+// 14 positions, one 14 x 16 register tile each.
+// CHECK-LABEL: func.func @direct_conv_rows_in_segments
+// CHECK: scf.for {{.*}} to %c28 step %c14
+// CHECK: vector.transfer_read {{.*}} : tensor<1x14xf32>, vector<14xf32>
+// CHECK: vector.outerproduct {{.*}} : vector<14xf32>, vector<16xf32>
+func.func @direct_conv_rows_in_segments(%a: tensor<2x8x3x3x16xf32>, %x: tensor<8x900xf32>) -> tensor<28x2x28x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<28x2x28x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<28x2x28x16xf32>) -> tensor<28x2x28x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d2, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d0 * 30 + d5 + d3 * 30 + d4)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d5, d6)>], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]} ins(%a, %x : tensor<2x8x3x3x16xf32>, tensor<8x900xf32>) outs(%acc : tensor<28x2x28x16xf32>) attrs = {onnx.cpu.direct_conv} {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %0 = arith.mulf %in, %in_1 : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<28x2x28x16xf32>
+  return %r : tensor<28x2x28x16xf32>
+}
+
 // A small constant read whole (a depthwise convolution's mask of a row's
 // valid columns) is a vector constant, not a read of a buffer.
 // CHECK-LABEL: func.func @constant_mask

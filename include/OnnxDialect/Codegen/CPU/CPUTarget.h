@@ -67,6 +67,12 @@ struct CPUTarget {
 /// K = 256 about the same, K = 512 to 4608 7-20% slower.
 constexpr int64_t kMaxFusedReduction = 256;
 
+/// The most rows (broadcast values) of a register tile: AVX-512's matmul
+/// tile. A direct convolution by rows over a map wider than that computes
+/// each output row in segments (PackMatmul's rowSegment), each segment one
+/// register tile, which onnx-cpu-tile-and-vectorize tiles the row into.
+constexpr int64_t kMaxTileRows = 16;
+
 } // namespace onnx
 } // namespace mlir
 

@@ -212,7 +212,9 @@ def conv_ref(x, w, b, stride, pad, dilation):
 # Convolutions: direct 3x3 with padding, bias and Relu (the positions past
 # each row's end computed and dropped); stride 2 and 5x5 stride 3 (through
 # im2col); onto 7x7 maps by rows (a tile is one output row's positions
-# times the filters; with stride 2, over the image's 4 phases); few
+# times the filters; with stride 2, over the image's 4 phases), onto 28x28
+# ones by rows in segments of 14 positions (with AVX-512; AVX2 by
+# positions, and im2col with strides); few
 # channels and dilation 2 through im2col and the packed matmul; 1x1 (no im2col), also with 7x7 = 49 positions against 32 filters
 # (the transposed product: 7-row tiles of positions; with 320 channels and
 # AVX2, 6-row tiles, the last one padded), and to 16 or 20
@@ -230,6 +232,8 @@ for name, (n, c, h, f, k, stride, pad, dil, group) in {
         "conv5x5_stride3_c8": (1, 8, 17, 9, 5, 3, 2, 1, 1),
         "conv3x3_by_rows_7x7": (1, 16, 7, 32, 3, 1, 1, 1, 1),
         "conv3x3_stride2_by_rows": (1, 16, 14, 48, 3, 2, 1, 1, 1),
+        "conv3x3_rows_in_segments": (1, 16, 28, 32, 3, 1, 1, 1, 1),
+        "conv3x3_stride2_rows_in_segments": (1, 16, 56, 32, 3, 2, 1, 1, 1),
         "conv3x3_dilation2": (1, 3, 12, 16, 3, 1, 2, 2, 1),
         "conv1x1": (1, 24, 7, 33, 1, 1, 0, 1, 1),
         "conv1x1_49x32": (1, 40, 7, 32, 1, 1, 0, 1, 1),
