@@ -416,12 +416,8 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
     // (kMaxFusedReduction) stores those tiles through the transposition,
     // which made MobileNetV2's 160 -> 960 on 7x7 0.06-0.09 ms slower (0.25
     // ms).
-    int64_t rows = 0, columns = 0;
-    for (int64_t d = std::min<int64_t>(n, narrowTileLimit(target)); d >= 5; --d)
-      if (n % d == 0) {
-        rows = d;
-        break;
-      }
+    int64_t columns = 0;
+    int64_t rows = largestDivisor(n, std::min(n, narrowTileLimit(target)), 5);
     if (rows != 0) {
       columns = columnTile(target, rows, m);
       if (!enoughAccumulators(target, rows, columns))
@@ -773,10 +769,7 @@ int64_t rowSegment(const CPUTarget &target, int64_t ow) {
     return ow;
   if (target.matmulTileM() < kMaxTileRows)
     return 0;
-  for (int64_t d = kMaxTileRows; d >= 8; --d)
-    if (ow % d == 0)
-      return d;
-  return 0;
+  return largestDivisor(ow, kMaxTileRows, 8);
 }
 
 /// Whether directConv computes an F-filter convolution to OH x OW outputs

@@ -73,6 +73,15 @@ constexpr int64_t kMaxFusedReduction = 256;
 /// register tile, which onnx-cpu-tile-and-vectorize tiles the row into.
 constexpr int64_t kMaxTileRows = 16;
 
+/// The largest divisor of `n` from `lo` to `hi`, or 0 when there is none:
+/// the rows of a register tile that divides a dim exactly.
+inline int64_t largestDivisor(int64_t n, int64_t hi, int64_t lo) {
+  for (int64_t d = hi; d >= lo && d >= 1; --d)
+    if (n % d == 0)
+      return d;
+  return 0;
+}
+
 } // namespace onnx
 } // namespace mlir
 
