@@ -140,6 +140,13 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
     addPipeline(pm, "func.func(onnx-cpu-lower-vectors{" + target +
                         " num-threads=" + std::to_string(options.numThreads) +
                         "})");
+  // The memory plan: statically shaped outputs written into the caller's
+  // buffers, the other buffers of the entry function placed in one arena
+  // by liveness (deallocation left them all to the end of the function).
+  if (options.codegen && options.memoryPlan && !options.gpuMappingOnCPU) {
+    pm.addPass(createOutputParamsPass());
+    pm.addPass(createPlanMemoryPass());
+  }
   if (options.profile)
     pm.addPass(createProfileKernelsPass());
   // 5. loops (parallel ones on OpenMP threads) and LLVM.

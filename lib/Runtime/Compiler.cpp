@@ -327,17 +327,23 @@ static Error fixOutputRanks(ModuleOp module, Signature &sig) {
   if (!func)
     return makeError(ONNXD_COMPILE_ERROR,
                      "the lowered module has no function '" + sig.entry + "'");
+  // The outputs it returns: those it does not take as arguments.
+  SmallVector<size_t> returned;
+  for (size_t i = 0; i < sig.outputs.size(); ++i)
+    if (!llvm::is_contained(sig.outputParams, static_cast<int64_t>(i)))
+      returned.push_back(i);
   Type result = func.getFunctionType().getReturnType();
   SmallVector<Type> descriptors;
   auto st = dyn_cast<LLVM::LLVMStructType>(result);
-  if (sig.outputs.size() == 1)
+  if (returned.size() == 1)
     descriptors.push_back(result);
   else if (st)
     llvm::append_range(descriptors, st.getBody());
-  if (descriptors.size() != sig.outputs.size())
+  if (descriptors.size() != returned.size())
     return makeError(ONNXD_COMPILE_ERROR,
                      "the lowered entry does not return one memref per output");
-  for (auto [i, d] : llvm::enumerate(descriptors)) {
+  for (auto [r, d] : llvm::enumerate(descriptors)) {
+    size_t i = returned[r];
     if (sig.outputs[i].isHandle()) {
       if (!isa<LLVM::LLVMPointerType>(d))
         return makeError(ONNXD_COMPILE_ERROR,
@@ -454,6 +460,7 @@ static Error lower(Compilation &c, const onnxd_options &options) {
   pipeline.runtimeChecks = true;
   pipeline.runtimeAllocator = true;
   pipeline.codegen = options.codegen != 0;
+  pipeline.memoryPlan = options.memory_plan != 0;
   pipeline.profile = options.profile != 0;
   pipeline.targetCPU = targetCPUName(options);
   // Test hook (docs/gpu.md, "Tests"): the GPU mapping run on the CPU.
@@ -497,6 +504,23 @@ static Error lower(Compilation &c, const onnxd_options &options) {
   if (Error e = runLowering(c, pm))
     return e;
   c.signature.openmp = options.num_threads > 1;
+  if (auto params =
+          (*c.module)->getAttrOfType<ArrayAttr>("onnx.output_params")) {
+    for (Attribute param : params) {
+      auto described = dyn_cast<DenseI64ArrayAttr>(param);
+      int64_t index = described && !described.empty() ? described[0] : -1;
+      if (index < 0 || static_cast<size_t>(index) >= c.signature.outputs.size())
+        return makeError(ONNXD_COMPILE_ERROR,
+                         "malformed onnx.output_params in the lowered module");
+      // The dims the lowering inferred (the signature's may be dynamic).
+      ValueSignature &out = c.signature.outputs[index];
+      ArrayRef<int64_t> dims = described.asArrayRef().drop_front();
+      if (out.dims.size() != dims.size())
+        out.dimParams.assign(dims.size(), "");
+      out.dims.assign(dims.begin(), dims.end());
+      c.signature.outputParams.push_back(index);
+    }
+  }
   if (auto bytes = (*c.module)->getAttrOfType<IntegerAttr>("onnx.comm_bytes"))
     c.signature.commBytes = bytes.getInt();
   if (auto kernels =
@@ -595,14 +619,17 @@ static void addRuntimeSymbols(llvm::Module &module, const Signature &sig,
   llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
   llvm::Type *voidTy = llvm::Type::getVoidTy(ctx);
 
-  // onnxd_entry(void **args)
+  // onnxd_entry(void **args): args[0] the results, then the inputs, then
+  // the outputs taken as arguments (onnx-output-params).
   // The C wrapper takes a pointer to the results first, except for one
-  // result that is not a struct (a handle), which it returns.
-  size_t numArgs = 1 + sig.inputs.size();
+  // result that is not a struct (a handle), which it returns, and none.
+  size_t numArgs = 1 + sig.inputs.size() + sig.outputParams.size();
   llvm::Function *wrapper = module.getFunction("_mlir_ciface_" + sig.entry);
   bool returnsValue =
       wrapper && !wrapper->getFunctionType()->getReturnType()->isVoidTy();
-  llvm::SmallVector<llvm::Type *> params(numArgs - (returnsValue ? 1 : 0), ptr);
+  bool noResults = sig.outputParams.size() == sig.outputs.size();
+  bool skipResults = returnsValue || noResults;
+  llvm::SmallVector<llvm::Type *> params(numArgs - (skipResults ? 1 : 0), ptr);
   llvm::FunctionCallee ciface = module.getOrInsertFunction(
       "_mlir_ciface_" + sig.entry,
       llvm::FunctionType::get(returnsValue ? ptr : voidTy, params, false));
@@ -611,7 +638,7 @@ static void addRuntimeSymbols(llvm::Module &module, const Signature &sig,
       llvm::GlobalValue::ExternalLinkage, kEntrySymbol, module);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
   llvm::SmallVector<llvm::Value *> args;
-  for (size_t i = returnsValue ? 1 : 0; i < numArgs; ++i)
+  for (size_t i = skipResults ? 1 : 0; i < numArgs; ++i)
     args.push_back(
         b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, entry->getArg(0), i)));
   llvm::Value *result = b.CreateCall(ciface, args);
@@ -1059,6 +1086,10 @@ static std::string makeHeader(const Signature &sig, llvm::StringRef library) {
      << " *  - each input is a memref descriptor: allocated = aligned = the "
         "data, offset 0,\n"
      << " *    sizes = the shape, strides = row-major strides (in elements);\n"
+     << " *  - each output listed as an argument is a descriptor of the "
+        "caller's buffer,\n"
+     << " *    as for an input (dense, of the static shape listed): the "
+        "model writes it;\n"
      << " *  - each result comes back as a descriptor whose `allocated` "
         "pointer was\n"
      << " *    malloc'ed by the model: free(allocated) when done; the data is "
@@ -1074,8 +1105,12 @@ static std::string makeHeader(const Signature &sig, llvm::StringRef library) {
   for (const ValueSignature &v : sig.inputs)
     os << " *   " << v.name << ": " << describe(v) << "\n";
   os << " * Outputs:\n";
-  for (const ValueSignature &v : sig.outputs)
-    os << " *   " << v.name << ": " << describe(v) << "\n";
+  for (auto [i, v] : llvm::enumerate(sig.outputs))
+    os << " *   " << v.name << ": " << describe(v)
+       << (llvm::is_contained(sig.outputParams, static_cast<int64_t>(i))
+               ? " (an argument)"
+               : "")
+       << "\n";
   os << " */\n\n";
   auto descriptor = [&](const ValueSignature &v, const std::string &name) {
     if (v.isHandle()) {
@@ -1097,21 +1132,49 @@ static std::string makeHeader(const Signature &sig, llvm::StringRef library) {
     descriptor(v, e + "_input" + std::to_string(i));
   for (auto [i, v] : llvm::enumerate(sig.outputs))
     descriptor(v, e + "_output" + std::to_string(i));
-  os << "typedef struct " << e << "_results {\n";
-  for (auto [i, v] : llvm::enumerate(sig.outputs))
-    os << "  " << e << "_output" << i << " " << identifier(v.name) << ";\n";
-  os << "} " << e << "_results;\n\n";
+  // The outputs written into the caller's buffers (arguments after the
+  // inputs) and those returned.
+  auto isParam = [&](size_t i) {
+    return llvm::is_contained(sig.outputParams, static_cast<int64_t>(i));
+  };
+  SmallVector<size_t> returned;
+  for (size_t i = 0; i < sig.outputs.size(); ++i)
+    if (!isParam(i))
+      returned.push_back(i);
+  if (!returned.empty()) {
+    os << "typedef struct " << e << "_results {\n";
+    for (size_t i : returned)
+      os << "  " << e << "_output" << i << " "
+         << identifier(sig.outputs[i].name) << ";\n";
+    os << "} " << e << "_results;\n\n";
+  }
   // One handle result is returned, not written through a pointer.
-  bool returnsHandle = sig.outputs.size() == 1 && sig.outputs[0].isHandle();
+  bool returnsHandle =
+      returned.size() == 1 && sig.outputs[returned[0]].isHandle();
+  bool resultsArg = !returned.empty() && !returnsHandle;
   if (returnsHandle)
-    os << e << "_output0 _mlir_ciface_" << sig.entry << "(";
+    os << e << "_output" << returned[0] << " _mlir_ciface_" << sig.entry << "(";
   else
-    os << "void _mlir_ciface_" << sig.entry << "(" << e << "_results *results";
-  for (auto [i, v] : llvm::enumerate(sig.inputs))
-    os << (i || !returnsHandle ? ",\n    " : "") << e << "_input" << i
+    os << "void _mlir_ciface_" << sig.entry << "(";
+  if (resultsArg)
+    os << e << "_results *results";
+  bool first = !resultsArg;
+  for (auto [i, v] : llvm::enumerate(sig.inputs)) {
+    os << (first ? "" : ",\n    ") << e << "_input" << i
        << (v.isHandle() ? " " : " *") << identifier(v.name);
+    first = false;
+  }
+  for (int64_t o : sig.outputParams) {
+    os << (first ? "" : ",\n    ") << e << "_output" << o << " *"
+       << identifier(sig.outputs[o].name);
+    first = false;
+  }
+  if (first)
+    os << "void";
   os << ");\n\n"
-     << "/* args[0] = results, args[1 + i] = input i. */\n"
+     << "/* args[0] = results, args[1 + i] = input i, then the outputs "
+        "listed as\n"
+     << " * arguments, in order. */\n"
      << "void onnxd_entry(void **args);\n"
      << "/* The signature as JSON (names, ONNX dtypes, dims, dim_params). */\n"
      << "extern const char onnxd_signature[];\n\n"

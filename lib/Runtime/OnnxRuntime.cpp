@@ -198,6 +198,7 @@ void onnxd_options_init(onnxd_options *options) {
   options->micro_batches = 1;
   options->device = nullptr;
   options->gpu_chip = nullptr;
+  options->memory_plan = 1;
 }
 
 void mlir::onnx::runtime::makeRuntimeGlobal() {
@@ -750,6 +751,8 @@ struct RunOutput {
   onnxd_tensor *tensor = nullptr;
   onnxd_value value{};
   bool isValue = false;
+  /// `tensor` is the caller's (onnxd_run_into): written, never freed.
+  bool borrowed = false;
 };
 } // namespace
 
@@ -767,17 +770,97 @@ void onnxd_value_free(onnxd_value *value) {
 
 static void freeOutputs(std::vector<RunOutput> &outs) {
   for (RunOutput &o : outs) {
-    onnxd_tensor_free(o.tensor);
+    if (!o.borrowed)
+      onnxd_tensor_free(o.tensor);
     if (o.isValue)
       freeContents(o.value);
   }
   outs.clear();
 }
 
-/// Runs the entry on checked inputs (signature order).
+/// Elements of a tensor of `rank` dims `shape`.
+static int64_t elementCount(const int64_t *shape, size_t rank) {
+  int64_t n = 1;
+  for (size_t k = 0; k < rank; ++k)
+    n *= shape[k];
+  return n;
+}
+
+/// Checks the caller's tensors for outputs (onnxd_run_into) against the
+/// signature: element type, rank, data, static dims.
+static onnxd_status checkProvided(const Signature &sig,
+                                  onnxd_tensor *const *provided) {
+  for (size_t i = 0; i < sig.outputs.size(); ++i) {
+    const onnxd_tensor *t = provided[i];
+    if (!t)
+      continue;
+    const ValueSignature &v = sig.outputs[i];
+    std::string where = "output '" + v.name + "': ";
+    if (v.isHandle() || v.dtype == ONNXD_STRING)
+      return fail(ONNXD_INVALID_ARGUMENT,
+                  where + "is " + describe(v) +
+                      "; only numeric tensors can be provided (leave the "
+                      "slot NULL)");
+    if (t->dtype != v.dtype)
+      return fail(ONNXD_INVALID_ARGUMENT, where + "the provided tensor is " +
+                                              onnxd_dtype_name(t->dtype) +
+                                              ", the output " +
+                                              onnxd_dtype_name(v.dtype));
+    if (t->rank < 0 || static_cast<size_t>(t->rank) != v.dims.size() ||
+        (t->rank && !t->shape))
+      return fail(ONNXD_INVALID_ARGUMENT,
+                  where + "the provided tensor has rank " +
+                      std::to_string(t->rank) + ", the output " +
+                      std::to_string(v.dims.size()));
+    for (size_t k = 0; k < v.dims.size(); ++k)
+      if (v.dims[k] >= 0 && t->shape[k] != v.dims[k])
+        return fail(ONNXD_INVALID_ARGUMENT, where + "dim " + std::to_string(k) +
+                                                " of the provided tensor is " +
+                                                std::to_string(t->shape[k]) +
+                                                ", the output's " +
+                                                std::to_string(v.dims[k]));
+    if (!t->data && elementCount(t->shape, t->rank) > 0)
+      return fail(ONNXD_INVALID_ARGUMENT,
+                  where + "the provided tensor has no data");
+  }
+  return ONNXD_OK;
+}
+
+/// Moves the outputs the run returned (rather than wrote in place) into the
+/// caller's tensors, where it provided some: the shapes must agree.
+static onnxd_status copyIntoProvided(const Signature &sig,
+                                     onnxd_tensor *const *provided,
+                                     std::vector<RunOutput> &outs) {
+  for (size_t i = 0; i < outs.size(); ++i) {
+    onnxd_tensor *into = provided[i];
+    if (!into || outs[i].borrowed)
+      continue;
+    onnxd_tensor *produced = outs[i].tensor;
+    for (int32_t k = 0; k < produced->rank; ++k)
+      if (produced->shape[k] != into->shape[k])
+        return fail(
+            ONNXD_RUNTIME_ERROR,
+            "output '" + sig.outputs[i].name + "': dim " + std::to_string(k) +
+                " is " + std::to_string(produced->shape[k]) +
+                ", the provided tensor's " + std::to_string(into->shape[k]));
+    size_t bytes = elementCount(produced->shape, produced->rank) *
+                   storageSize(produced->dtype);
+    if (bytes)
+      std::memcpy(into->data, produced->data, bytes);
+    onnxd_tensor_free(produced);
+    outs[i].tensor = into;
+    outs[i].borrowed = true;
+  }
+  return ONNXD_OK;
+}
+
+/// Runs the entry on checked inputs (signature order). `provided` (may be
+/// NULL): per output, the caller's tensor to write it into (checked by
+/// checkProvided), or NULL for a new one.
 static onnxd_status runEntry(onnxd_model *model,
                              const std::vector<const onnxd_value *> &bound,
-                             std::vector<RunOutput> &outs) {
+                             std::vector<RunOutput> &outs,
+                             onnxd_tensor *const *provided = nullptr) {
   const Signature &sig = model->signature;
   // The communicator may have changed since the model was loaded.
   if (onnxd_status status = checkRank(sig))
@@ -816,9 +899,54 @@ static onnxd_status runEntry(onnxd_model *model,
     }
     args[1 + i] = d.data();
   }
+  // Outputs computed in place (onnx-output-params): their descriptors
+  // follow the inputs', over the caller's tensor or a new one.
+  outs.assign(sig.outputs.size(), RunOutput());
+  std::vector<bool> isParam(sig.outputs.size(), false);
+  std::vector<std::vector<int64_t>> paramDescriptors;
+  for (int64_t o : sig.outputParams) {
+    const ValueSignature &v = sig.outputs[o];
+    isParam[o] = true;
+    size_t rank = v.dims.size();
+    onnxd_tensor *t = provided ? provided[o] : nullptr;
+    if (t) {
+      outs[o].tensor = t;
+      outs[o].borrowed = true;
+    } else {
+      OwnedTensor *owned = newTensor(v, v.dims.data());
+      size_t bytes = std::max<int64_t>(elementCount(v.dims.data(), rank), 1) *
+                     storageSize(v.dtype);
+      if (owned)
+        owned->base = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+      if (!owned || !owned->base) {
+        std::free(owned);
+        freeOutputs(outs);
+        return fail(ONNXD_RUNTIME_ERROR, "out of memory");
+      }
+      // A string tensor's pointers are its own only once copied (below):
+      // null until then, for onnxd_tensor_free.
+      if (v.dtype == ONNXD_STRING)
+        std::memset(owned->base, 0, bytes);
+      owned->tensor.data = owned->base;
+      outs[o].tensor = t = &owned->tensor;
+    }
+    std::vector<int64_t> d(3 + 2 * rank);
+    d[0] = d[1] = reinterpret_cast<int64_t>(t->data);
+    int64_t stride = 1;
+    for (size_t k = rank; k-- > 0;) {
+      d[3 + k] = v.dims[k];
+      d[3 + rank + k] = stride;
+      stride *= v.dims[k];
+    }
+    paramDescriptors.push_back(std::move(d));
+  }
+  for (std::vector<int64_t> &d : paramDescriptors)
+    args.push_back(d.data());
   size_t resultWords = 0;
-  for (const ValueSignature &v : sig.outputs)
-    resultWords += v.isHandle() ? 1 : 3 + 2 * v.dims.size();
+  for (size_t i = 0; i < sig.outputs.size(); ++i)
+    if (!isParam[i])
+      resultWords +=
+          sig.outputs[i].isHandle() ? 1 : 3 + 2 * sig.outputs[i].dims.size();
   std::vector<int64_t> results(resultWords, 0);
   args[0] = results.data();
 
@@ -835,21 +963,42 @@ static onnxd_status runEntry(onnxd_model *model,
     record(model->profile, -1, start, steadyNanos());
     activeProfile = outerProfile;
   }
-  if (!ok)
+  if (!ok) {
+    for (int64_t o : sig.outputParams)
+      if (sig.outputs[o].dtype == ONNXD_STRING)
+        std::memset(outs[o].tensor->data, 0,
+                    elementCount(sig.outputs[o].dims.data(),
+                                 sig.outputs[o].dims.size()) *
+                        storageSize(ONNXD_STRING));
+    freeOutputs(outs);
     return fail(ONNXD_RUNTIME_ERROR, std::string("run-time check failed: ") +
                                          (message ? message : "(no message)"));
+  }
 
   // Hand the result buffers over; copy those the caller cannot own.
   std::unordered_set<void *> inputBuffers, taken, toFree;
   for (size_t i = 0; i < bound.size(); ++i)
     if (!sig.inputs[i].isHandle())
       inputBuffers.insert(bound[i]->tensor.data);
+  for (int64_t o : sig.outputParams)
+    inputBuffers.insert(outs[o].tensor->data);
   auto *constant = reinterpret_cast<void *>(uintptr_t(0xdeadbeef));
   size_t word = 0;
   onnxd_status status = ONNXD_OK;
-  outs.assign(sig.outputs.size(), RunOutput());
   for (size_t i = 0; i < sig.outputs.size(); ++i) {
     const ValueSignature &v = sig.outputs[i];
+    if (isParam[i]) {
+      char *data = static_cast<char *>(outs[i].tensor->data);
+      int64_t elements = elementCount(v.dims.data(), v.dims.size());
+      // Strings point into the run's arena (or the inputs): copy them.
+      if (v.dtype == ONNXD_STRING)
+        for (int64_t k = 0; k < elements; ++k) {
+          char *&string = reinterpret_cast<char **>(data)[k];
+          string = strdup(string ? string : "");
+        }
+      normalizeSubByte(v.dtype, data, elements);
+      continue;
+    }
     if (v.isHandle()) {
       auto *handle = reinterpret_cast<RtValue *>(results[word++]);
       outs[i].isValue = true;
@@ -928,29 +1077,39 @@ static onnxd_status runEntry(onnxd_model *model,
   for (void *p : toFree)
     if (!taken.count(p))
       sig.onGPU() ? freeGPUBuffer(p) : _mlir_memref_to_llvm_free(p);
+  if (status == ONNXD_OK && provided)
+    status = copyIntoProvided(sig, provided, outs);
   if (status != ONNXD_OK)
     freeOutputs(outs);
   return status;
 }
 
-onnxd_status onnxd_run(onnxd_model *model, const onnxd_tensor *inputs,
-                       size_t num_inputs, onnxd_tensor **outputs,
-                       size_t num_outputs) {
+/// The model and the output slots given to `what` (onnxd_run, ...).
+static onnxd_status checkSlots(const onnxd_model *model, const char *what,
+                               bool haveOutputs, size_t num_outputs) {
   if (!model)
-    return fail(ONNXD_INVALID_ARGUMENT, "onnxd_run: NULL model");
-  const Signature &sig = model->signature;
-  if (!outputs || num_outputs != sig.outputs.size())
+    return fail(ONNXD_INVALID_ARGUMENT, std::string(what) + ": NULL model");
+  size_t expected = model->signature.outputs.size();
+  if (!haveOutputs || num_outputs != expected)
     return fail(ONNXD_INVALID_ARGUMENT,
-                "onnxd_run: the model has " +
-                    std::to_string(sig.outputs.size()) +
+                std::string(what) + ": the model has " +
+                    std::to_string(expected) +
                     " outputs; pass an array of that many slots");
-  for (size_t i = 0; i < num_outputs; ++i)
-    outputs[i] = nullptr;
+  return ONNXD_OK;
+}
+
+/// onnxd_run and onnxd_run_into (`what`) once the output slots are checked:
+/// the outputs land in `outputs`, over the `provided` tensors (may be NULL).
+static onnxd_status runTensors(onnxd_model *model, const char *what,
+                               const onnxd_tensor *inputs, size_t num_inputs,
+                               onnxd_tensor *const *provided,
+                               onnxd_tensor **outputs) {
+  const Signature &sig = model->signature;
   for (const auto *list : {&sig.inputs, &sig.outputs})
     for (const ValueSignature &v : *list)
       if (v.isHandle())
         return fail(ONNXD_INVALID_ARGUMENT,
-                    "onnxd_run: '" + v.name + "' is " + describe(v) +
+                    std::string(what) + ": '" + v.name + "' is " + describe(v) +
                         ", not a tensor: use onnxd_run_values");
   if (num_inputs && !inputs)
     return fail(ONNXD_INVALID_ARGUMENT, "inputs is NULL");
@@ -965,24 +1124,53 @@ onnxd_status onnxd_run(onnxd_model *model, const onnxd_tensor *inputs,
   if (onnxd_status s = bindInputs(sig, values.data(), num_inputs, bound))
     return s;
   std::vector<RunOutput> outs;
-  if (onnxd_status s = runEntry(model, bound, outs))
+  if (onnxd_status s = runEntry(model, bound, outs, provided))
     return s;
-  for (size_t i = 0; i < num_outputs; ++i)
+  for (size_t i = 0; i < outs.size(); ++i)
     outputs[i] = outs[i].tensor;
   return ONNXD_OK;
+}
+
+onnxd_status onnxd_run(onnxd_model *model, const onnxd_tensor *inputs,
+                       size_t num_inputs, onnxd_tensor **outputs,
+                       size_t num_outputs) {
+  onnxd_status s =
+      checkSlots(model, "onnxd_run", outputs != nullptr, num_outputs);
+  if (s == ONNXD_OK) {
+    std::fill(outputs, outputs + num_outputs, nullptr);
+    s = runTensors(model, "onnxd_run", inputs, num_inputs, nullptr, outputs);
+  }
+  return s;
+}
+
+onnxd_status onnxd_run_into(onnxd_model *model, const onnxd_tensor *inputs,
+                            size_t num_inputs, onnxd_tensor **outputs,
+                            size_t num_outputs) {
+  if (onnxd_status s =
+          checkSlots(model, "onnxd_run_into", outputs != nullptr, num_outputs))
+    return s;
+  const Signature &sig = model->signature;
+  if (onnxd_status s = checkProvided(sig, outputs))
+    return s;
+  std::vector<onnxd_tensor *> provided(outputs, outputs + num_outputs);
+  for (size_t i = 0; i < num_outputs; ++i)
+    if (!provided[i])
+      outputs[i] = nullptr;
+  onnxd_status status = runTensors(model, "onnxd_run_into", inputs, num_inputs,
+                                   provided.data(), outputs);
+  if (status != ONNXD_OK)
+    for (size_t i = 0; i < num_outputs; ++i)
+      outputs[i] = provided[i];
+  return status;
 }
 
 onnxd_status onnxd_run_values(onnxd_model *model, const onnxd_value *inputs,
                               size_t num_inputs, onnxd_value **outputs,
                               size_t num_outputs) {
-  if (!model)
-    return fail(ONNXD_INVALID_ARGUMENT, "onnxd_run_values: NULL model");
+  if (onnxd_status s = checkSlots(model, "onnxd_run_values", outputs != nullptr,
+                                  num_outputs))
+    return s;
   const Signature &sig = model->signature;
-  if (!outputs || num_outputs != sig.outputs.size())
-    return fail(ONNXD_INVALID_ARGUMENT,
-                "onnxd_run_values: the model has " +
-                    std::to_string(sig.outputs.size()) +
-                    " outputs; pass an array of that many slots");
   for (size_t i = 0; i < num_outputs; ++i)
     outputs[i] = nullptr;
   std::vector<const onnxd_value *> bound;

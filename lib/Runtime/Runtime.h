@@ -69,6 +69,10 @@ struct Signature {
   /// Where the kernels run: "cpu", or "cuda" (compiled by
   /// onnx-lower-to-nvvm: buffers come from the GPU runtime, CUDA.h).
   std::string device = "cpu";
+  /// The outputs the entry takes as arguments after the inputs, in that
+  /// order (onnx-output-params): the caller's buffers, written in place.
+  /// Their dims are static.
+  std::vector<int64_t> outputParams;
 
   bool onGPU() const { return device == "cuda"; }
 

@@ -16,6 +16,7 @@
 
 #include "Runtime.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -435,6 +436,12 @@ std::string Signature::toJSON() const {
   valuesToJSON(out, inputs);
   out += ",\"outputs\":";
   valuesToJSON(out, outputs);
+  if (!outputParams.empty()) {
+    out += ",\"output_params\":[";
+    for (size_t i = 0; i < outputParams.size(); ++i)
+      out += (i ? "," : "") + std::to_string(outputParams[i]);
+    out += ']';
+  }
   if (profiled) {
     out += ",\"kernels\":[";
     for (size_t i = 0; i < kernels.size(); ++i) {
@@ -524,6 +531,26 @@ bool Signature::fromJSON(const std::string &json, std::string &error) {
       !valuesFromJSON(root.get("outputs", JSONValue::Array), outputs)) {
     error = "malformed inputs or outputs";
     return false;
+  }
+  outputParams.clear();
+  if (const JSONValue *params = root.get("output_params", JSONValue::Array)) {
+    std::vector<bool> seen(outputs.size(), false);
+    for (const JSONValue &p : params->items) {
+      bool ok = p.kind == JSONValue::Integer && p.integer >= 0 &&
+                static_cast<size_t>(p.integer) < outputs.size() &&
+                !seen[p.integer];
+      if (ok) {
+        const ValueSignature &v = outputs[p.integer];
+        ok = !v.isHandle() && std::all_of(v.dims.begin(), v.dims.end(),
+                                          [](int64_t d) { return d >= 0; });
+      }
+      if (!ok) {
+        error = "malformed output_params";
+        return false;
+      }
+      seen[p.integer] = true;
+      outputParams.push_back(p.integer);
+    }
   }
   kernels.clear();
   const JSONValue *list = root.get("kernels", JSONValue::Array);

@@ -319,3 +319,67 @@ def test_same_outputs_as_onnx_run(tmp_path, onnx_run):
     theirs = np.load(out / files[0])
     assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
     np.testing.assert_array_equal(ours, theirs)  # identical, not close
+
+
+def chain_model():
+    """y = MatMul(Relu(MatMul(x, W1)), W2) + x on static shapes, whose
+    intermediate tensors the memory plan places in one arena, and c = a + b
+    on two dynamic dims, whose broadcast fails the run when they differ."""
+    rng = np.random.default_rng(0)
+    w1 = (rng.standard_normal((256, 256)) / 16).astype(np.float32)
+    w2 = (rng.standard_normal((256, 256)) / 16).astype(np.float32)
+    model = make_model(
+        [helper.make_node("MatMul", ["x", "w1"], ["h"]),
+         helper.make_node("Relu", ["h"], ["r"]),
+         helper.make_node("MatMul", ["r", "w2"], ["m"]),
+         helper.make_node("Add", ["m", "x"], ["y"]),
+         helper.make_node("Add", ["a", "b"], ["c"])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [256, 256]),
+         helper.make_tensor_value_info("a", TensorProto.FLOAT, ["A"]),
+         helper.make_tensor_value_info("b", TensorProto.FLOAT, ["B"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [256, 256]),
+         helper.make_tensor_value_info("c", TensorProto.FLOAT, [None])],
+        [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2")])
+    return model, lambda x: np.maximum(x @ w1, 0) @ w2 + x
+
+
+def test_concurrent_runs_of_one_session():
+    """Runs on several threads at once (each some milliseconds long, so that
+    they overlap): one holds the model's arena, the others allocate their
+    own; every result is its own input's."""
+    import threading
+    model, reference = chain_model()
+    sess = onnx_dialect.InferenceSession(model)
+    ones = np.ones(3, np.float32)
+    errors = []
+
+    def worker(seed):
+        rng = np.random.default_rng(seed)
+        for _ in range(25):
+            x = rng.standard_normal((256, 256)).astype(np.float32)
+            y, _ = sess.run(None, {"x": x, "a": ones, "b": ones})
+            if not np.allclose(y, reference(x), rtol=1e-4, atol=1e-5):
+                errors.append(seed)
+
+    threads = [threading.Thread(target=worker, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+def test_runs_after_a_failed_run():
+    """A run that a run-time check ends keeps the arena's flag: later runs
+    allocate their own arena and are still right."""
+    model, reference = chain_model()
+    sess = onnx_dialect.InferenceSession(model)
+    x = np.linspace(-1, 1, 256 * 256, dtype=np.float32).reshape(256, 256)
+    ones = np.ones(3, np.float32)
+    first = sess.run(None, {"x": x, "a": ones, "b": ones})[0]
+    np.testing.assert_allclose(first, reference(x), rtol=1e-4, atol=1e-5)
+    with pytest.raises(onnx_dialect.RunError):
+        sess.run(None, {"x": x, "a": ones, "b": np.ones(2, np.float32)})
+    for _ in range(3):
+        np.testing.assert_array_equal(
+            sess.run(None, {"x": x, "a": ones, "b": ones})[0], first)

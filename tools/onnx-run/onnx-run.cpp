@@ -46,7 +46,8 @@ struct Options {
   std::string modelPath, outputDir, testDir, emitKind, outputFile;
   std::string targetCPU, targetFeatures, profileFile, deviceConfig;
   std::string device, gpuChip;
-  bool codegen = true, outputDirGiven = false, profileGiven = false;
+  bool codegen = true, memoryPlan = true, outputDirGiven = false,
+       profileGiven = false;
   std::vector<std::string> inputFiles;
   double rtol = 1e-3, atol = 1e-7;
   unsigned benchRuns = 0;
@@ -93,6 +94,9 @@ static const char *const kUsageText =
     "(+x,-y)\n"
     "  --no-codegen          skip the CPU code-generation stage (scalar "
     "loops)\n"
+    "  --no-memory-plan      allocate each buffer on its own instead of "
+    "placing\n"
+    "                        them in one arena planned by liveness\n"
     "  --profile FILE        time every kernel of every run; write them to "
     "FILE as\n"
     "                        Chrome trace events (ONNX Runtime's profile "
@@ -167,6 +171,8 @@ static bool parseArgs(int argc, char **argv) {
       opts.targetFeatures = v;
     else if (arg == "--no-codegen")
       opts.codegen = false;
+    else if (arg == "--no-memory-plan")
+      opts.memoryPlan = false;
     else if (value("--profile", v)) {
       opts.profileFile = v;
       opts.profileGiven = true;
@@ -970,6 +976,7 @@ static int mainBody() {
   options.target_cpu = opts.targetCPU.c_str();
   options.target_features = opts.targetFeatures.c_str();
   options.codegen = opts.codegen ? 1 : 0;
+  options.memory_plan = opts.memoryPlan ? 1 : 0;
   options.profile = opts.profileGiven ? 1 : 0;
   options.device_config =
       opts.deviceConfig.empty() ? nullptr : opts.deviceConfig.c_str();

@@ -155,6 +155,62 @@ def FlattenConstantGlobalsPass
   }];
 }
 
+def OutputParamsPass : Pass<"onnx-output-params", "::mlir::ModuleOp"> {
+  let summary = "Make the entry function's statically shaped outputs "
+                "arguments that the caller provides (written in place)";
+  let description = [{
+    Each result of the entry function that is a memref of static shape and
+    identity layout becomes an argument appended after the inputs (with the
+    result's attributes, `onnx.name` among them): the buffer the caller
+    (the runtime, or a caller of onnxd_run with its own output tensors)
+    provides. A result that is a top-level `memref.alloc` returned once is
+    computed directly into that argument; any other (an input, a constant, a
+    view of a buffer of the function) is copied into it before the return.
+    An output that is not a buffer of the function (an input, a constant,
+    one buffer returned twice) or whose shape is dynamic stays a result. The
+    module attribute `onnx.output_params` lists the outputs that became
+    arguments, in their order, each as `[output index, dims...]`.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def PlanMemoryPass : Pass<"onnx-plan-memory", "::mlir::ModuleOp"> {
+  let summary = "Place the entry function's statically shaped buffers in "
+                "one arena, by liveness, allocated when the code is loaded";
+  let description = [{
+    After bufferization and buffer deallocation, every buffer of the entry
+    function is a `memref.alloc` at its top level whose `memref.dealloc`
+    sits at the end of the function: a run holds all of a model's
+    intermediate tensors at once, and each run allocates them again.
+
+    This pass plans them at compile time. A buffer qualifies when its shape
+    is static, its layout the identity, its one dealloc unconditional at the
+    top level, and neither it nor any view of it leaves the function (a
+    return, a call, a pointer taken). Its live range runs from its alloc to
+    the last top-level op that uses it or a view of it (ops in nested
+    regions count as their top-level ancestor); buffers are placed largest
+    first at the lowest 64-byte aligned offset free during their range.
+    Each alloc becomes a `memref.view` of the arena at its offset and its
+    dealloc goes.
+
+    The arena is `memref.global @<function>_arena` (uninitialized, 64-byte
+    aligned): memory the loader maps when the code is loaded. A flag global
+    (`@<function>_arena_busy`, swapped atomically on entry and cleared on
+    return) gives it to one run at a time; a run that finds it taken (a
+    concurrent run on another thread, or after a run that a failed run-time
+    check left) allocates an arena of the same size instead and frees it on
+    return. Dynamically shaped buffers keep their allocations, and so do
+    buffers larger than `max-buffer-bytes` (a run that cannot have them
+    then fails with the allocator's error rather than at load).
+  }];
+  let options = [Option<"maxBufferBytes", "max-buffer-bytes", "int64_t",
+                        "int64_t(1) << 30",
+                        "buffers larger than this stay allocations">];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def MarkEntryCInterfacePass
     : Pass<"onnx-mark-entry-c-interface", "::mlir::ModuleOp"> {
   let summary = "Put llvm.emit_c_interface on the module's entry function";

@@ -64,6 +64,13 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "_mlir_memref_to_llvm_alloc/_free (the runtime keeps "
                      "freed blocks for the next run) instead of malloc/free"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> memoryPlan{
+      *this, "memory-plan",
+      llvm::cl::desc("With codegen: place the entry function's statically "
+                     "shaped buffers in one arena by liveness "
+                     "(onnx-plan-memory); off: each buffer allocated on "
+                     "its own and freed at the end"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> profile{
       *this, "profile",
       llvm::cl::desc("Bracket each kernel of the entry function with "

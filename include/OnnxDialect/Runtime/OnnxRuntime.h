@@ -214,6 +214,10 @@ typedef struct onnxd_options {
   /** With device "cuda": the GPU architecture of the kernels, "sm_80",
    *  "sm_90", ... (NULL or "": sm_90). */
   const char *gpu_chip;
+  /** 1 (default) places the statically shaped buffers of a CPU model in one
+   *  arena planned at compile time by liveness, mapped when the code is
+   *  loaded (onnx-plan-memory); 0 allocates each buffer on its own. */
+  int memory_plan;
 } onnxd_options;
 
 typedef struct onnxd_model onnxd_model;
@@ -315,6 +319,20 @@ onnxd_status onnxd_model_write_profile(onnxd_model *model, const char *path,
 onnxd_status onnxd_run(onnxd_model *model, const onnxd_tensor *inputs,
                        size_t num_inputs, onnxd_tensor **outputs,
                        size_t num_outputs);
+
+/** Runs the model like onnxd_run, into output tensors the caller provides
+ *  (ONNX Runtime's output binding): a non-NULL outputs[i] is the caller's
+ *  tensor for output i, of its element type and shape (dims known before
+ *  the run must match; checked before anything runs) with data of that
+ *  size that the caller owns. An output of static shape is computed
+ *  directly into that data; one whose shape is known only after the run is
+ *  copied there, and a shape that differs then fails the run. A NULL slot
+ *  receives a new tensor owned by the caller, as with onnxd_run. Numeric
+ *  tensors only. On failure the NULL slots stay NULL and the provided
+ *  tensors may have been written in part. */
+onnxd_status onnxd_run_into(onnxd_model *model, const onnxd_tensor *inputs,
+                            size_t num_inputs, onnxd_tensor **outputs,
+                            size_t num_outputs);
 
 /** Frees an output tensor (its shape, name and data). NULL is fine. */
 void onnxd_tensor_free(onnxd_tensor *tensor);

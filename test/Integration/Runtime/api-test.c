@@ -94,6 +94,49 @@ static void exercise_add(onnxd_model *m) {
   printf("status %d: %s\n", (int)s, onnxd_last_error());
 }
 
+/* Runs the add model into the caller's tensors: y (a dynamic shape: copied
+ * there after the run) and c (static: computed in place); a_copy comes back
+ * new. Then provided tensors that do not fit. */
+static void exercise_into(onnxd_model *m) {
+  float a[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  float b[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+  int64_t shape[2] = {2, 4};
+  onnxd_tensor in[2] = {{"a", ONNXD_FLOAT, 2, shape, a},
+                        {"b", ONNXD_FLOAT, 2, shape, b}};
+  float y[8] = {0};
+  long long c[2] = {0, 0};
+  int64_t two = 2;
+  onnxd_tensor yt = {"y", ONNXD_FLOAT, 2, shape, y};
+  onnxd_tensor ct = {"c", ONNXD_INT64, 1, &two, c};
+  onnxd_tensor *out[3] = {&yt, NULL, &ct};
+  onnxd_status s = onnxd_run_into(m, in, 2, out, 3);
+  if (s != ONNXD_OK) {
+    printf("error %d: %s\n", (int)s, onnxd_last_error());
+    return;
+  }
+  printf("same tensors: %d %d\n", out[0] == &yt, out[2] == &ct);
+  for (int i = 0; i < 3; ++i)
+    print_tensor(out[i]);
+  onnxd_tensor_free(out[1]);
+
+  onnxd_tensor ci = {"c", ONNXD_INT32, 1, &two, c};
+  onnxd_tensor *wrong[3] = {NULL, NULL, &ci};
+  s = onnxd_run_into(m, in, 2, wrong, 3);
+  printf("status %d: %s\n", (int)s, onnxd_last_error());
+  int64_t three = 3;
+  onnxd_tensor c3 = {"c", ONNXD_INT64, 1, &three, c};
+  wrong[2] = &c3;
+  s = onnxd_run_into(m, in, 2, wrong, 3);
+  printf("status %d: %s\n", (int)s, onnxd_last_error());
+  /* y's shape is known only after the run. */
+  int64_t one[2] = {1, 4};
+  onnxd_tensor y1 = {"y", ONNXD_FLOAT, 2, one, y};
+  onnxd_tensor *late[3] = {&y1, NULL, NULL};
+  s = onnxd_run_into(m, in, 2, late, 3);
+  printf("status %d: %s; slots %d %d\n", (int)s, onnxd_last_error(),
+         late[0] == &y1, late[1] == NULL);
+}
+
 int main(int argc, char **argv) {
   if (argc != 4) {
     fprintf(stderr, "usage: %s add.mlir assert.mlir out.so\n", argv[0]);
@@ -109,6 +152,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   exercise_add(m);
+  printf("== into\n");
+  exercise_into(m);
   onnxd_model_free(m);
 
   printf("== assert\n");
@@ -143,6 +188,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   exercise_add(m);
+  exercise_into(m);
   onnxd_model_free(m);
 
   printf("== errors\n");
