@@ -510,7 +510,8 @@ onnxd_options makeOptions(int optLevel, int threads, const std::string &format,
                           const std::string &targetFeatures, bool codegen,
                           bool profile, const std::string &device,
                           const std::string &gpuChip,
-                          const std::string &deviceConfig, int microBatches) {
+                          const std::string &deviceConfig, int microBatches,
+                          bool memoryPlan) {
   onnxd_options o;
   onnxd_options_init(&o);
   o.opt_level = optLevel;
@@ -524,6 +525,7 @@ onnxd_options makeOptions(int optLevel, int threads, const std::string &format,
   o.gpu_chip = gpuChip.c_str();
   o.device_config = deviceConfig.c_str();
   o.micro_batches = microBatches;
+  o.memory_plan = memoryPlan ? 1 : 0;
   return o;
 }
 
@@ -739,18 +741,18 @@ PYBIND11_MODULE(_onnx_dialect, m) {
          const std::string &format, const std::string &targetCpu,
          const std::string &targetFeatures, bool codegen, bool profile,
          const std::string &device, const std::string &gpuChip,
-         const std::string &deviceConfig, int microBatches) {
+         const std::string &deviceConfig, int microBatches, bool memoryPlan) {
         return Model::compile(
             path, makeOptions(optLevel, threads, format, targetCpu,
                               targetFeatures, codegen, profile, device, gpuChip,
-                              deviceConfig, microBatches));
+                              deviceConfig, microBatches, memoryPlan));
       },
       py::arg("path"), py::arg("opt_level") = 3, py::arg("threads") = 1,
       py::arg("format") = "", py::arg("target_cpu") = "",
       py::arg("target_features") = "", py::arg("codegen") = true,
       py::arg("profile") = false, py::arg("device") = "",
       py::arg("gpu_chip") = "", py::arg("device_config") = "",
-      py::arg("micro_batches") = 1);
+      py::arg("micro_batches") = 1, py::arg("memory_plan") = true);
   m.def(
       "emit",
       [](const std::string &path, const std::string &out, int kind,
@@ -758,10 +760,10 @@ PYBIND11_MODULE(_onnx_dialect, m) {
          const std::string &targetCpu, const std::string &targetFeatures,
          bool codegen, bool profile, const std::string &device,
          const std::string &gpuChip, const std::string &deviceConfig,
-         int microBatches) {
-        onnxd_options o = makeOptions(optLevel, threads, format, targetCpu,
-                                      targetFeatures, codegen, profile, device,
-                                      gpuChip, deviceConfig, microBatches);
+         int microBatches, bool memoryPlan) {
+        onnxd_options o = makeOptions(
+            optLevel, threads, format, targetCpu, targetFeatures, codegen,
+            profile, device, gpuChip, deviceConfig, microBatches, memoryPlan);
         onnxd_status s;
         {
           py::gil_scoped_release release;
@@ -774,7 +776,8 @@ PYBIND11_MODULE(_onnx_dialect, m) {
       py::arg("target_cpu") = "", py::arg("target_features") = "",
       py::arg("codegen") = true, py::arg("profile") = false,
       py::arg("device") = "", py::arg("gpu_chip") = "",
-      py::arg("device_config") = "", py::arg("micro_batches") = 1);
+      py::arg("device_config") = "", py::arg("micro_batches") = 1,
+      py::arg("memory_plan") = true);
   m.def("load", &Model::load, py::arg("path"));
   m.def(
       "mpi_init",

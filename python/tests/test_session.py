@@ -383,3 +383,15 @@ def test_runs_after_a_failed_run():
     for _ in range(3):
         np.testing.assert_array_equal(
             sess.run(None, {"x": x, "a": ones, "b": ones})[0], first)
+
+
+def test_without_memory_plan():
+    """memory_plan=False compiles each buffer as its own allocation: the
+    same outputs."""
+    model, reference = chain_model()
+    x = np.linspace(-1, 1, 256 * 256, dtype=np.float32).reshape(256, 256)
+    feed = {"x": x, "a": np.ones(3, np.float32), "b": np.ones(3, np.float32)}
+    planned = onnx_dialect.InferenceSession(model).run(None, feed)[0]
+    unplanned = onnx_dialect.InferenceSession(model, memory_plan=False).run(None, feed)[0]
+    np.testing.assert_array_equal(planned, unplanned)
+    np.testing.assert_allclose(planned, reference(x), rtol=1e-4, atol=1e-5)
