@@ -36,8 +36,9 @@
 //   overwrites: bufferization copies the filled buffer for all but one of
 //   them (7.7 MB a run in ResNet-50). A value that depends on nothing but
 //   an empty tensor, constants and scalars (a fill, or the loop that fills
-//   it in vectors) gets a clone of it per use, each filling a buffer of its
-//   own.
+//   it in vectors) gets a clone of it per use (past reshapes and casts:
+//   direct convolutions take their accumulator with a dynamic dim), each
+//   filling a buffer of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -208,8 +209,8 @@ static bool fillsEmptyTensor(Operation *op) {
 }
 
 /// One clone of each fill of an empty tensor per use (see the file header).
-/// The uses are those past the reshapes of the fill's result; each clone
-/// fills an empty tensor of its own (its init's reshapes cloned too), and
+/// The uses are those past the reshapes and casts of the fill's result; each
+/// clone fills an empty tensor of its own (its init's reshapes cloned too), and
 /// the reshapes on the way to its use are cloned after it.
 static void duplicateFills(Operation *root) {
   SmallVector<Operation *> fills;
@@ -224,7 +225,8 @@ static void duplicateFills(Operation *root) {
         [&](Value value, SmallVector<Operation *> &path) {
           for (OpOperand &use : value.getUses()) {
             Operation *user = use.getOwner();
-            if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user)) {
+            if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+                    tensor::CastOp>(user)) {
               path.push_back(user);
               collect(user->getResult(0), path);
               path.pop_back();

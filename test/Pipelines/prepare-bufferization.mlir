@@ -129,3 +129,46 @@ func.func @shared_fill(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor<4x8x
   } -> tensor<4x8xf32>
   return %r0, %r1 : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// The same through a cast to a dynamic dim (how direct convolutions take
+// their accumulator): the cast is cloned with the fill for each use.
+// CHECK-LABEL: func.func @shared_fill_cast
+// CHECK-COUNT-2: tensor.empty() : tensor<4x8xf32>
+// CHECK: scf.for
+// CHECK: tensor.cast
+// CHECK: scf.for
+// CHECK: tensor.cast
+// BUF-LABEL: func.func @shared_fill_cast
+// BUF-COUNT-2: memref.alloc()
+// BUF-NOT: memref.alloc()
+// BUF-NOT: memref.copy
+#id = affine_map<(i, j) -> (i, j)>
+func.func @shared_fill_cast(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %zeros = arith.constant dense<0.0> : vector<8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %flat = tensor.collapse_shape %e [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %filled = scf.for %i = %c0 to %c32 step %c8 iter_args(%t = %flat) -> (tensor<32xf32>) {
+    %s = tensor.extract_slice %t[%i] [8] [1] : tensor<32xf32> to tensor<8xf32>
+    %w = vector.transfer_write %zeros, %s[%c0] {in_bounds = [true]} : vector<8xf32>, tensor<8xf32>
+    %u = tensor.insert_slice %w into %t[%i] [8] [1] : tensor<8xf32> into tensor<32xf32>
+    scf.yield %u : tensor<32xf32>
+  }
+  %acc = tensor.expand_shape %filled [[0, 1]] output_shape [4, 8] : tensor<32xf32> into tensor<4x8xf32>
+  %dyn = tensor.cast %acc : tensor<4x8xf32> to tensor<?x8xf32>
+  %r0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xf32>) outs(%dyn : tensor<?x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<?x8xf32>
+  %r1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<4x8xf32>) outs(%dyn : tensor<?x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<?x8xf32>
+  return %r0, %r1 : tensor<?x8xf32>, tensor<?x8xf32>
+}
