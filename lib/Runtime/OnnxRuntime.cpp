@@ -826,6 +826,42 @@ static onnxd_status checkProvided(const Signature &sig,
   return ONNXD_OK;
 }
 
+/// The caller's output tensors must not share memory with the inputs or
+/// with each other: the compiled code writes an output while it still reads
+/// the inputs.
+static onnxd_status
+checkProvidedOverlap(const Signature &sig,
+                     const std::vector<const onnxd_value *> &bound,
+                     onnxd_tensor *const *provided) {
+  auto range = [](const onnxd_tensor &t) {
+    auto *begin = static_cast<const char *>(t.data);
+    size_t bytes = elementCount(t.shape, t.rank) * storageSize(t.dtype);
+    return std::make_pair(begin, begin + bytes);
+  };
+  auto overlap = [&](const onnxd_tensor &a, const onnxd_tensor &b) {
+    auto [a0, a1] = range(a);
+    auto [b0, b1] = range(b);
+    return a0 < a1 && b0 < b1 && a0 < b1 && b0 < a1;
+  };
+  for (size_t i = 0; i < sig.outputs.size(); ++i) {
+    if (!provided[i])
+      continue;
+    for (size_t j = 0; j < bound.size(); ++j)
+      if (!sig.inputs[j].isHandle() && overlap(*provided[i], bound[j]->tensor))
+        return fail(ONNXD_INVALID_ARGUMENT,
+                    "output '" + sig.outputs[i].name +
+                        "': the provided tensor's data overlaps input '" +
+                        sig.inputs[j].name + "'");
+    for (size_t j = 0; j < i; ++j)
+      if (provided[j] && overlap(*provided[i], *provided[j]))
+        return fail(ONNXD_INVALID_ARGUMENT,
+                    "output '" + sig.outputs[i].name +
+                        "': the provided tensor's data overlaps output '" +
+                        sig.outputs[j].name + "'");
+  }
+  return ONNXD_OK;
+}
+
 /// Moves the outputs the run returned (rather than wrote in place) into the
 /// caller's tensors, where it provided some: the shapes must agree.
 static onnxd_status copyIntoProvided(const Signature &sig,
@@ -1123,6 +1159,9 @@ static onnxd_status runTensors(onnxd_model *model, const char *what,
   std::vector<const onnxd_value *> bound;
   if (onnxd_status s = bindInputs(sig, values.data(), num_inputs, bound))
     return s;
+  if (provided)
+    if (onnxd_status s = checkProvidedOverlap(sig, bound, provided))
+      return s;
   std::vector<RunOutput> outs;
   if (onnxd_status s = runEntry(model, bound, outs, provided))
     return s;

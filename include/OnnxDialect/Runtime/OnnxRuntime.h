@@ -328,8 +328,9 @@ onnxd_status onnxd_run(onnxd_model *model, const onnxd_tensor *inputs,
  *  directly into that data; one whose shape is known only after the run is
  *  copied there, and a shape that differs then fails the run. A NULL slot
  *  receives a new tensor owned by the caller, as with onnxd_run. Numeric
- *  tensors only. On failure the NULL slots stay NULL and the provided
- *  tensors may have been written in part. */
+ *  tensors only, whose data shares no byte with an input's or another
+ *  provided output's (an error). On failure the NULL slots stay NULL and the
+ * provided tensors may have been written in part. */
 onnxd_status onnxd_run_into(onnxd_model *model, const onnxd_tensor *inputs,
                             size_t num_inputs, onnxd_tensor **outputs,
                             size_t num_outputs);

@@ -135,6 +135,15 @@ static void exercise_into(onnxd_model *m) {
   s = onnxd_run_into(m, in, 2, late, 3);
   printf("status %d: %s; slots %d %d\n", (int)s, onnxd_last_error(),
          late[0] == &y1, late[1] == NULL);
+  /* An output written over an input, or over another output. */
+  onnxd_tensor over = {"y", ONNXD_FLOAT, 2, shape, b};
+  onnxd_tensor *aliased[3] = {&over, NULL, NULL};
+  s = onnxd_run_into(m, in, 2, aliased, 3);
+  printf("status %d: %s\n", (int)s, onnxd_last_error());
+  onnxd_tensor y2 = {"a_copy", ONNXD_FLOAT, 2, shape, y};
+  onnxd_tensor *twice[3] = {&yt, &y2, NULL};
+  s = onnxd_run_into(m, in, 2, twice, 3);
+  printf("status %d: %s\n", (int)s, onnxd_last_error());
 }
 
 int main(int argc, char **argv) {
