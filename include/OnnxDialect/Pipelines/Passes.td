@@ -162,12 +162,12 @@ def OutputParamsPass : Pass<"onnx-output-params", "::mlir::ModuleOp"> {
     Each result of the entry function that is a memref of static shape and
     identity layout becomes an argument appended after the inputs (with the
     result's attributes, `onnx.name` among them): the buffer the caller
-    (the runtime, or a caller of onnxd_run with its own output tensors)
-    provides. A result that is a top-level `memref.alloc` returned once is
-    computed directly into that argument; any other (an input, a constant, a
-    view of a buffer of the function) is copied into it before the return.
-    An output that is not a buffer of the function (an input, a constant,
-    one buffer returned twice) or whose shape is dynamic stays a result. The
+    (the runtime, or a caller of onnxd_run_into with its own output
+    tensors) provides. A result that is a top-level `memref.alloc` returned
+    once is computed directly into that argument; a view of such a buffer
+    is copied into it before the return, and the buffer freed. An output
+    that is not a buffer of the function (an input, a constant), one buffer
+    returned twice, or an output whose shape is dynamic stays a result. The
     module attribute `onnx.output_params` lists the outputs that became
     arguments, in their order, each as `[output index, dims...]`.
   }];
