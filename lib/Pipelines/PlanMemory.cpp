@@ -101,7 +101,11 @@ static int64_t bytesOf(MemRefType type, const DataLayout &layout) {
   Type element = type.getElementType();
   if (!element.isIntOrIndexOrFloat())
     return -1;
-  int64_t elementBytes = layout.getTypeSize(element).getFixedValue();
+  // An element's stride is its size rounded up to its alignment (LLVM's
+  // allocation size: 8 bytes for an i48, 16 for an f80).
+  int64_t elementBytes =
+      llvm::alignTo(layout.getTypeSize(element).getFixedValue(),
+                    layout.getTypeABIAlignment(element));
   return std::max<int64_t>(type.getNumElements() * elementBytes, 1);
 }
 

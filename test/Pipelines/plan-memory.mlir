@@ -115,3 +115,22 @@ func.func @kept(%n: index, %flag: i1) -> index {
   memref.dealloc %p : memref<4xf32>
   return %ptr : index
 }
+
+// -----
+
+// An element takes its size rounded up to its alignment, as LLVM lays
+// memrefs out: ten i48 are 80 bytes (not 60), so %b goes at 128.
+// CHECK-LABEL: memref.global "private" @odd_elements_arena : memref<192xi8>
+// CHECK: memref.view %{{.*}}[%c0{{.*}}][] : memref<192xi8> to memref<10xi48>
+// CHECK: memref.view %{{.*}}[%c128{{.*}}][] : memref<192xi8> to memref<4xf32>
+func.func @odd_elements(%x: memref<10xi48>, %y: memref<4xf32>) {
+  %a = memref.alloc() : memref<10xi48>
+  %b = memref.alloc() : memref<4xf32>
+  memref.copy %x, %a : memref<10xi48> to memref<10xi48>
+  memref.copy %y, %b : memref<4xf32> to memref<4xf32>
+  memref.copy %a, %x : memref<10xi48> to memref<10xi48>
+  memref.copy %b, %y : memref<4xf32> to memref<4xf32>
+  memref.dealloc %a : memref<10xi48>
+  memref.dealloc %b : memref<4xf32>
+  return
+}
