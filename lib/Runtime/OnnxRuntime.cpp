@@ -565,7 +565,8 @@ static OwnedTensor *newTensor(const ValueSignature &v, const int64_t *shape) {
   if (!t)
     return nullptr;
   auto *dims = reinterpret_cast<int64_t *>(t + 1);
-  std::memcpy(dims, shape, rank * sizeof(int64_t));
+  if (rank) // a rank-0 shape may be null
+    std::memcpy(dims, shape, rank * sizeof(int64_t));
   char *name = reinterpret_cast<char *>(dims + rank);
   std::memcpy(name, v.name.c_str(), v.name.size() + 1);
   t->tensor.name = name;
