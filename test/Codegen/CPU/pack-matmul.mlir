@@ -632,6 +632,60 @@ func.func @pools(%x: tensor<1x4x9x9xf32>, %init: tensor<1x4x4x4xf32>) -> (tensor
   return %m, %s : tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>
 }
 
+// ResNet-50's MaxPool: 3x3, stride 2, over the image padded by a row and a
+// column of -inf. No padded copy: the windows read the image itself, in
+// blocks of outputs that read the same taps: output row 0 and column 0
+// lack tap 0 (rows and columns -1), the rest reads all 9. A pad of zeros
+// (not max's identity) stays. (The pad left unused goes at the next
+// canonicalization.)
+// CHECK-LABEL: func.func @max_pool_padded
+// The corner: taps (1..2, 1..2), from image row and column 0.
+// CHECK: tensor.extract_slice %arg0[0, 0, 0, 0] [1, 4, 1, 1] [1, 1, 2, 2]
+// CHECK: linalg.generic
+// CHECK-COUNT-4: arith.maximumf
+// CHECK-NOT: arith.maximumf
+// CHECK: tensor.insert_slice {{.*}}[0, 0, 0, 0] [1, 4, 1, 1] [1, 1, 1, 1]
+// Row 0 from column 1: taps (1..2, 0..2).
+// CHECK: linalg.generic
+// CHECK-COUNT-6: arith.maximumf
+// CHECK-NOT: arith.maximumf
+// CHECK: tensor.insert_slice {{.*}}[0, 0, 0, 1] [1, 4, 1, 3] [1, 1, 1, 1]
+// Column 0 from row 1: taps (0..2, 1..2).
+// CHECK: linalg.generic
+// CHECK-COUNT-6: arith.maximumf
+// CHECK-NOT: arith.maximumf
+// CHECK: tensor.insert_slice {{.*}}[0, 0, 1, 0] [1, 4, 3, 1] [1, 1, 1, 1]
+// The interior: all 9 taps, the first from image row and column 1.
+// CHECK: tensor.extract_slice %arg0[0, 0, 1, 1] [1, 4, 3, 3] [1, 1, 2, 2]
+// CHECK: linalg.generic
+// CHECK-COUNT-9: arith.maximumf
+// CHECK: tensor.insert_slice {{.*}}[0, 0, 1, 1] [1, 4, 3, 3] [1, 1, 1, 1]
+// CHECK-LABEL: func.func @max_pool_zero_padded
+// CHECK: %[[P:.*]] = tensor.pad
+// CHECK: tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 4, 4, 4] [1, 1, 2, 2]
+// CHECK: linalg.generic
+// CHECK-COUNT-9: arith.maximumf
+func.func @max_pool_padded(%x: tensor<1x4x8x8xf32>, %init: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %lowest = arith.constant 0xFF800000 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 0, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %lowest : f32
+  } : tensor<1x4x8x8xf32> to tensor<1x4x9x9xf32>
+  %window = tensor.empty() : tensor<3x3xf32>
+  %m = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %window : tensor<1x4x9x9xf32>, tensor<3x3xf32>) outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %m : tensor<1x4x4x4xf32>
+}
+func.func @max_pool_zero_padded(%x: tensor<1x4x8x8xf32>, %init: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 0, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x8x8xf32> to tensor<1x4x9x9xf32>
+  %window = tensor.empty() : tensor<3x3xf32>
+  %m = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %window : tensor<1x4x9x9xf32>, tensor<3x3xf32>) outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %m : tensor<1x4x4x4xf32>
+}
+
 // The packed blob of @matmul_const after its alignment (0x40000000: 64):
 // row k = 0 is 1, 2, 3 then 13 zeros, row k = 1 is 4, 5, 6 then 13 zeros
 // (f32, little endian).
