@@ -57,6 +57,7 @@
 #include "mlir/Pass/Pass.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace mlir {
 namespace onnx {
@@ -93,7 +94,7 @@ struct Buffer {
 } // namespace
 
 /// The bytes of a buffer of `type` as the LLVM lowering lays it out, or -1
-/// when this pass does not plan such buffers.
+/// when this pass does not plan such buffers (or the size overflows).
 static int64_t bytesOf(MemRefType type, const DataLayout &layout) {
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
       type.getMemorySpace())
@@ -106,7 +107,10 @@ static int64_t bytesOf(MemRefType type, const DataLayout &layout) {
   int64_t elementBytes =
       llvm::alignTo(layout.getTypeSize(element).getFixedValue(),
                     layout.getTypeABIAlignment(element));
-  return std::max<int64_t>(type.getNumElements() * elementBytes, 1);
+  std::optional<int64_t> bytes = elementBytes;
+  for (int64_t dim : type.getShape())
+    bytes = bytes ? llvm::checkedMul(*bytes, dim) : std::nullopt;
+  return bytes ? std::max<int64_t>(*bytes, 1) : -1;
 }
 
 /// Whether `user`, given a value that points into a buffer as `operand`,

@@ -813,14 +813,22 @@ static onnxd_status checkProvided(const Signature &sig,
                   where + "the provided tensor has rank " +
                       std::to_string(t->rank) + ", the output " +
                       std::to_string(v.dims.size()));
-    for (size_t k = 0; k < v.dims.size(); ++k)
+    size_t bytes = storageSize(t->dtype);
+    for (size_t k = 0; k < v.dims.size(); ++k) {
+      if (t->shape[k] < 0 ||
+          __builtin_mul_overflow(bytes, size_t(t->shape[k]), &bytes))
+        return fail(ONNXD_INVALID_ARGUMENT,
+                    where + "the provided tensor's shape " +
+                        shapeString(t->rank, t->shape) +
+                        " has a negative dim or too many elements");
       if (v.dims[k] >= 0 && t->shape[k] != v.dims[k])
         return fail(ONNXD_INVALID_ARGUMENT, where + "dim " + std::to_string(k) +
                                                 " of the provided tensor is " +
                                                 std::to_string(t->shape[k]) +
                                                 ", the output's " +
                                                 std::to_string(v.dims[k]));
-    if (!t->data && elementCount(t->shape, t->rank) > 0)
+    }
+    if (!t->data && bytes > 0)
       return fail(ONNXD_INVALID_ARGUMENT,
                   where + "the provided tensor has no data");
   }
@@ -950,15 +958,22 @@ static onnxd_status runEntry(onnxd_model *model,
       outs[o].tensor = t;
       outs[o].borrowed = true;
     } else {
-      OwnedTensor *owned = newTensor(v, v.dims.data());
-      size_t bytes = std::max<int64_t>(elementCount(v.dims.data(), rank), 1) *
-                     storageSize(v.dtype);
+      // The bytes, rounded up to the alignment, unless they overflow.
+      size_t bytes = storageSize(v.dtype);
+      for (int64_t dim : v.dims)
+        if (__builtin_mul_overflow(bytes, size_t(dim), &bytes))
+          bytes = SIZE_MAX;
+      bytes = std::max<size_t>(bytes, 1);
+      OwnedTensor *owned =
+          bytes < SIZE_MAX - 63 ? newTensor(v, v.dims.data()) : nullptr;
       if (owned)
         owned->base = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
       if (!owned || !owned->base) {
         std::free(owned);
         freeOutputs(outs);
-        return fail(ONNXD_RUNTIME_ERROR, "out of memory");
+        return fail(ONNXD_RUNTIME_ERROR,
+                    "out of memory: cannot allocate output '" + v.name +
+                        "' of shape " + shapeString(rank, v.dims.data()));
       }
       // A string tensor's pointers are its own only once copied (below):
       // null until then, for onnxd_tensor_free.
@@ -1193,9 +1208,6 @@ onnxd_status onnxd_run_into(onnxd_model *model, const onnxd_tensor *inputs,
   if (onnxd_status s = checkProvided(sig, outputs))
     return s;
   std::vector<onnxd_tensor *> provided(outputs, outputs + num_outputs);
-  for (size_t i = 0; i < num_outputs; ++i)
-    if (!provided[i])
-      outputs[i] = nullptr;
   onnxd_status status = runTensors(model, "onnxd_run_into", inputs, num_inputs,
                                    provided.data(), outputs);
   if (status != ONNXD_OK)

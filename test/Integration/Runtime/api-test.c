@@ -135,6 +135,12 @@ static void exercise_into(onnxd_model *m) {
   s = onnxd_run_into(m, in, 2, late, 3);
   printf("status %d: %s; slots %d %d\n", (int)s, onnxd_last_error(),
          late[0] == &y1, late[1] == NULL);
+  /* A provided shape with a negative dim. */
+  int64_t negative[2] = {-1, 4};
+  onnxd_tensor yn = {"y", ONNXD_FLOAT, 2, negative, y};
+  onnxd_tensor *bad[3] = {&yn, NULL, NULL};
+  s = onnxd_run_into(m, in, 2, bad, 3);
+  printf("status %d: %s\n", (int)s, onnxd_last_error());
   /* An output written over an input, or over another output. */
   onnxd_tensor over = {"y", ONNXD_FLOAT, 2, shape, b};
   onnxd_tensor *aliased[3] = {&over, NULL, NULL};
