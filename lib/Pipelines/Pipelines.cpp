@@ -154,8 +154,10 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createExpandShapesToReinterpretCastsPass());
   pm.addPass(createFlattenConstantGlobalsPass());
   pm.addPass(createMarkEntryCInterfacePass());
-  if (options.runtimeChecks)
+  if (options.runtimeChecks) {
+    pm.addPass(createCheckBufferSizesPass());
     pm.addPass(createLowerAssertsToRuntimePass());
+  }
   // A function a kernel, for LLVM to compile apart.
   if (!options.gpuMappingOnCPU)
     pm.addPass(createOutlineKernelsPass());

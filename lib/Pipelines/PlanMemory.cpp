@@ -99,14 +99,10 @@ static int64_t bytesOf(MemRefType type, const DataLayout &layout) {
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
       type.getMemorySpace())
     return -1;
-  Type element = type.getElementType();
-  if (!element.isIntOrIndexOrFloat())
-    return -1;
-  // An element's stride is its size rounded up to its alignment (LLVM's
-  // allocation size: 8 bytes for an i48, 16 for an f80).
   int64_t elementBytes =
-      llvm::alignTo(layout.getTypeSize(element).getFixedValue(),
-                    layout.getTypeABIAlignment(element));
+      onnx::bufferElementBytes(type.getElementType(), layout);
+  if (elementBytes < 0)
+    return -1;
   std::optional<int64_t> bytes = elementBytes;
   for (int64_t dim : type.getShape())
     bytes = bytes ? llvm::checkedMul(*bytes, dim) : std::nullopt;

@@ -211,6 +211,31 @@ def PlanMemoryPass : Pass<"onnx-plan-memory", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def CheckBufferSizesPass
+    : Pass<"onnx-check-buffer-sizes", "::mlir::ModuleOp"> {
+  let summary = "Fail a run whose buffer would need more bytes than an "
+                "allocation can have, instead of wrapping its size";
+  let description = [{
+    The LLVM lowering of `memref.alloc` multiplies the dims and the element
+    size in 64 bits and does not look at the overflow: a
+    `tensor<2147483648x2147483648xf32>` asks the allocator for 0 bytes, and
+    the code that fills it writes over the heap. This pass puts a
+    `cf.assert` before each `memref.alloc` whose size may pass
+    `max-bytes` (2^62): always false for a static shape that does, and for a
+    dynamic one a test of each multiplication on the run's dims. The
+    message names the ONNX node of the allocation (its location's name), its
+    shape and its element type; `onnx-lower-asserts-to-runtime` makes it
+    the run's error. Allocations inside `scf.forall` and `scf.parallel` are
+    left alone: a check there would keep the loop sequential, and a buffer
+    there is a thread's tile of tensors allocated outside.
+  }];
+  let options = [Option<"maxBytes", "max-bytes", "int64_t",
+                        "int64_t(1) << 62",
+                        "the largest buffer a run may ask for">];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect"];
+}
+
 def MarkEntryCInterfacePass
     : Pass<"onnx-mark-entry-c-interface", "::mlir::ModuleOp"> {
   let summary = "Put llvm.emit_c_interface on the module's entry function";

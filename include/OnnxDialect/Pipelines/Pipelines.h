@@ -26,6 +26,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
@@ -164,6 +165,11 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
 /// The function the runtime calls: the one the module attribute `onnx.entry`
 /// names, else the only public function with a body (null if several).
 func::FuncOp findEntryFunction(ModuleOp module);
+
+/// The bytes one element of a buffer of `element` takes as the LLVM lowering
+/// lays it out (its size rounded up to its ABI alignment: 8 for an i48, 16
+/// for an f80), or -1 for an element that is not an integer, index or float.
+int64_t bufferElementBytes(Type element, const DataLayout &layout);
 
 /// The passes of include/OnnxDialect/Pipelines/Passes.td:
 /// create<Name>() and register<Name>() for each.
