@@ -127,6 +127,7 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   if (options.codegen)
     addPipeline(pm, "func.func(onnx-cpu-pack-matmul{" + target +
                         " num-threads=" + std::to_string(options.numThreads) +
+                        " winograd=" + std::to_string(options.winograd) +
                         "})," + canonicalize);
   pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
   addPipeline(pm, canonicalize);

@@ -453,6 +453,10 @@ static Error lower(Compilation &c, const onnxd_options &options) {
   if (device != "cpu")
     return makeError(ONNXD_INVALID_ARGUMENT,
                      "unknown device '" + device + "' (cpu or cuda)");
+  if (options.winograd != 0 && options.winograd != 2 && options.winograd != 4)
+    return makeError(ONNXD_INVALID_ARGUMENT,
+                     "winograd " + std::to_string(options.winograd) +
+                         ": not 0 (off), 2 or 4");
   PassManager pm(&c.context);
   onnx::LowerToLLVMOptions pipeline;
   pipeline.onnxLevel = hasONNXOps(*c.module);
@@ -461,6 +465,7 @@ static Error lower(Compilation &c, const onnxd_options &options) {
   pipeline.runtimeAllocator = true;
   pipeline.codegen = options.codegen != 0;
   pipeline.memoryPlan = options.memory_plan != 0;
+  pipeline.winograd = options.winograd;
   pipeline.profile = options.profile != 0;
   pipeline.targetCPU = targetCPUName(options);
   // Test hook (docs/gpu.md, "Tests"): the GPU mapping run on the CPU.

@@ -199,6 +199,7 @@ void onnxd_options_init(onnxd_options *options) {
   options->device = nullptr;
   options->gpu_chip = nullptr;
   options->memory_plan = 1;
+  options->winograd = 4;
 }
 
 void mlir::onnx::runtime::makeRuntimeGlobal() {

@@ -511,7 +511,7 @@ onnxd_options makeOptions(int optLevel, int threads, const std::string &format,
                           bool profile, const std::string &device,
                           const std::string &gpuChip,
                           const std::string &deviceConfig, int microBatches,
-                          bool memoryPlan) {
+                          bool memoryPlan, int winograd) {
   onnxd_options o;
   onnxd_options_init(&o);
   o.opt_level = optLevel;
@@ -526,6 +526,7 @@ onnxd_options makeOptions(int optLevel, int threads, const std::string &format,
   o.device_config = deviceConfig.c_str();
   o.micro_batches = microBatches;
   o.memory_plan = memoryPlan ? 1 : 0;
+  o.winograd = winograd;
   return o;
 }
 
@@ -741,18 +742,21 @@ PYBIND11_MODULE(_onnx_dialect, m) {
          const std::string &format, const std::string &targetCpu,
          const std::string &targetFeatures, bool codegen, bool profile,
          const std::string &device, const std::string &gpuChip,
-         const std::string &deviceConfig, int microBatches, bool memoryPlan) {
-        return Model::compile(
-            path, makeOptions(optLevel, threads, format, targetCpu,
-                              targetFeatures, codegen, profile, device, gpuChip,
-                              deviceConfig, microBatches, memoryPlan));
+         const std::string &deviceConfig, int microBatches, bool memoryPlan,
+         int winograd) {
+        return Model::compile(path,
+                              makeOptions(optLevel, threads, format, targetCpu,
+                                          targetFeatures, codegen, profile,
+                                          device, gpuChip, deviceConfig,
+                                          microBatches, memoryPlan, winograd));
       },
       py::arg("path"), py::arg("opt_level") = 3, py::arg("threads") = 1,
       py::arg("format") = "", py::arg("target_cpu") = "",
       py::arg("target_features") = "", py::arg("codegen") = true,
       py::arg("profile") = false, py::arg("device") = "",
       py::arg("gpu_chip") = "", py::arg("device_config") = "",
-      py::arg("micro_batches") = 1, py::arg("memory_plan") = true);
+      py::arg("micro_batches") = 1, py::arg("memory_plan") = true,
+      py::arg("winograd") = 4);
   m.def(
       "emit",
       [](const std::string &path, const std::string &out, int kind,
@@ -760,10 +764,11 @@ PYBIND11_MODULE(_onnx_dialect, m) {
          const std::string &targetCpu, const std::string &targetFeatures,
          bool codegen, bool profile, const std::string &device,
          const std::string &gpuChip, const std::string &deviceConfig,
-         int microBatches, bool memoryPlan) {
-        onnxd_options o = makeOptions(
-            optLevel, threads, format, targetCpu, targetFeatures, codegen,
-            profile, device, gpuChip, deviceConfig, microBatches, memoryPlan);
+         int microBatches, bool memoryPlan, int winograd) {
+        onnxd_options o =
+            makeOptions(optLevel, threads, format, targetCpu, targetFeatures,
+                        codegen, profile, device, gpuChip, deviceConfig,
+                        microBatches, memoryPlan, winograd);
         onnxd_status s;
         {
           py::gil_scoped_release release;
@@ -777,7 +782,7 @@ PYBIND11_MODULE(_onnx_dialect, m) {
       py::arg("codegen") = true, py::arg("profile") = false,
       py::arg("device") = "", py::arg("gpu_chip") = "",
       py::arg("device_config") = "", py::arg("micro_batches") = 1,
-      py::arg("memory_plan") = true);
+      py::arg("memory_plan") = true, py::arg("winograd") = 4);
   m.def("load", &Model::load, py::arg("path"));
   m.def(
       "mpi_init",

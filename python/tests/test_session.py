@@ -395,3 +395,27 @@ def test_without_memory_plan():
     unplanned = onnx_dialect.InferenceSession(model, memory_plan=False).run(None, feed)[0]
     np.testing.assert_array_equal(planned, unplanned)
     np.testing.assert_allclose(planned, reference(x), rtol=1e-4, atol=1e-5)
+
+
+def test_winograd_option():
+    """winograd=4 (the default), 2 and 0 compile a 3x3 convolution through
+    Winograd's F(4, 3), F(2, 3) along its rows, or directly: the same outputs
+    within float32 rounding; another value is an error."""
+    rng = np.random.default_rng(3)
+    w = (rng.standard_normal((16, 16, 3, 3)) / 12).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["y"], pads=[1] * 4)], "conv",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 12, 12])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 16, 12, 12])],
+        [numpy_helper.from_array(w, "w")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    x = rng.standard_normal((1, 16, 12, 12)).astype(np.float32)
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    reference = sum(np.einsum("chw,fc->fhw", xp[0, :, i:i + 12, j:j + 12],
+                              w[:, :, i, j]) for i in range(3) for j in range(3))
+    for m in (4, 2, 0):
+        y = onnx_dialect.InferenceSession(model, winograd=m).run(None, {"x": x})[0]
+        np.testing.assert_allclose(y[0], reference, rtol=1e-5, atol=1e-5)
+    with pytest.raises(onnx_dialect.InvalidArgument, match="winograd 3"):
+        onnx_dialect.InferenceSession(model, winograd=3)

@@ -46,6 +46,7 @@ struct Options {
   std::string modelPath, outputDir, testDir, emitKind, outputFile;
   std::string targetCPU, targetFeatures, profileFile, deviceConfig;
   std::string device, gpuChip;
+  int winograd = 4;
   bool codegen = true, memoryPlan = true, outputDirGiven = false,
        profileGiven = false;
   std::vector<std::string> inputFiles;
@@ -97,6 +98,10 @@ static const char *const kUsageText =
     "  --no-memory-plan      allocate each buffer on its own instead of "
     "placing\n"
     "                        them in one arena planned by liveness\n"
+    "  --winograd M          3x3 convolutions with unit strides through "
+    "Winograd's\n"
+    "                        F(M, 3) along their rows: 4 (default), 2, or 0 "
+    "(off)\n"
     "  --profile FILE        time every kernel of every run; write them to "
     "FILE as\n"
     "                        Chrome trace events (ONNX Runtime's profile "
@@ -173,7 +178,14 @@ static bool parseArgs(int argc, char **argv) {
       opts.codegen = false;
     else if (arg == "--no-memory-plan")
       opts.memoryPlan = false;
-    else if (value("--profile", v)) {
+    else if (value("--winograd", v)) {
+      if (v != "0" && v != "2" && v != "4") {
+        llvm::errs() << "onnx-run: --winograd takes 0 (off), 2 or 4, got '" << v
+                     << "'\n";
+        return false;
+      }
+      opts.winograd = std::stoi(v);
+    } else if (value("--profile", v)) {
       opts.profileFile = v;
       opts.profileGiven = true;
     } else if (value("--test-dir", v))
@@ -977,6 +989,7 @@ static int mainBody() {
   options.target_features = opts.targetFeatures.c_str();
   options.codegen = opts.codegen ? 1 : 0;
   options.memory_plan = opts.memoryPlan ? 1 : 0;
+  options.winograd = opts.winograd;
   options.profile = opts.profileGiven ? 1 : 0;
   options.device_config =
       opts.deviceConfig.empty() ? nullptr : opts.deviceConfig.c_str();

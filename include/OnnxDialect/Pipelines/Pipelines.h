@@ -72,6 +72,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "(onnx-plan-memory); off: each buffer allocated on "
                      "its own and freed at the end"),
       llvm::cl::init(true)};
+  PassOptions::Option<unsigned> winograd{
+      *this, "winograd",
+      llvm::cl::desc("With codegen: 3x3 convolutions with unit strides "
+                     "through Winograd's F(m, 3) along their rows, m = 4 or "
+                     "2; 0: computed directly"),
+      llvm::cl::init(4)};
   PassOptions::Option<bool> profile{
       *this, "profile",
       llvm::cl::desc("Bracket each kernel of the entry function with "

@@ -218,6 +218,11 @@ typedef struct onnxd_options {
    *  arena planned at compile time by liveness, mapped when the code is
    *  loaded (onnx-plan-memory); 0 allocates each buffer on its own. */
   int memory_plan;
+  /** 3x3 convolutions with unit strides through Winograd's minimal filtering
+   *  F(m, 3) along their rows (onnx-cpu-pack-matmul, docs/codegen.md): 4
+   *  (default) or 2; 0 computes them directly. Any other value is
+   *  ONNXD_INVALID_ARGUMENT. */
+  int winograd;
 } onnxd_options;
 
 typedef struct onnxd_model onnxd_model;

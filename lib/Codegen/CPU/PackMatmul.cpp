@@ -797,6 +797,64 @@ bool directConvByRows(const CPUTarget &target, int64_t f, int64_t oh,
                        : 100 * byRows <= 97 * byPositions;
 }
 
+/// One phase of a direct convolution (see directConv): its packed filter
+/// taps times its image [C, length], added to the accumulator `acc`, by
+/// positions [F/m0, P/n0, m0, n0] or by rows [OH, F/lanes, OW, lanes] of
+/// positions `wq` apart. A linalg.generic marked kDirectConvAttr. By rows
+/// with `rowsPerFilter`, the taps are [OH / rowsPerFilter, F/lanes, C, KH,
+/// KW, lanes]: a filter for each block of that many output rows (the
+/// products of a Winograd convolution, in one kernel).
+Value directConvStep(OpBuilder &b, Location loc, Value taps, Value image,
+                     Value acc, bool byRows, int64_t wq, int64_t n0,
+                     int64_t rowsPerFilter = 0) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr d0, d1, d2, d3, d4, d5, d6;
+  bindDims(ctx, d0, d1, d2, d3, d4, d5, d6);
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators = {
+      IteratorType::parallel,  IteratorType::parallel,  IteratorType::reduction,
+      IteratorType::reduction, IteratorType::reduction, IteratorType::parallel,
+      IteratorType::parallel};
+  // By positions: [F/m0, P/n0, C, KH, KW, m0, n0]; by rows: [OH, F/lanes,
+  // C, KH, KW, OW, lanes].
+  SmallVector<AffineMap> maps = {
+      !byRows ? AffineMap::get(7, 0, {d0, d2, d3, d4, d5}, ctx)
+      : rowsPerFilter
+          ? AffineMap::get(
+                7, 0, {d0.floorDiv(rowsPerFilter), d1, d2, d3, d4, d6}, ctx)
+          : AffineMap::get(7, 0, {d1, d2, d3, d4, d6}, ctx),
+      byRows ? AffineMap::get(7, 0, {d2, d0 * wq + d5 + d3 * wq + d4}, ctx)
+             : AffineMap::get(7, 0, {d2, d1 * n0 + d6 + d3 * wq + d4}, ctx),
+      AffineMap::get(7, 0, {d0, d1, d5, d6}, ctx)};
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{acc.getType()}, ValueRange{taps, image},
+      ValueRange{acc}, maps, iterators,
+      [](OpBuilder &nb, Location nl, ValueRange args) {
+        Value product = arith::MulFOp::create(nb, nl, args[0], args[1]);
+        linalg::YieldOp::create(
+            nb, nl,
+            arith::AddFOp::create(nb, nl, args[2], product).getResult());
+      });
+  generic->setAttr(kDirectConvAttr, UnitAttr::get(ctx));
+  return generic.getResult(0);
+}
+
+/// The accumulator [OH, F/lanes, OW, lanes] of a direct convolution by rows
+/// unpacked into [F, OH * OW] through the transposition (the filters past F
+/// dropped).
+Value unpackRows(OpBuilder &b, Location loc, Value acc, int64_t f) {
+  auto type = cast<RankedTensorType>(acc.getType());
+  int64_t oh = type.getDimSize(0), ow = type.getDimSize(2),
+          lanes = type.getDimSize(3);
+  return linalg::UnPackOp::create(
+             b, loc, acc,
+             tensor::EmptyOp::create(b, loc, {f, oh * ow}, b.getF32Type()),
+             ArrayRef<int64_t>{1, 0},
+             ArrayRef<OpFoldResult>{b.getIndexAttr(ow), b.getIndexAttr(lanes)},
+             ArrayRef<int64_t>{1, 0})
+      .getResult();
+}
+
 /// A 2-D convolution of one image (unit dilations), y[1, F, OH, OW] =
 /// x[1, C, H, W] (padded) * w[F, C, KH, KW] with strides (sy, sx), computed
 /// directly from the image. With unit strides, output position
@@ -876,14 +934,6 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w, Value init,
           tensor::EmptyOp::create(b, loc, accType.getShape(), f32).getResult())
           .getResult(0);
 
-  MLIRContext *ctx = b.getContext();
-  AffineExpr d0, d1, d2, d3, d4, d5, d6;
-  bindDims(ctx, d0, d1, d2, d3, d4, d5, d6);
-  using utils::IteratorType;
-  SmallVector<IteratorType> iterators = {
-      IteratorType::parallel,  IteratorType::parallel,  IteratorType::reduction,
-      IteratorType::reduction, IteratorType::reduction, IteratorType::parallel,
-      IteratorType::parallel};
   for (int64_t a = 0; a < std::min(sy, kh); ++a) {
     for (int64_t bx = 0; bx < std::min(sx, kw); ++bx) {
       // The phase image [C, Hq * Wq], zeros after its end up to `length`.
@@ -909,40 +959,15 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w, Value init,
         image = tensor::createPadHighOp(RankedTensorType::get({c, length}, f32),
                                         image, zero, /*nofold=*/false, loc, b);
       Value taps = packConvFilter(b, loc, w, a, bx, sy, sx, m0);
-      // By positions: [F/m0, P/n0, C, KH, KW, m0, n0]; by rows: [OH, F/lanes,
-      // C, KH, KW, OW, lanes].
-      SmallVector<AffineMap> maps = {
-          byRows ? AffineMap::get(7, 0, {d1, d2, d3, d4, d6}, ctx)
-                 : AffineMap::get(7, 0, {d0, d2, d3, d4, d5}, ctx),
-          byRows ? AffineMap::get(7, 0, {d2, d0 * wq + d5 + d3 * wq + d4}, ctx)
-                 : AffineMap::get(7, 0, {d2, d1 * n0 + d6 + d3 * wq + d4}, ctx),
-          AffineMap::get(7, 0, {d0, d1, d5, d6}, ctx)};
-      auto generic = linalg::GenericOp::create(
-          b, loc, TypeRange{accType}, ValueRange{taps, image}, ValueRange{acc},
-          maps, iterators, [](OpBuilder &nb, Location nl, ValueRange args) {
-            Value product = arith::MulFOp::create(nb, nl, args[0], args[1]);
-            linalg::YieldOp::create(
-                nb, nl,
-                arith::AddFOp::create(nb, nl, args[2], product).getResult());
-          });
-      generic->setAttr(kDirectConvAttr, UnitAttr::get(ctx));
-      acc = generic.getResult(0);
+      acc = directConvStep(b, loc, taps, image, acc, byRows, wq, n0);
     }
   }
 
   Value result;
   if (byRows) {
-    // [OH, F/lanes, OW, lanes] unpacked into [F, OH*OW] through the
-    // transposition.
-    Value flat =
-        linalg::UnPackOp::create(
-            b, loc, acc, tensor::EmptyOp::create(b, loc, {f, oh * ow}, f32),
-            ArrayRef<int64_t>{1, 0},
-            ArrayRef<OpFoldResult>{b.getIndexAttr(ow), b.getIndexAttr(lanes)},
-            ArrayRef<int64_t>{1, 0})
-            .getResult();
     result = tensor::ExpandShapeOp::create(
-        b, loc, yType, flat, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+        b, loc, yType, unpackRows(b, loc, acc, f),
+        ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
     return fill ? result : addInit(b, loc, result, init);
   }
   // [F, OH*Wq] unpacked, viewed as [F, OH, Wq], its first OW columns.
@@ -967,6 +992,264 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w, Value init,
   return fill ? result : addInit(b, loc, result, init);
 }
 
+/// Winograd's minimal filtering F(m, 3) (Lavin and Gray, "Fast Algorithms
+/// for Convolutional Neural Networks", 2016): m outputs of a 3-tap
+/// filter g over alpha = m + 2 inputs d as A^T [(G g) . (B^T d)], alpha
+/// multiplications instead of 3 m.
+struct WinogradRows {
+  int64_t m, alpha;
+  ArrayRef<double> bt; // alpha x alpha
+  ArrayRef<double> g;  // alpha x 3
+  ArrayRef<double> at; // m x alpha
+};
+
+constexpr double kWinograd2BT[] = {1, 0,  -1, 0, 0, 1, 1, 0,
+                                   0, -1, 1,  0, 0, 1, 0, -1};
+constexpr double kWinograd2G[] = {1, 0, 0, .5, .5, .5, .5, -.5, .5, 0, 0, 1};
+constexpr double kWinograd2AT[] = {1, 1, 1, 0, 0, 1, -1, -1};
+constexpr double kWinograd4BT[] = {4, 0, -5, 0,  1, 0, 0, -4, -4, 1,  1, 0,
+                                   0, 4, -4, -1, 1, 0, 0, -2, -1, 2,  1, 0,
+                                   0, 2, -1, -2, 1, 0, 0, 4,  0,  -5, 0, 1};
+constexpr double kWinograd4G[] = {
+    1.0 / 4,  0,         0,        -1.0 / 6, -1.0 / 6, -1.0 / 6,
+    -1.0 / 6, 1.0 / 6,   -1.0 / 6, 1.0 / 24, 1.0 / 12, 1.0 / 6,
+    1.0 / 24, -1.0 / 12, 1.0 / 6,  0,        0,        1};
+constexpr double kWinograd4AT[] = {1, 1, 1, 1, 1, 0, 0, 1, -1, 2, -2, 0,
+                                   0, 1, 1, 4, 4, 0, 0, 1, -1, 8, -8, 1};
+
+/// F(m, 3) for m = 2 or 4 (else nothing).
+std::optional<WinogradRows> winogradRows(int64_t m) {
+  if (m == 2)
+    return WinogradRows{2, 4, kWinograd2BT, kWinograd2G, kWinograd2AT};
+  if (m == 4)
+    return WinogradRows{4, 6, kWinograd4BT, kWinograd4G, kWinograd4AT};
+  return std::nullopt;
+}
+
+/// sum_i coefficients[i] * values[i] (+ bias), the zero coefficients
+/// skipped, +-1 as an add or a subtraction.
+Value linearCombination(OpBuilder &b, Location loc, ValueRange values,
+                        ArrayRef<double> coefficients, float bias) {
+  Value sum;
+  for (auto [value, coefficient] : llvm::zip(values, coefficients)) {
+    if (coefficient == 0)
+      continue;
+    bool negate = coefficient < 0 && sum;
+    double magnitude = negate ? -coefficient : coefficient;
+    Value term = value;
+    if (magnitude != 1)
+      term = arith::MulFOp::create(
+          b, loc, value,
+          arith::ConstantOp::create(
+              b, loc, b.getF32FloatAttr(static_cast<float>(magnitude))));
+    if (!sum)
+      sum = term;
+    else if (negate)
+      sum = arith::SubFOp::create(b, loc, sum, term);
+    else
+      sum = arith::AddFOp::create(b, loc, sum, term);
+  }
+  if (bias != 0)
+    sum = arith::AddFOp::create(
+        b, loc, sum,
+        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(bias)));
+  return sum;
+}
+
+/// An elementwise linalg.generic writing `dest` (identity maps) with the
+/// combination of the `inputs` whose coefficients are not zero.
+Value combineElementwise(OpBuilder &b, Location loc, ArrayRef<Value> inputs,
+                         ArrayRef<double> coefficients, Value dest,
+                         float bias = 0) {
+  SmallVector<Value> used;
+  SmallVector<double> weights;
+  for (auto [input, coefficient] : llvm::zip(inputs, coefficients))
+    if (coefficient != 0) {
+      used.push_back(input);
+      weights.push_back(coefficient);
+    }
+  auto type = cast<RankedTensorType>(dest.getType());
+  SmallVector<AffineMap> maps(used.size() + 1,
+                              b.getMultiDimIdentityMap(type.getRank()));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, used, ValueRange{dest}, maps,
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nl,
+                   linearCombination(nb, nl, args.drop_back(), weights, bias));
+             })
+      .getResult(0);
+}
+
+/// The filter transform G w[F, C, 3, 3] (over its rows), each of its alpha
+/// rows packed for a direct convolution by rows as packConvFilter packs a
+/// 1x3 filter: [alpha, F/lanes, C, 1, 3, lanes], zeros past F. At compile
+/// time.
+Value packWinogradTaps(OpBuilder &b, Location loc, ArrayRef<float> data,
+                       float splat, int64_t f, int64_t c,
+                       const WinogradRows &wino, int64_t lanes) {
+  int64_t blocks = llvm::divideCeilSigned(f, lanes);
+  auto type = RankedTensorType::get({wino.alpha, blocks, c, 1, 3, lanes},
+                                    b.getF32Type());
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
+      type.getNumElements() * sizeof(float), alignof(float) * 16);
+  MutableArrayRef<float> out(
+      reinterpret_cast<float *>(blob.getMutableData().data()),
+      type.getNumElements());
+  int64_t at = 0;
+  for (int64_t xi = 0; xi < wino.alpha; ++xi)
+    for (int64_t t = 0; t < blocks; ++t)
+      for (int64_t ch = 0; ch < c; ++ch)
+        for (int64_t kx = 0; kx < 3; ++kx)
+          for (int64_t r = 0; r < lanes; ++r) {
+            int64_t filter = t * lanes + r;
+            double sum = 0;
+            if (filter < f)
+              for (int64_t ky = 0; ky < 3; ++ky)
+                sum += wino.g[xi * 3 + ky] *
+                       (data.empty()
+                            ? splat
+                            : data[((filter * c + ch) * 3 + ky) * 3 + kx]);
+            out[at++] = static_cast<float>(sum);
+          }
+  return arith::ConstantOp::create(
+      b, loc, type,
+      DenseResourceElementsAttr::get(type, "onnx_packed_weights",
+                                     std::move(blob)));
+}
+
+/// A 3x3 convolution of one image with unit strides and dilations and a
+/// constant filter, y[1, F, OH, OW] = x[1, C, OH + 2, OW + 2] (padded) *
+/// w[F, C, 3, 3], with Winograd's F(m, 3) along its rows and directly along
+/// its columns: the image's rows in tiles of m outputs (TH = OH / m tiles,
+/// rounded up; zero rows below the image for the last) become
+/// alpha = m + 2 images R_xi[C, TH, W] = sum_i B^T[xi][i] x[:, m th + i, :]
+/// (rows m apart, each row read whole); each is convolved with the 1x3
+/// filter row xi of G w, [F, C, 1, 3] computed and packed at compile time,
+/// by rows (directConv's step: [TH, F/lanes, OW, lanes]); output row
+/// m th + a is sum_xi A^T[a][xi] of those, written in that layout and
+/// unpacked as a direct convolution's. 3 alpha / m multiplications per
+/// output instead of 9: 4.5 with F(4, 3).
+Value winogradConv(OpBuilder &b, Location loc, Value x, ArrayRef<float> data,
+                   float splat, int64_t f, Value init, const CPUTarget &target,
+                   const WinogradRows &wino) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto yType = cast<RankedTensorType>(init.getType());
+  Type f32 = b.getF32Type();
+  int64_t c = xType.getDimSize(1), h = xType.getDimSize(2),
+          wd = xType.getDimSize(3);
+  int64_t oh = yType.getDimSize(2), ow = yType.getDimSize(3);
+  int64_t m = wino.m, alpha = wino.alpha;
+  int64_t th = llvm::divideCeilSigned(oh, m);
+  int64_t lanes = columnTile(target, rowSegment(target, ow), f);
+  int64_t blocks = llvm::divideCeilSigned(f, lanes);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(f32));
+  if (th * m + 2 > h)
+    x = padImageBottom(b, loc, x, th * m + 2 - h, zero);
+
+  // The row views x[:, m th + i, :] and the images R_xi.
+  SmallVector<Value> rowViews;
+  auto imageType = RankedTensorType::get({1, c, th, wd}, f32);
+  for (int64_t i = 0; i < alpha; ++i) {
+    SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0), b.getIndexAttr(0),
+                                         b.getIndexAttr(i), b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(c),
+                                       b.getIndexAttr(th), b.getIndexAttr(wd)};
+    SmallVector<OpFoldResult> steps = {b.getIndexAttr(1), b.getIndexAttr(1),
+                                       b.getIndexAttr(m), b.getIndexAttr(1)};
+    rowViews.push_back(tensor::ExtractSliceOp::create(b, loc, imageType, x,
+                                                      offsets, sizes, steps));
+  }
+  // The images stacked along the rows, [1, C, alpha * TH, W] (image xi in
+  // rows xi TH ...), and their products with the filter rows in one kernel:
+  // [alpha * TH, F/lanes, OW, lanes].
+  Value images = tensor::EmptyOp::create(b, loc, {1, c, alpha * th, wd}, f32);
+  SmallVector<OpFoldResult> imageSizes = {b.getIndexAttr(1), b.getIndexAttr(c),
+                                          b.getIndexAttr(th),
+                                          b.getIndexAttr(wd)};
+  SmallVector<OpFoldResult> unit4(4, b.getIndexAttr(1));
+  for (int64_t xi = 0; xi < alpha; ++xi) {
+    SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0), b.getIndexAttr(0),
+                                         b.getIndexAttr(xi * th),
+                                         b.getIndexAttr(0)};
+    Value slot = tensor::ExtractSliceOp::create(b, loc, imageType, images,
+                                                offsets, imageSizes, unit4);
+    Value image = combineElementwise(b, loc, rowViews,
+                                     wino.bt.slice(xi * alpha, alpha), slot);
+    images = tensor::InsertSliceOp::create(b, loc, image, images, offsets,
+                                           imageSizes, unit4);
+  }
+  images = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({c, alpha * th * wd}, f32), images,
+      ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+  Value taps = packWinogradTaps(b, loc, data, splat, f, c, wino, lanes);
+  Value acc =
+      linalg::FillOp::create(
+          b, loc, zero,
+          tensor::EmptyOp::create(b, loc, {alpha * th, blocks, ow, lanes}, f32)
+              .getResult())
+          .getResult(0);
+  Value stacked = directConvStep(b, loc, taps, images, acc, /*byRows=*/true, wd,
+                                 0, /*rowsPerFilter=*/th);
+  auto accType = RankedTensorType::get({th, blocks, ow, lanes}, f32);
+  SmallVector<Value> products;
+  SmallVector<OpFoldResult> productSizes = {
+      b.getIndexAttr(th), b.getIndexAttr(blocks), b.getIndexAttr(ow),
+      b.getIndexAttr(lanes)};
+  for (int64_t xi = 0; xi < alpha; ++xi) {
+    SmallVector<OpFoldResult> offsets = {b.getIndexAttr(xi * th),
+                                         b.getIndexAttr(0), b.getIndexAttr(0),
+                                         b.getIndexAttr(0)};
+    products.push_back(tensor::ExtractSliceOp::create(
+        b, loc, accType, stacked, offsets, productSizes, unit4));
+  }
+
+  // Output row m th + a, written into [TH, m, F/lanes, OW, lanes]; the
+  // init's fill value added there.
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  float bias = 0;
+  if (auto constant =
+          fill ? fill.getInputs()[0].getDefiningOp<arith::ConstantFloatOp>()
+               : nullptr)
+    bias = constant.value().convertToFloat();
+  else
+    fill = nullptr; // another init: added after
+  Value rows = tensor::EmptyOp::create(b, loc, {th, m, blocks, ow, lanes}, f32);
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(th), b.getIndexAttr(1),
+                                     b.getIndexAttr(blocks), b.getIndexAttr(ow),
+                                     b.getIndexAttr(lanes)};
+  SmallVector<OpFoldResult> unit(5, b.getIndexAttr(1));
+  for (int64_t a = 0; a < m; ++a) {
+    SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0), b.getIndexAttr(a),
+                                         b.getIndexAttr(0), b.getIndexAttr(0),
+                                         b.getIndexAttr(0)};
+    Value slot = tensor::ExtractSliceOp::create(b, loc, accType, rows, offsets,
+                                                sizes, unit);
+    Value row = combineElementwise(b, loc, products,
+                                   wino.at.slice(a * alpha, alpha), slot, bias);
+    rows =
+        tensor::InsertSliceOp::create(b, loc, row, rows, offsets, sizes, unit);
+  }
+  rows = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({th * m, blocks, ow, lanes}, f32), rows,
+      ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+  Value flat = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({f, th * m, ow}, f32),
+      unpackRows(b, loc, rows, f), ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+  SmallVector<OpFoldResult> validOffsets(3, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> validSizes = {b.getIndexAttr(f), b.getIndexAttr(oh),
+                                          b.getIndexAttr(ow)};
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  Value valid = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({f, oh, ow}, f32), flat, validOffsets,
+      validSizes, strides);
+  Value result = tensor::ExpandShapeOp::create(
+      b, loc, yType, valid, ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
+  return fill ? result : addInit(b, loc, result, init);
+}
+
 /// The shortest reduction (channels x taps of a phase) computed directly.
 constexpr int64_t kMinDirectConvSteps = 32;
 
@@ -978,8 +1261,9 @@ constexpr int64_t kMinDirectConvSteps = 32;
 /// of several images is a loop over its images first (convBatchToLoop).
 struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   ConvToMatmul(MLIRContext *context, const CPUTarget &target,
-               unsigned numThreads)
-      : OpRewritePattern(context), target(target), numThreads(numThreads) {}
+               unsigned numThreads, unsigned winograd)
+      : OpRewritePattern(context), target(target), numThreads(numThreads),
+        winograd(winogradRows(winograd)) {}
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
                                 PatternRewriter &rewriter) const override {
@@ -1024,6 +1308,17 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // 1 thread. By rows, 512 channels, 14x14 -> 7x7: 3.3-4.4 ms direct,
     // 4.1-4.8 through im2col. (With AVX-512 the first of those goes by rows
     // in segments of 14 positions: 2.40 ms, 2.67-2.84 through im2col.)
+    bool unitDilations = dilations[0] == 1 && dilations[1] == 1;
+    float splat = 0;
+    std::optional<ArrayRef<float>> data;
+    if (kh == 3 && kw == 3 && strides[0] == 1 && strides[1] == 1 &&
+        unitDilations && useWinograd(op, c, f, oh, ow) &&
+        (data = constantData(w, splat))) {
+      rewriter.replaceOp(op, winogradConv(rewriter, loc, x, *data, splat, f,
+                                          init, target, *winograd));
+      return success();
+    }
+
     int64_t phaseSteps = c * llvm::divideCeilSigned(kh, strides[0]) *
                          llvm::divideCeilSigned(kw, strides[1]);
     bool unitStrides = strides[0] == 1 && strides[1] == 1;
@@ -1170,8 +1465,23 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     return success();
   }
 
+  /// Whether Winograd's F(m, 3) along the rows (winogradConv) computes a 3x3
+  /// convolution with unit strides and dilations and a constant filter: when
+  /// its products go by rows (whole filter blocks, a row segment) and its
+  /// multiplications, with the rows of the last tile past OH, are at most
+  /// 0.8 of the direct convolution's.
+  bool useWinograd(linalg::Conv2DNchwFchwOp op, int64_t c, int64_t f,
+                   int64_t oh, int64_t ow) const {
+    if (!winograd || c * 3 < kMinDirectConvSteps ||
+        rowSegment(target, ow) < 5 || f % target.matmulTileN() != 0)
+      return false;
+    int64_t tiles = llvm::divideCeilSigned(oh, winograd->m);
+    return 10 * 3 * winograd->alpha * tiles <= 8 * 9 * oh;
+  }
+
   CPUTarget target;
   unsigned numThreads;
+  std::optional<WinogradRows> winograd;
 };
 
 /// The output tile of a convolution of dynamic size (DynamicConvToTiles):
@@ -2039,12 +2349,18 @@ struct CPUPackMatmulPass
   void runOnOperation() override {
     if (failed(checkTarget(target, getOperation())))
       return signalPassFailure();
+    if (winograd != 0 && !winogradRows(winograd)) {
+      getOperation().emitError()
+          << "onnx-cpu-pack-matmul: winograd=" << winograd.getValue()
+          << " is not one of 0 (off), 2 or 4";
+      return signalPassFailure();
+    }
     tileDynamicRows();
     RewritePatternSet patterns(&getContext());
     PackedConstants packed;
     patterns.add<MatmulToMmt4d>(&getContext(), target, packed);
     patterns.add<BatchMatmulToLoop>(&getContext(), numThreads);
-    patterns.add<ConvToMatmul>(&getContext(), target, numThreads);
+    patterns.add<ConvToMatmul>(&getContext(), target, numThreads, winograd);
     patterns.add<DynamicConvToTiles>(&getContext());
     patterns
         .add<DepthwiseConvToElementwise,

@@ -267,6 +267,61 @@ for name, (n, c, h, f, k, stride, pad, dil, group) in {
           np.maximum(expected, 0), initializers=[("w", w), ("b", b)],
           rtol=tol, atol=tol)
 
+# 3x3 convolutions with unit strides, constant filters, whole blocks of 16
+# filters and at least 11 channels go through Winograd's F(m, 3) along the
+# rows (onnx-run's default, --winograd 4; 2 under --winograd 2): output rows
+# in tiles of m, the last one past the image (13 and 10 rows: 3 and 2 rows
+# of zeros below), rows in segments (56 columns), a batch, and no bias (the
+# accumulator's zero fill); with --winograd 0 they are direct.
+for name, (n, c, h, f, bias) in {
+        "conv3x3_winograd_13x13": (1, 12, 13, 16, True),
+        "conv3x3_winograd_10x10_nobias": (1, 24, 10, 32, False),
+        "conv3x3_winograd_56x56": (1, 16, 56, 16, True),
+        "conv3x3_winograd_batch2": (2, 16, 9, 16, True)}.items():
+    x, w = f32(n, c, h, h), f32(f, c, 3, 3) / np.sqrt(9 * c)
+    b = f32(f) if bias else np.zeros(f, np.float32)
+    check(name, [helper.make_node("Conv", ["x", "w", "b"] if bias else ["x", "w"],
+                                  ["y"], pads=[1] * 4)],
+          [("x", x)], conv_ref(x, w, b, 1, 1, 1),
+          initializers=[("w", w)] + ([("b", b)] if bias else []),
+          rtol=1e-5, atol=1e-5)
+
+# NaN and Inf through such a convolution. Direct, each non-finite input
+# makes the outputs whose 3x3 windows hold it non-finite. Winograd's row
+# transform mixes the m + 2 rows of a tile (Inf - Inf is NaN), so there the
+# outputs of every row of the tiles whose rows hold it (8 rows with F(4, 3))
+# in those 3 columns may be NaN as well: the non-finite outputs must cover
+# the direct ones and stay in those rows and columns; the rest must match.
+x, w = f32(1, 16, 12, 12), f32(16, 16, 3, 3) / 12
+x[0, 3, 5, 6], x[0, 7, 9, 2], x[0, 9, 0, 11] = np.nan, np.inf, -np.inf
+expected = conv_ref(x, w, np.zeros(16, np.float32), 1, 1, 1)
+name = "conv3x3_nan_inf"
+try:
+    got = run(name, model(name, [helper.make_node("Conv", ["x", "w"], ["y"],
+                                                  pads=[1] * 4)],
+                          [("x", x)], [("y", expected.shape)], [("w", w)]),
+              [("x", x)])
+    bad = ~np.isfinite(expected)
+    reach = np.zeros_like(bad)
+    for _, _, r, col in np.argwhere(~np.isfinite(x)):
+        reach[:, :, max(r - 8, 0):r + 9, max(col - 1, 0):col + 2] = True
+    finite = np.isfinite(got)
+    if (finite & bad).any():
+        print(f"FAIL {name}: a non-finite output came out finite")
+        failures += 1
+    elif (~finite & ~reach).any():
+        print(f"FAIL {name}: a non-finite output out of the inputs' reach")
+        failures += 1
+    elif not np.allclose(got[finite & ~bad], expected[finite & ~bad],
+                         rtol=1e-5, atol=1e-5):
+        print(f"FAIL {name}: finite outputs differ")
+        failures += 1
+    else:
+        print(f"ok {name}")
+except RuntimeError as e:
+    print(f"FAIL {name}: {e}")
+    failures += 1
+
 # A padded depthwise convolution reads its image from a buffer with rows of
 # zeros around it, where a row's first and last taps read the neighbouring
 # row and mask it: Inf and NaN at the ends of rows must reach only the
