@@ -10,37 +10,41 @@
 // filter row r floordiv TH (TH = 2 tiles of 4 output rows) and image row r.
 // CHECK-DAG: #[[TAPS:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0 floordiv 2, d1, d2, d3, d4, d6)>
 // CHECK-DAG: #[[IMAGE:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d0 * 10 + d5 + d3 * 10 + d4)>
+// The row transform's maps: a row view without the image dim, a column of
+// B^T by it.
+// CHECK-DAG: #[[DROP2:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+// CHECK-DAG: #[[AT2:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d2)>
 // F2-DAG: affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0 floordiv 4, d1, d2, d3, d4, d6)>
 
 // CHECK-LABEL: func.func @conv3x3
-// The row transform B^T: input rows 4 apart from row i, each of the 6 images
-// written into its rows of [1, 16, 6 * 2, 10]; row 0 is 4 d0 - 5 d2 + d4.
+// The row transform B^T in one op: input rows 4 apart from row i, each with
+// column i of B^T (indexed by the image xi), into [1, 16, 6, 2, 10].
 // CHECK: %[[R0:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 16, 2, 10] [1, 1, 4, 1]
-// CHECK: %[[R2:.*]] = tensor.extract_slice %arg0[0, 0, 2, 0] [1, 16, 2, 10] [1, 1, 4, 1]
-// CHECK: %[[R4:.*]] = tensor.extract_slice %arg0[0, 0, 4, 0] [1, 16, 2, 10] [1, 1, 4, 1]
-// CHECK: %[[IMAGES:.*]] = tensor.empty() : tensor<1x16x12x10xf32>
-// CHECK: %[[SLOT:.*]] = tensor.extract_slice %[[IMAGES]][0, 0, 0, 0] [1, 16, 2, 10] [1, 1, 1, 1]
-// CHECK: linalg.generic {{.*}} ins(%[[R0]], %[[R2]], %[[R4]] : {{.*}}) outs(%[[SLOT]] :
-// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
-// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
-// CHECK: arith.subf
-// CHECK: arith.addf
-// CHECK-COUNT-5: tensor.insert_slice {{.*}} into {{.*}} : tensor<1x16x2x10xf32> into tensor<1x16x12x10xf32>
-// The filter rows G w, computed and packed at compile time.
+// CHECK: %[[R5:.*]] = tensor.extract_slice %arg0[0, 0, 5, 0] [1, 16, 2, 10] [1, 1, 4, 1]
+// CHECK: %[[B0:.*]] = arith.constant dense<[4.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]> : tensor<6xf32>
+// CHECK: %[[IMAGES:.*]] = linalg.generic {indexing_maps = [#[[DROP2]], #[[AT2]],
+// CHECK-SAME: ins(%[[R0]], %[[B0]], {{.*}}, %[[R5]], %{{[^ ]+}} :
+// CHECK-SAME: outs(%{{.*}} : tensor<1x16x6x2x10xf32>)
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[IMAGES]] {{\[\[}}0, 1], [2, 3, 4]] : tensor<1x16x6x2x10xf32> into tensor<16x120xf32>
+// The filter rows G w, computed and packed at compile time, times the
+// images in one kernel.
 // CHECK: %[[W:.*]] = arith.constant dense_resource<onnx_packed_weights> : tensor<6x1x16x1x3x16xf32>
-// CHECK: %[[STACKED:.*]] = linalg.generic {indexing_maps = [#[[TAPS]], #[[IMAGE]], {{.*}}]
-// CHECK-SAME: ins(%[[W]], %{{.*}} : tensor<6x1x16x1x3x16xf32>, tensor<16x120xf32>)
+// CHECK: %[[STACKED:.*]] = linalg.generic {indexing_maps = [#[[TAPS]], #[[IMAGE]],
+// CHECK-SAME: ins(%[[W]], %[[FLAT]] : tensor<6x1x16x1x3x16xf32>, tensor<16x120xf32>)
 // CHECK-SAME: outs(%{{.*}} : tensor<12x1x8x16xf32>)
 // CHECK-SAME: onnx.cpu.direct_conv
-// The output transform A^T: output row a of each tile from the 6 products.
+// The output transform A^T in one op: output row a of each tile from the 6
+// products, into [2, 4, 1, 8, 16] (the by-rows layout of 8 rows), unpacked.
 // CHECK-COUNT-6: tensor.extract_slice %[[STACKED]]
-// CHECK: tensor.empty() : tensor<2x4x1x8x16xf32>
-// CHECK-COUNT-4: tensor.insert_slice {{.*}} : tensor<2x1x8x16xf32> into tensor<2x4x1x8x16xf32>
-// CHECK: tensor.collapse_shape {{.*}} into tensor<8x1x8x16xf32>
+// CHECK: %[[ROWS:.*]] = linalg.generic
+// CHECK-SAME: outs(%{{.*}} : tensor<2x4x1x8x16xf32>)
+// CHECK: tensor.collapse_shape %[[ROWS]] {{.*}} into tensor<8x1x8x16xf32>
 // CHECK: linalg.unpack {{.*}} -> tensor<16x64xf32>
 
+// F2: outs(%{{.*}} : tensor<1x16x4x4x10xf32>)
 // F2: tensor<4x1x16x1x3x16xf32>
 // F2: outs(%{{.*}} : tensor<16x1x8x16xf32>)
+// F2: outs(%{{.*}} : tensor<4x2x1x8x16xf32>)
 
 // OFF-LABEL: func.func @conv3x3
 // OFF-NOT: floordiv

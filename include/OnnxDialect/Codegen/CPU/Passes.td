@@ -96,13 +96,15 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     along its rows (`winograd`, 4 by default, or 2; 0: direct): output rows
     in tiles of m (zero rows below the image for the last), the image's rows
     combined into alpha = m + 2 images `R_xi = sum_i B^T[xi][i] x[m th + i]`
-    (elementwise generics over row-strided views, stacked into
-    `[C, alpha * TH, W]`), one direct-convolution generic by rows with a
+    (one elementwise generic over `[1, C, alpha, TH, W]`: the row-strided
+    views of the image times columns of `B^T` indexed by `xi`, viewed as
+    `[C, alpha * TH * W]`), one direct-convolution generic by rows with a
     1x3 window that multiplies image `xi` by filter row `xi` of `G w`
     (computed and packed at compile time: its taps map reads
     `d0 floordiv TH`), and output row `m th + a` as
-    `sum_xi A^T[a][xi]` of the products (elementwise generics writing the
-    by-rows accumulator layout, unpacked as a direct convolution's). With
+    `sum_xi A^T[a][xi]` of the products (one elementwise generic writing
+    the by-rows accumulator layout `[TH, m, F/lanes, OW, lanes]`, unpacked
+    as a direct convolution's). With
     F(4, 3), 4.5 multiplications per output instead of 9 (when the tiles'
     rows past the output keep that under 0.8 of the direct count).
 
