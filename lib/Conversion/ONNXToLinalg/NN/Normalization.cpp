@@ -180,6 +180,41 @@ LogicalResult checkChannelParam(OpBuilder &b, Location loc, Operation *op,
 // BatchNormalization
 //===----------------------------------------------------------------------===//
 
+/// BatchNormalization's per-channel a = scale / sqrt(var + epsilon) and
+/// c = B - mean * a as constant [C] tensors of `type` (f32 or f64), when
+/// scale, B, mean and var are constants with C elements each; else none.
+static SmallVector<Value> foldCoefficients(OpBuilder &b, Location loc,
+                                           ArrayRef<Value> params, Type type,
+                                           double epsilon) {
+  SmallVector<SmallVector<double>> values;
+  for (Value param : params) {
+    std::optional<SmallVector<double>> v = getConstantFloatValues(param);
+    if (!v || (!values.empty() && v->size() != values.front().size()))
+      return {};
+    values.push_back(std::move(*v));
+  }
+  if (!type.isF32() && !type.isF64())
+    return {};
+  SmallVector<double> a, c;
+  for (size_t i = 0; i < values[0].size(); ++i) {
+    a.push_back(values[0][i] / std::sqrt(values[3][i] + epsilon));
+    c.push_back(values[1][i] - values[2][i] * a.back());
+  }
+  auto tensorType =
+      RankedTensorType::get({static_cast<int64_t>(a.size())}, type);
+  auto constant = [&](ArrayRef<double> v) -> Value {
+    DenseElementsAttr attr;
+    if (type.isF64()) {
+      attr = DenseElementsAttr::get(tensorType, v);
+    } else {
+      SmallVector<float> f(v.begin(), v.end());
+      attr = DenseElementsAttr::get(tensorType, ArrayRef<float>(f));
+    }
+    return arith::ConstantOp::create(b, loc, tensorType, attr);
+  };
+  return {constant(a), constant(c)};
+}
+
 struct BatchNormalizationLowering
     : public ONNXToLinalgPattern<BatchNormalizationOp> {
   using ONNXToLinalgPattern::ONNXToLinalgPattern;
@@ -236,29 +271,46 @@ struct BatchNormalizationLowering
       // With the given statistics, y = x * a + c per channel, a = scale /
       // sqrt(var + epsilon) and c = B - mean * a computed once per channel
       // (as ONNX Runtime folds them into a preceding convolution): one
-      // multiply-add per element, no division.
+      // multiply-add per element, no division. With constant statistics
+      // (initializers) a and c are constants computed here, in double:
+      // computed by an op, the code generator's epilogue fusion recomputed
+      // them in every tile of the convolution before (a square root and a
+      // division per row of MobileNetV2's depthwise convolutions).
       Value perChannel =
           tensor::EmptyOp::create(rewriter, loc, {channels}, acc);
+      SmallVector<Value> folded = foldCoefficients(
+          rewriter, loc, {scale, bias, mean, var}, acc, epsilon);
       SmallVector<AffineMap> maps(6, rewriter.getMultiDimIdentityMap(1));
-      auto coefficients = linalg::GenericOp::create(
-          rewriter, loc, TypeRange{perChannel.getType(), perChannel.getType()},
-          ValueRange{scale, bias, mean, var},
-          ValueRange{perChannel, perChannel}, maps,
-          {utils::IteratorType::parallel},
-          [&](OpBuilder &b, Location l, ValueRange args) {
-            auto c = [&](Value s) { return convertFloat(b, l, s, acc); };
-            Value eps = createScalarConstant(b, l, acc, epsilon);
-            Value a = arith::DivFOp::create(
-                b, l, c(args[0]),
-                math::SqrtOp::create(
-                    b, l, arith::AddFOp::create(b, l, c(args[3]), eps)));
-            Value shift = arith::SubFOp::create(
-                b, l, c(args[1]), arith::MulFOp::create(b, l, c(args[2]), a));
-            linalg::YieldOp::create(b, l, ValueRange{a, shift});
-          });
+      auto coefficients =
+          folded.empty()
+              ? linalg::GenericOp::create(
+                    rewriter, loc,
+                    TypeRange{perChannel.getType(), perChannel.getType()},
+                    ValueRange{scale, bias, mean, var},
+                    ValueRange{perChannel, perChannel}, maps,
+                    {utils::IteratorType::parallel},
+                    [&](OpBuilder &b, Location l, ValueRange args) {
+                      auto c = [&](Value s) {
+                        return convertFloat(b, l, s, acc);
+                      };
+                      Value eps = createScalarConstant(b, l, acc, epsilon);
+                      Value a = arith::DivFOp::create(
+                          b, l, c(args[0]),
+                          math::SqrtOp::create(
+                              b, l,
+                              arith::AddFOp::create(b, l, c(args[3]), eps)));
+                      Value shift = arith::SubFOp::create(
+                          b, l, c(args[1]),
+                          arith::MulFOp::create(b, l, c(args[2]), a));
+                      linalg::YieldOp::create(b, l, ValueRange{a, shift});
+                    })
+              : nullptr;
       y = normalizeElementwise(
-          rewriter, loc, x, coefficients.getResults(), {channelMap, channelMap},
-          elem, [&](OpBuilder &b, Location l, Value v, ValueRange p) {
+          rewriter, loc, x,
+          folded.empty() ? ValueRange(coefficients.getResults())
+                         : ValueRange(folded),
+          {channelMap, channelMap}, elem,
+          [&](OpBuilder &b, Location l, Value v, ValueRange p) {
             Value r = arith::AddFOp::create(
                 b, l,
                 arith::MulFOp::create(b, l, convertFloat(b, l, v, acc), p[0]),

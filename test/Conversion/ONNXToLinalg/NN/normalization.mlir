@@ -24,6 +24,27 @@ func.func @batchnorm(%x: tensor<2x3x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>
 
 // -----
 
+// Constant statistics (initializers): a and the shift are constants computed
+// at compile time (a = 2 / sqrt(3 + 1) = 1, shift = 1 - 5 * 1 = -4; a =
+// 1 / sqrt(3 + 1) = 0.5, shift = 0 - 1 * 0.5 = -0.5), no op computes them.
+// CHECK-LABEL: func.func @batchnorm_constant
+// CHECK-DAG: %[[A:.*]] = arith.constant dense<[1.000000e+00, 5.000000e-01]> : tensor<2xf32>
+// CHECK-DAG: %[[C:.*]] = arith.constant dense<[-4.000000e+00, -5.000000e-01]> : tensor<2xf32>
+// CHECK-NOT: math.sqrt
+// CHECK: linalg.generic {{.*}} ins(%arg0, %[[A]], %[[C]] :
+// CHECK-NOT: math.sqrt
+// CHECK: return
+func.func @batchnorm_constant(%x: tensor<1x2x4xf32>) -> tensor<1x2x4xf32> {
+  %s = onnx.Constant() {value = dense<[2.0, 1.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %b = onnx.Constant() {value = dense<[1.0, 0.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %m = onnx.Constant() {value = dense<[5.0, 1.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %v = onnx.Constant() {value = dense<[3.0, 3.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %0 = onnx.BatchNormalization(%x, %s, %b, %m, %v) {epsilon = 1.0 : f32} : (tensor<1x2x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4xf32>
+  return %0 : tensor<1x2x4xf32>
+}
+
+// -----
+
 // Training mode: the batch's mean and population variance (reductions over
 // all dims but the channel, in f32 for f16), and the running statistics.
 // CHECK-LABEL: func.func @batchnorm_training
