@@ -134,7 +134,7 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   if (options.codegen)
     addPipeline(pm, "func.func(onnx-cpu-tile-and-vectorize{" + target +
                         " num-threads=" + std::to_string(options.numThreads) +
-                        "})," + canonicalize + ",cse");
+                        "},lower-vector-mask)," + canonicalize + ",cse");
   // 4. buffers, then the vector ops on them.
   addBufferization(pm);
   if (options.codegen)

@@ -636,3 +636,26 @@ func.func @write_in_place_not_a_view(%x: tensor<6x64xf32>) -> tensor<1x6x10x8xf3
   %in = tensor.insert_slice %image into %filled[0, 0, 2, 0] [1, 6, 8, 8] [1, 1, 1, 1] {onnx.cpu.write_in_place} : tensor<1x6x8x8xf32> into tensor<1x6x10x8xf32>
   return %in : tensor<1x6x10x8xf32>
 }
+
+// Rows of 14 columns (a 14x14 map, a per-row value: the rows stay apart):
+// with AVX-512 one vector of 16 lanes with a mask of the first 14 (a masked
+// load and store, one instruction each), not a vector<14xf32> that LLVM
+// splits into 8 + 4 + 2; AVX2 keeps vector<14xf32>.
+// CHECK-LABEL: func.func @masked_row
+// CHECK: %[[ROW:.*]] = vector.constant_mask [14] : vector<16xi1>
+// CHECK: %[[MASK:.*]] = vector.broadcast %[[ROW]] : vector<16xi1> to vector<1x16xi1>
+// CHECK: vector.mask %[[MASK]] { vector.transfer_read {{.*}} : tensor<1x14xf32>, vector<1x16xf32> }
+// CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK: vector.mask %[[MASK]] { vector.transfer_write {{.*}} : vector<1x16xf32>, tensor<1x14xf32> }
+// AVX2-LABEL: func.func @masked_row
+// AVX2-NOT: vector.mask
+// AVX2: arith.addf {{.*}} : vector<14xf32>
+func.func @masked_row(%x: tensor<64x14xf32>, %b: tensor<64xf32>) -> tensor<64x14xf32> {
+  %e = tensor.empty() : tensor<64x14xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %b : tensor<64x14xf32>, tensor<64xf32>) outs(%e : tensor<64x14xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %r = arith.addf %a, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<64x14xf32>
+  return %y : tensor<64x14xf32>
+}
