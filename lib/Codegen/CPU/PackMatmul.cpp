@@ -1294,7 +1294,7 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     float splat = 0;
     std::optional<ArrayRef<float>> data;
     if (kh == 3 && kw == 3 && strides[0] == 1 && strides[1] == 1 &&
-        unitDilations && useWinograd(op, c, f, oh, ow) &&
+        unitDilations && useWinograd(c, f, oh, ow) &&
         (data = constantData(w, splat))) {
       rewriter.replaceOp(op, winogradConv(rewriter, loc, x, *data, splat, f,
                                           init, target, *winograd));
@@ -1452,8 +1452,7 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   /// its products go by rows (whole filter blocks, a row segment) and its
   /// multiplications, with the rows of the last tile past OH, are at most
   /// 0.8 of the direct convolution's.
-  bool useWinograd(linalg::Conv2DNchwFchwOp op, int64_t c, int64_t f,
-                   int64_t oh, int64_t ow) const {
+  bool useWinograd(int64_t c, int64_t f, int64_t oh, int64_t ow) const {
     if (!winograd || c * 3 < kMinDirectConvSteps ||
         rowSegment(target, ow) < 5 || f % target.matmulTileN() != 0)
       return false;

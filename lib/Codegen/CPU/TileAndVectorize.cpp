@@ -1278,23 +1278,31 @@ void scheduleElementwise(RewriterBase &rewriter, linalg::LinalgOp op,
   // and stores, one instruction each: LLVM splits a vector<14xf32> load
   // into loads of 8, 4 and 2 and inserts them (MobileNetV2's depthwise
   // convolutions onto 14x14 and 28x28 maps; 7.80 -> 7.52 ms at 1 thread).
-  // Not over strided views (a stride-2 window), which masked reads
-  // would gather element by element.
-  auto unitInnerStrides = [](linalg::LinalgOp tileOp) {
-    return llvm::all_of(tileOp->getOperands(), [](Value v) {
-      for (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>(); slice;
+  // Only when every operand that the row walks walks it along its last dim
+  // (no transposed input or output: a masked transposition gave wrong
+  // results) and none is a strided view (a stride-2 window), which masked
+  // reads would gather element by element.
+  auto maskable = [&](linalg::LinalgOp tileOp) {
+    for (OpOperand &operand : tileOp->getOpOperands()) {
+      AffineMap map = tileOp.getMatchingIndexingMap(&operand);
+      if (map.getNumResults() > 0 && map.isFunctionOfDim(rank - 1) &&
+          map.getResults().back() !=
+              getAffineDimExpr(rank - 1, op.getContext()))
+        return false;
+      for (auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
+           slice;
            slice = slice.getSource().getDefiningOp<tensor::ExtractSliceOp>())
         if (!slice.getStaticStrides().empty() &&
             slice.getStaticStrides().back() != 1)
           return false;
-      return true;
-    });
+    }
+    return true;
   };
   int64_t masked = target.vectorBits >= 512 && !transposed &&
                            !llvm::isPowerOf2_64(sizes[rank - 1] % lanes) &&
                            sizes[rank - 1] % lanes != 0 &&
                            ranges[rank - 1] == sizes[rank - 1] && op &&
-                           unitInnerStrides(op)
+                           maskable(op)
                        ? lanes
                        : 0;
   if (op && !(masked && vectorizeTile(rewriter, op, masked)))
