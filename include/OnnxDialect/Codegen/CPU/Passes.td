@@ -234,8 +234,14 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
     - elementwise ops (`linalg.generic` with parallel loops only, `linalg.fill`,
       `linalg.transpose`, `linalg.copy`, `linalg.broadcast`) with static
       shapes: the innermost loop tiled by a multiple of the vector length and
-      vectorized (masked on the tail), the outer loops one at a time, the
-      outermost on threads when the op is large;
+      vectorized, a tail split off as its own shorter vector, the outer loops
+      one at a time, the outermost on threads when the op is large; with
+      AVX-512, a row whose last vector is not a power of two long (14 or 28
+      columns) is whole vectors under a mask (`vector.mask`, which the
+      pipeline's `lower-vector-mask` turns into masked transfers: one
+      masked load or store each, where LLVM split a vector<14xf32> into 8 +
+      4 + 2), unless an operand walks the row other than along its last dim
+      (a transpose) or is a strided view;
     - generics whose only reduction is their innermost loop, read
       contiguously, up to 1024 long (softmax and normalization statistics,
       reductions over the last axis): the parallel loops tiled to one and
