@@ -97,7 +97,9 @@ struct CheckBufferSizesPass
     MemRefType type = alloc.getType();
     int64_t element = onnx::bufferElementBytes(type.getElementType(),
                                                DataLayout::closest(alloc));
-    if (element <= 0 || !type.getLayout().isIdentity())
+    // A static dim of 0 empties the buffer whatever the others are.
+    if (element <= 0 || !type.getLayout().isIdentity() ||
+        llvm::is_contained(type.getShape(), 0))
       return;
     // The static part of the size; the dynamic dims multiply it at run
     // time.
@@ -115,7 +117,7 @@ struct CheckBufferSizesPass
                            describeBuffer(alloc) + ": it needs " + limit);
       return;
     }
-    if (alloc.getDynamicSizes().empty() || *bytes == 0)
+    if (alloc.getDynamicSizes().empty())
       return;
     // Each dynamic dim d after the size s so far: s * d <= limit when
     // d <= limit / s (s >= 1: a dim of 0 makes the size 0, which passes).

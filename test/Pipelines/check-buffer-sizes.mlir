@@ -30,6 +30,16 @@ func.func @static_small() -> memref<4x1024xi64> {
   return %a : memref<4x1024xi64>
 }
 
+// A static dim of 0 after dims whose product alone would overflow: an
+// empty buffer, nothing.
+// CHECK-LABEL: func.func @static_empty
+// CHECK-NOT: cf.assert
+// CHECK: memref.alloc
+func.func @static_empty() -> memref<1099511627776x1099511627776x0xf32> {
+  %a = memref.alloc() : memref<1099511627776x1099511627776x0xf32>
+  return %a : memref<1099511627776x1099511627776x0xf32>
+}
+
 // Dynamic dims: each multiplication tested, a dim of 0 passing.
 // CHECK-LABEL: func.func @dynamic
 // CHECK-SAME: %[[D0:[^:]*]]: index, %[[D1:[^:]*]]: index
