@@ -276,40 +276,34 @@ struct BatchNormalizationLowering
       // computed by an op, the code generator's epilogue fusion recomputed
       // them in every tile of the convolution before (a square root and a
       // division per row of MobileNetV2's depthwise convolutions).
-      Value perChannel =
-          tensor::EmptyOp::create(rewriter, loc, {channels}, acc);
-      SmallVector<Value> folded = foldCoefficients(
+      SmallVector<Value> coefficients = foldCoefficients(
           rewriter, loc, {scale, bias, mean, var}, acc, epsilon);
-      SmallVector<AffineMap> maps(6, rewriter.getMultiDimIdentityMap(1));
-      auto coefficients =
-          folded.empty()
-              ? linalg::GenericOp::create(
-                    rewriter, loc,
-                    TypeRange{perChannel.getType(), perChannel.getType()},
-                    ValueRange{scale, bias, mean, var},
-                    ValueRange{perChannel, perChannel}, maps,
-                    {utils::IteratorType::parallel},
-                    [&](OpBuilder &b, Location l, ValueRange args) {
-                      auto c = [&](Value s) {
-                        return convertFloat(b, l, s, acc);
-                      };
-                      Value eps = createScalarConstant(b, l, acc, epsilon);
-                      Value a = arith::DivFOp::create(
-                          b, l, c(args[0]),
-                          math::SqrtOp::create(
-                              b, l,
-                              arith::AddFOp::create(b, l, c(args[3]), eps)));
-                      Value shift = arith::SubFOp::create(
-                          b, l, c(args[1]),
-                          arith::MulFOp::create(b, l, c(args[2]), a));
-                      linalg::YieldOp::create(b, l, ValueRange{a, shift});
-                    })
-              : nullptr;
+      if (coefficients.empty()) {
+        Value perChannel =
+            tensor::EmptyOp::create(rewriter, loc, {channels}, acc);
+        SmallVector<AffineMap> maps(6, rewriter.getMultiDimIdentityMap(1));
+        auto generic = linalg::GenericOp::create(
+            rewriter, loc,
+            TypeRange{perChannel.getType(), perChannel.getType()},
+            ValueRange{scale, bias, mean, var},
+            ValueRange{perChannel, perChannel}, maps,
+            {utils::IteratorType::parallel},
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              auto c = [&](Value s) { return convertFloat(b, l, s, acc); };
+              Value eps = createScalarConstant(b, l, acc, epsilon);
+              Value a = arith::DivFOp::create(
+                  b, l, c(args[0]),
+                  math::SqrtOp::create(
+                      b, l, arith::AddFOp::create(b, l, c(args[3]), eps)));
+              Value shift = arith::SubFOp::create(
+                  b, l, c(args[1]), arith::MulFOp::create(b, l, c(args[2]), a));
+              linalg::YieldOp::create(b, l, ValueRange{a, shift});
+            });
+        coefficients.assign(generic.getResults().begin(),
+                            generic.getResults().end());
+      }
       y = normalizeElementwise(
-          rewriter, loc, x,
-          folded.empty() ? ValueRange(coefficients.getResults())
-                         : ValueRange(folded),
-          {channelMap, channelMap}, elem,
+          rewriter, loc, x, coefficients, {channelMap, channelMap}, elem,
           [&](OpBuilder &b, Location l, Value v, ValueRange p) {
             Value r = arith::AddFOp::create(
                 b, l,
