@@ -413,9 +413,9 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
     // 0.33-0.68 ms less, its 512 -> 2048 ones (1.8-1.9 ms) 0.12-0.30 ms less;
     // MobileNetV2's 960 -> 320 on 7x7 (0.51-0.54 ms) 0.03-0.07 ms less. A
     // reduction short enough to be computed in its epilogue's tiles
-    // (kMaxFusedReduction) stores those tiles through the transposition,
-    // which made MobileNetV2's 160 -> 960 on 7x7 0.06-0.09 ms slower (0.25
-    // ms).
+    // (CPUTarget::maxFusedReduction) stores those tiles through the
+    // transposition, which made MobileNetV2's 160 -> 960 on 7x7 0.06-0.09 ms
+    // slower (0.25 ms).
     int64_t columns = 0;
     int64_t rows = largestDivisor(n, std::min(n, narrowTileLimit(target)), 5);
     if (rows != 0) {
@@ -423,7 +423,7 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
       if (!enoughAccumulators(target, rows, columns))
         rows = 0;
     }
-    if (rows == 0 && p.lhsType.getDimSize(1) > kMaxFusedReduction) {
+    if (rows == 0 && p.lhsType.getDimSize(1) > target.maxFusedReduction()) {
       rows = rowTile(target, n);
       columns = columnTile(target, rows, m);
     }

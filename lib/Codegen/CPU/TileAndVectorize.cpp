@@ -417,7 +417,7 @@ bool packedInTiles(linalg::PackOp pack, const CPUTarget &target) {
          source.getRank() == 2 && tiles.size() == 2 && tiles[1] == 1 &&
          !ShapedType::isDynamic(tiles[0]) &&
          source.getDimSize(1) % tiles[0] == 0 &&
-         source.getDimSize(0) <= kMaxFusedReduction &&
+         source.getDimSize(0) <= target.maxFusedReduction() &&
          acc.getDimSize(0) <= maxRowTilesPackedInTiles(target) &&
          pack.getInnerDimsPos() == ArrayRef<int64_t>{1, 0} &&
          pack.getOuterDimsPerm() == ArrayRef<int64_t>{1, 0};
@@ -857,7 +857,12 @@ bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
   int64_t m0 = accType.getDimSize(2), n0 = accType.getDimSize(3);
   int64_t k1 =
       cast<RankedTensorType>(mmt4d.getDpsInputs()[0].getType()).getDimSize(1);
-  bool fuseProduct = k1 <= kMaxFusedReduction;
+  bool fuseProduct = k1 <= target.maxFusedReduction();
+  // The work of a tile of this loop nest per output: the product's
+  // reduction when it is computed here, else the epilogue's few operations
+  // (the tail of a K-blocked product, 64 filters x 4 positions, had been
+  // split over the threads as if it computed its 384-long reduction).
+  int64_t workPerOutput = fuseProduct ? k1 : 1;
 
   // With few rows of tiles (a 1x1 convolution to 16 or 24 channels), the
   // packing of the right operand is fused into the register tiles, where
@@ -966,7 +971,7 @@ bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
         int64_t tiles[] = {ranges[0] / std::min(m0, ranges[0]),
                            ranges[1] / std::min(n0, ranges[1])};
         int64_t tile = std::min(tileSizes[dim], ranges[dim]);
-        if (ranges[0] * ranges[1] * k1 < kMinParallelWork ||
+        if (ranges[0] * ranges[1] * workPerOutput < kMinParallelWork ||
             tiles[0] % threads == 0 || tiles[1] % threads == 0 ||
             tiles[dim] < threads)
           continue;
@@ -1001,7 +1006,7 @@ bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
     int64_t rowTiles = m / tileM, columnTiles = n / tileN;
     bool byColumns =
         (n > m && columnTiles % numThreads == 0) || rowTiles % numThreads != 0;
-    if (numThreads > 1 && m * n * k1 >= kMinParallelWork &&
+    if (numThreads > 1 && m * n * workPerOutput >= kMinParallelWork &&
         (rowTiles % numThreads == 0 || columnTiles % numThreads == 0)) {
       SmallVector<int64_t> chunk = {rowTiles / numThreads * tileM, 0};
       if (byColumns) {

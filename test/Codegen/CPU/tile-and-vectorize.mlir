@@ -329,12 +329,13 @@ func.func @product_packed_rhs_many_rows(%a: tensor<5x64x16x1xf32>, %x: tensor<64
   return %y : tensor<80x64xf32>
 }
 
-// A long reduction (K = 512) keeps the blocked schedule of the mmt4d (its
-// k blocks of 256); the unpacking and a product without an elementwise
+// A long reduction (K = 2048; with AVX-512 up to 1024 steps are computed
+// in the epilogue's tiles) keeps the blocked schedule of the mmt4d (its k
+// blocks of 256); the unpacking and a product without an elementwise
 // consumer are one loop over the 16x16 tiles that copies each, and the 49
 // columns are 3 whole tiles and a tail of one column.
 // CHECK-LABEL: func.func @product_long_tail
-// CHECK: %[[P:.*]] = scf.for {{.*}} to %c512 step %c256
+// CHECK: %[[P:.*]] = scf.for {{.*}} to %c2048 step %c256
 // CHECK: vector.contract
 // CHECK-NOT: linalg.unpack
 // CHECK: scf.for {{.*}} to %c48 step %c16
@@ -343,14 +344,50 @@ func.func @product_packed_rhs_many_rows(%a: tensor<5x64x16x1xf32>, %x: tensor<64
 // CHECK: scf.for {{.*}} to %c32 step %c16
 // CHECK: tensor.extract_slice %[[P]][{{.*}}, 3, 0, 0] [1, 1, 16, 16]
 // CHECK: tensor.insert_slice {{.*}} [16, 1] [1, 1] : tensor<16x1xf32> into tensor<32x1xf32>
-func.func @product_long_tail(%a: tensor<2x512x16x1xf32>, %b: tensor<4x512x16x1xf32>) -> tensor<32x49xf32> {
+// With threads only the mmt4d's blocks are split: the unpacking copies
+// (32 x 49 elements, a few operations each) stay on one thread.
+// THREADS-LABEL: func.func @product_long_tail
+// THREADS: scf.forall (
+// THREADS: vector.contract
+// THREADS-NOT: scf.forall (
+// THREADS: return
+func.func @product_long_tail(%a: tensor<2x2048x16x1xf32>, %b: tensor<4x2048x16x1xf32>) -> tensor<32x49xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x16x16xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  %p = linalg.mmt4d ins(%a, %b : tensor<2x2048x16x1xf32>, tensor<4x2048x16x1xf32>) outs(%fill : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  %u0 = tensor.empty() : tensor<32x49xf32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [16, 16] into %u0 : tensor<2x4x16x16xf32> -> tensor<32x49xf32>
+  return %u : tensor<32x49xf32>
+}
+
+// K = 512 with AVX-512's 16x16 tiles: the product is computed in the
+// epilogue's tiles, its 512 steps in one loop carried in registers; with
+// AVX2 it keeps the blocked schedule (k blocks of 256, then the unpacking).
+// CHECK-LABEL: func.func @product_fused_512
+// CHECK-NOT: step %c256
+// CHECK: scf.for {{.*}} to %c32 step %c16
+// CHECK: scf.for {{.*}} to %c48 step %c16
+// CHECK: scf.for {{.*}} to %c512 step %c1 iter_args
+// CHECK: vector.contract
+// CHECK: arith.maximumf {{.*}} : vector<16x16xf32>
+// AVX2-LABEL: func.func @product_fused_512
+// AVX2: scf.for {{.*}} to %c512 step %c256
+func.func @product_fused_512(%a: tensor<2x512x16x1xf32>, %b: tensor<4x512x16x1xf32>, %bias: tensor<32xf32>) -> tensor<32x49xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2x4x16x16xf32>
   %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
   %p = linalg.mmt4d ins(%a, %b : tensor<2x512x16x1xf32>, tensor<4x512x16x1xf32>) outs(%fill : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
   %u0 = tensor.empty() : tensor<32x49xf32>
   %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [16, 16] into %u0 : tensor<2x4x16x16xf32> -> tensor<32x49xf32>
-  return %u : tensor<32x49xf32>
+  %y0 = tensor.empty() : tensor<32x49xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%u, %bias : tensor<32x49xf32>, tensor<32xf32>) outs(%y0 : tensor<32x49xf32>) {
+  ^bb0(%in: f32, %c: f32, %out: f32):
+    %s = arith.addf %in, %c : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<32x49xf32>
+  return %y : tensor<32x49xf32>
 }
 
 // A direct convolution (onnx-cpu-pack-matmul's): blocks of 8 position tiles

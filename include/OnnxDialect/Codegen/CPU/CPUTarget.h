@@ -57,15 +57,22 @@ struct CPUTarget {
   /// 112x112, 35%).
   int64_t matmulTileN() const { return lanes(32); }
   int64_t matmulTileM() const { return vectorRegisters >= 32 ? 16 : 6; }
+  /// Up to this many k steps the product of a register tile is computed in
+  /// the tile loop of its unpacking and epilogue
+  /// (onnx-cpu-tile-and-vectorize), its accumulators going from registers
+  /// to the output once; longer reductions keep the blocked schedule, whose
+  /// blocks of 256 k steps stay in the L1 cache, the product stored, then
+  /// unpacked in a pass of its own. When this was first measured (2026-11-27,
+  /// a Xeon), K = 64 and 128 were 1.2-2.2x faster fused, K = 256 about the
+  /// same, K = 512 to 4608 7-20% slower. With AVX-512 on Zen 4 (2026-11-29,
+  /// since products read their image in place), up to 1024 is faster,
+  /// alternated at 1 / 2 threads: MobileNetV2 7.60 -> 7.47 / 4.47 -> 4.25
+  /// ms, ResNet-50 74.0 -> 72.7 / 38.9 -> 37.6, BERT-base 224 -> 222 / 120
+  /// -> 116, the 1024^3 MatMul 21.8 -> 21.1; up to 4096, ResNet-50 was
+  /// slower again (72.1 -> 73.0). AVX2's 6-row tiles keep 256 (ResNet-50
+  /// compiled for znver3: 89.4 ms, 90.0 with 1024).
+  int64_t maxFusedReduction() const { return matmulTileM() >= 16 ? 1024 : 256; }
 };
-
-/// Up to this many k steps (one k block of scheduleMmt4d) the product of a
-/// register tile is computed in the tile loop of its unpacking and epilogue
-/// (onnx-cpu-tile-and-vectorize); longer reductions keep the blocked
-/// schedule, whose blocks stay in the L1 cache. Measured on 1x1 and 3x3
-/// convolutions (2026-11-27): K = 64 and 128 are 1.2-2.2x faster fused,
-/// K = 256 about the same, K = 512 to 4608 7-20% slower.
-constexpr int64_t kMaxFusedReduction = 256;
 
 /// The most rows (broadcast values) of a register tile: AVX-512's matmul
 /// tile. A direct convolution by rows over a map wider than that computes

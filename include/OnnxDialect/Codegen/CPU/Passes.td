@@ -179,7 +179,8 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       when `num-threads` is above 1, or over columns of tiles when the rows
       do not split evenly), each tile unpacking its product and
       applying the epilogue in registers before one store. With a reduction
-      of at most 256 steps the product and its zero fill are computed in the
+      of at most 1024 steps (AVX-512's 16x16 tiles; 256 with AVX2's 6-row
+      tiles) the product and its zero fill are computed in the
       same tile loop (`scf::tileConsumerAndFuseProducersUsingSCF`), the
       accumulators forwarded from registers; the rows and columns past the
       last whole tile are split off and tiled with partial tiles;
@@ -206,9 +207,9 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       blocks);
     - `linalg.pack`/`linalg.unpack`: lowered to pad, reshape and transpose,
       but the run-time pack of the right operand of a product computed in
-      its epilogue's tiles with at most 4 rows of tiles ([K, N] ->
-      [N/n0, K, n0, 1], N a multiple of n0: a 1x1 convolution to 16 or 24
-      channels), which is fused into the register tiles, where each tile's
+      its epilogue's tiles (with AVX2, with at most 4 rows of tiles) ([K, N]
+      -> [N/n0, K, n0, 1], N a multiple of n0: a 1x1 convolution's image),
+      which is fused into the register tiles, where each tile's
       part of it is a reshape of the operand's columns: no packing pass;
       `tensor.pad` by a constant to fills of its border and an insert_slice
       of its source, marked `onnx.cpu.write_in_place`, into an empty tensor

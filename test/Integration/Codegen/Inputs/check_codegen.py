@@ -95,7 +95,7 @@ def f32(*shape):
 # Matmuls: shapes around the register tile (16 x 16 with AVX-512, 8 x 8
 # with AVX2), weights as an initializer and as an input.
 for m, k, n in [(1, 64, 32), (3, 5, 7), (17, 33, 5), (16, 16, 16),
-                (64, 1, 48), (2, 2, 33), (40, 300, 70)]:
+                (64, 1, 48), (2, 2, 33), (40, 300, 70), (20, 600, 49)]:
     a, b = f32(m, k), f32(k, n)
     node = helper.make_node("MatMul", ["a", "b"], ["y"])
     # Sums of K products in another order: rounding grows with K.
@@ -219,8 +219,11 @@ def conv_ref(x, w, b, stride, pad, dilation):
 # (the transposed product: 7-row tiles of positions; with 320 channels and
 # AVX2, 6-row tiles, the last one padded), and to 16 or 20
 # filters over 16x16 or 12x12 positions (the image read by the product's
-# tiles in place, not packed first), and to 30 filters over 9x9 (5 rows
-# and 5 columns of tiles: 4 of each over two threads, the last on one);
+# tiles in place, not packed first), to 30 filters over 9x9 (5 rows
+# and 5 columns of tiles: 4 of each over two threads, the last on one),
+# and from 384 channels over 14x14 (a reduction of 384 steps, computed in
+# the epilogue's tiles with AVX-512 and in blocks of 256 with AVX2; 196
+# positions, 12 whole tiles and a tail of 4);
 # batches of images (a
 # loop over the images); a grouped convolution (left to the loops);
 # depthwise convolutions (one elementwise op over strided windows).
@@ -241,6 +244,7 @@ for name, (n, c, h, f, k, stride, pad, dil, group) in {
         "conv1x1_to16_image_in_tiles": (1, 32, 16, 16, 1, 1, 0, 1, 1),
         "conv1x1_to20_image_in_tiles": (1, 40, 12, 20, 1, 1, 0, 1, 1),
         "conv1x1_uneven_threads": (1, 32, 9, 30, 1, 1, 0, 1, 1),
+        "conv1x1_384_to_96_14x14": (1, 384, 14, 96, 1, 1, 0, 1, 1),
         "conv7x7_stride2": (1, 3, 20, 8, 7, 2, 3, 1, 1),
         "conv3x3_batch2": (2, 3, 6, 5, 3, 1, 1, 1, 1),
         "conv1x1_batch3": (3, 16, 7, 20, 1, 1, 0, 1, 1),
