@@ -50,17 +50,28 @@ using namespace mlir::onnx;
 
 namespace {
 
+/// Whether `type` is f32, or, with `words`, any type of 32-bit elements
+/// (i32: the products of MatMulInteger), whose elements a pack moves as
+/// they are.
+bool isPackedElementType(Type type, bool words) {
+  return type.isF32() || (words && type.isInteger(32));
+}
+
 /// The f32 elements of a constant, or nothing when they are not in memory
-/// (an elided or missing resource blob).
-std::optional<ArrayRef<float>> constantData(Value value, float &splat) {
+/// (an elided or missing resource blob). With `words`, also the elements of
+/// an i32 constant, as their bits.
+std::optional<ArrayRef<float>> constantData(Value value, float &splat,
+                                            bool words = false) {
   auto constant = value.getDefiningOp<arith::ConstantOp>();
   if (!constant)
     return std::nullopt;
   if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue())) {
-    if (!dense.getElementType().isF32())
+    if (!isPackedElementType(dense.getElementType(), words))
       return std::nullopt;
     if (dense.isSplat()) {
-      splat = dense.getSplatValue<float>();
+      splat = dense.getElementType().isF32()
+                  ? dense.getSplatValue<float>()
+                  : llvm::bit_cast<float>(dense.getSplatValue<int32_t>());
       return ArrayRef<float>();
     }
     ArrayRef<char> raw = dense.getRawData();
@@ -70,7 +81,7 @@ std::optional<ArrayRef<float>> constantData(Value value, float &splat) {
   if (auto resource =
           dyn_cast<DenseResourceElementsAttr>(constant.getValue())) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob || !resource.getElementType().isF32())
+    if (!blob || !isPackedElementType(resource.getElementType(), words))
       return std::nullopt;
     ArrayRef<char> raw = blob->getData();
     auto type = cast<ShapedType>(resource.getType());
@@ -150,7 +161,8 @@ Value packConstant(OpBuilder &b, Location loc, Value source, PackSpec spec,
     }
     stored = slice.getSource();
   }
-  std::optional<ArrayRef<float>> data = constantData(stored, splat);
+  std::optional<ArrayRef<float>> data =
+      constantData(stored, splat, /*words=*/true);
   if (!data)
     return {};
   if (!data->empty())
@@ -166,10 +178,14 @@ Value packConstant(OpBuilder &b, Location loc, Value source, PackSpec spec,
   if (cache)
     if (Attribute done = cache->lookup(key))
       return arith::ConstantOp::create(b, loc, packed, cast<TypedAttr>(done));
-  if (data->empty())
-    return arith::ConstantOp::create(
-        b, loc, packed,
-        SplatElementsAttr::get(packed, b.getF32FloatAttr(splat)));
+  if (data->empty()) {
+    Attribute value =
+        packed.getElementType().isF32()
+            ? Attribute(b.getF32FloatAttr(splat))
+            : Attribute(b.getI32IntegerAttr(llvm::bit_cast<int32_t>(splat)));
+    return arith::ConstantOp::create(b, loc, packed,
+                                     SplatElementsAttr::get(packed, value));
+  }
   int64_t cols = type.getDimSize(1);
   int64_t tiles = packed.getDimSize(0), other = packed.getDimSize(1);
   AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
@@ -218,10 +234,11 @@ Value packOperand(OpBuilder &b, Location loc, Value source, PackSpec spec,
 }
 
 /// Succeeds for a linalg op on tensors whose operands all have static shapes
-/// (but for their leading `dynamicLeading` dims) and f32 elements: what the
+/// (but for their leading `dynamicLeading` dims) and f32 elements (with
+/// `words`, i32 elements also, the same for every operand): what the
 /// rewrites below handle.
 LogicalResult matchStaticF32(PatternRewriter &rewriter, linalg::LinalgOp op,
-                             int64_t dynamicLeading = 0) {
+                             int64_t dynamicLeading = 0, bool words = false) {
   if (!op.hasPureTensorSemantics())
     return rewriter.notifyMatchFailure(op, "on buffers");
   for (Value operand : op->getOperands()) {
@@ -229,7 +246,9 @@ LogicalResult matchStaticF32(PatternRewriter &rewriter, linalg::LinalgOp op,
     if (!type || ShapedType::isDynamicShape(type.getShape().drop_front(
                      std::min<int64_t>(dynamicLeading, type.getRank()))))
       return rewriter.notifyMatchFailure(op, "dynamic shape");
-    if (!type.getElementType().isF32())
+    Type element = type.getElementType();
+    if (!isPackedElementType(element, words) ||
+        element != getElementTypeOrSelf(op->getOperand(0).getType()))
       return rewriter.notifyMatchFailure(op, "not f32");
   }
   return success();
@@ -248,7 +267,9 @@ FailureOr<PlainProduct> matchPlainProduct(PatternRewriter &rewriter,
                                           int64_t dynamicLeading = 0) {
   if (op.hasUserDefinedMaps())
     return rewriter.notifyMatchFailure(op, "transposed operands");
-  if (failed(matchStaticF32(rewriter, op, dynamicLeading)))
+  // (Also i32 products, MatMulInteger's of its operands less their zero
+  // points: every operand of the same type, so the op casts nothing.)
+  if (failed(matchStaticF32(rewriter, op, dynamicLeading, /*words=*/true)))
     return failure();
   PlainProduct p{op.getDpsInputs()[0], op.getDpsInputs()[1],
                  op.getDpsInits()[0]};
@@ -339,7 +360,8 @@ Value packedProduct(OpBuilder &b, Location loc, Value lhsPacked,
     acc =
         linalg::FillOp::create(b, loc, fill.getInputs()[0], empty).getResult(0);
   } else {
-    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    Value zero = arith::ConstantOp::create(
+        b, loc, b.getZeroAttr(accType.getElementType()));
     acc = linalg::PackOp::create(b, loc, init, empty, innerDimsPos, tiles, zero,
                                  outerDimsPerm)
               .getResult();
@@ -383,7 +405,7 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
 
     auto accType = RankedTensorType::get(
         {llvm::divideCeilSigned(m, m0), llvm::divideCeilSigned(n, n0), m0, n0},
-        rewriter.getF32Type());
+        lhsType.getElementType());
     Value result = packedProduct(rewriter, loc, lhsPacked, rhsPacked, init,
                                  accType, {0, 1}, {});
     rewriter.replaceOp(op, result);
@@ -438,7 +460,7 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
     auto accType = RankedTensorType::get({llvm::divideCeilSigned(n, rows),
                                           llvm::divideCeilSigned(m, columns),
                                           rows, columns},
-                                         rewriter.getF32Type());
+                                         p.lhsType.getElementType());
     rewriter.replaceOp(op, packedProduct(rewriter, loc, lhsPacked, rhsPacked,
                                          p.init, accType, {1, 0}, {1, 0}));
     return success();
@@ -727,9 +749,12 @@ Value addInit(OpBuilder &b, Location loc, Value product, Value init) {
              SmallVector<utils::IteratorType>(type.getRank(),
                                               utils::IteratorType::parallel),
              [](OpBuilder &nb, Location nl, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, nl,
-                   arith::AddFOp::create(nb, nl, args[1], args[0]).getResult());
+               Value sum = isa<FloatType>(args[0].getType())
+                               ? arith::AddFOp::create(nb, nl, args[1], args[0])
+                                     .getResult()
+                               : arith::AddIOp::create(nb, nl, args[1], args[0])
+                                     .getResult();
+               linalg::YieldOp::create(nb, nl, sum);
              })
       .getResult(0);
 }
@@ -1249,7 +1274,10 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(matchStaticF32(rewriter, op)))
+    // i32 (ConvInteger's and QLinearConv's, of the image and filter less
+    // their zero points): through im2col (or the 1x1 view of the image) and
+    // the packed product only.
+    if (failed(matchStaticF32(rewriter, op, 0, /*words=*/true)))
       return failure();
     Value x = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
     Value init = op.getDpsInits()[0];
@@ -1271,7 +1299,8 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     if (f == 0 || k == 0 || p == 0)
       return rewriter.notifyMatchFailure(op, "empty");
     Location loc = op.getLoc();
-    Type f32 = rewriter.getF32Type();
+    Type element = xType.getElementType();
+    bool isF32 = element.isF32();
 
     // Direct for a window of several taps with unit dilations, when a
     // register tile's reduction over one phase is long enough to pay for
@@ -1293,7 +1322,7 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     bool unitDilations = dilations[0] == 1 && dilations[1] == 1;
     float splat = 0;
     std::optional<ArrayRef<float>> data;
-    if (kh == 3 && kw == 3 && strides[0] == 1 && strides[1] == 1 &&
+    if (isF32 && kh == 3 && kw == 3 && strides[0] == 1 && strides[1] == 1 &&
         unitDilations && useWinograd(c, f, oh, ow) &&
         (data = constantData(w, splat))) {
       rewriter.replaceOp(op, winogradConv(rewriter, loc, x, *data, splat, f,
@@ -1304,7 +1333,7 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     int64_t phaseSteps = c * llvm::divideCeilSigned(kh, strides[0]) *
                          llvm::divideCeilSigned(kw, strides[1]);
     bool unitStrides = strides[0] == 1 && strides[1] == 1;
-    if (dilations[0] == 1 && dilations[1] == 1 && kh * kw > 1 &&
+    if (isF32 && dilations[0] == 1 && dilations[1] == 1 && kh * kw > 1 &&
         phaseSteps >= kMinDirectConvSteps &&
         (unitStrides ||
          directConvByRows(target, f, oh, ow,
@@ -1314,7 +1343,7 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       return success();
     }
 
-    auto filterType = RankedTensorType::get({f, k}, f32);
+    auto filterType = RankedTensorType::get({f, k}, element);
     Value filter = reshapeConstant(rewriter, loc, w, filterType);
     if (!filter)
       filter = tensor::CollapseShapeOp::create(
@@ -1325,16 +1354,16 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     if (kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 && oh == h &&
         ow == wd) {
       col = tensor::CollapseShapeOp::create(
-          rewriter, loc, RankedTensorType::get({c, h * wd}, f32), x,
+          rewriter, loc, RankedTensorType::get({c, h * wd}, element), x,
           ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
     } else {
       // Row (r, oh) of col, r = (c, ky, kx), is the strided slice
       // x[0, c, oh s0 + ky d0, kx d1 :: s1] of OW elements: a copy that
       // bufferizes to a memref.copy of a row, which onnx-cpu-lower-vectors
       // turns into vector loads and stores.
-      auto colType = RankedTensorType::get({k, oh, ow}, f32);
+      auto colType = RankedTensorType::get({k, oh, ow}, element);
       Value empty =
-          tensor::EmptyOp::create(rewriter, loc, colType.getShape(), f32);
+          tensor::EmptyOp::create(rewriter, loc, colType.getShape(), element);
       auto index = [&](int64_t v) -> Value {
         return arith::ConstantIndexOp::create(rewriter, loc, v);
       };
@@ -1369,8 +1398,8 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                   ib.getIndexAttr(1), ib.getIndexAttr(1), ib.getIndexAttr(1),
                   ib.getIndexAttr(strides[1])};
               Value slice = tensor::ExtractSliceOp::create(
-                  ib, il, RankedTensorType::get({ow}, f32), x, offsets, sizes,
-                  steps);
+                  ib, il, RankedTensorType::get({ow}, element), x, offsets,
+                  sizes, steps);
               SmallVector<OpFoldResult> place = {at, y, ib.getIndexAttr(0)};
               SmallVector<OpFoldResult> one3(3, ib.getIndexAttr(1));
               SmallVector<OpFoldResult> rowSizes = {
@@ -1399,8 +1428,8 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                                                rewriter.getIndexAttr(ow)};
         SmallVector<OpFoldResult> ones(3, rewriter.getIndexAttr(1));
         Value slab = tensor::ExtractSliceOp::create(
-            rewriter, loc, RankedTensorType::get({1, oh, ow}, f32), shared, at,
-            slabSizes, ones);
+            rewriter, loc, RankedTensorType::get({1, oh, ow}, element), shared,
+            at, slabSizes, ones);
         slab = writeRows(rewriter, loc, r, slab, rewriter.getIndexAttr(0));
         rewriter.setInsertionPointToStart(loop.getTerminator().getBody());
         tensor::ParallelInsertSliceOp::create(rewriter, loc, slab, shared, at,
@@ -1415,7 +1444,7 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                    .getResult(0);
       }
       col = tensor::CollapseShapeOp::create(
-          rewriter, loc, RankedTensorType::get({k, p}, f32), rows,
+          rewriter, loc, RankedTensorType::get({k, p}, element), rows,
           ArrayRef<ReassociationIndices>{{0}, {1, 2}});
     }
     // The product starts from the init's fill value, else from zeros with
@@ -1423,15 +1452,16 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     bool filled = init.getDefiningOp<linalg::FillOp>() != nullptr;
     Value start = init;
     if (!filled) {
-      Value zero =
-          arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
-      start = linalg::FillOp::create(
-                  rewriter, loc, zero,
-                  tensor::EmptyOp::create(rewriter, loc, yType.getShape(), f32)
-                      .getResult())
-                  .getResult(0);
+      Value zero = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getZeroAttr(element));
+      start =
+          linalg::FillOp::create(
+              rewriter, loc, zero,
+              tensor::EmptyOp::create(rewriter, loc, yType.getShape(), element)
+                  .getResult())
+              .getResult(0);
     }
-    auto outType = RankedTensorType::get({f, p}, f32);
+    auto outType = RankedTensorType::get({f, p}, element);
     Value acc = tensor::CollapseShapeOp::create(
         rewriter, loc, outType, start,
         ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});

@@ -311,8 +311,12 @@ linalg::LinalgOp restartAccumulator(RewriterBase &rewriter,
       SmallVector<utils::IteratorType>(type.getRank(),
                                        utils::IteratorType::parallel),
       [](OpBuilder &b, Location l, ValueRange args) {
-        linalg::YieldOp::create(
-            b, l, arith::AddFOp::create(b, l, args[1], args[0]).getResult());
+        // (An i32 product's blocks are summed with addi.)
+        Value sum =
+            isa<FloatType>(args[0].getType())
+                ? arith::AddFOp::create(b, l, args[1], args[0]).getResult()
+                : arith::AddIOp::create(b, l, args[1], args[0]).getResult();
+        linalg::YieldOp::create(b, l, sum);
       });
   rewriter.replaceOp(op, add.getResults());
   (void)vectorizeTile(rewriter, cast<linalg::LinalgOp>(fill.getOperation()));

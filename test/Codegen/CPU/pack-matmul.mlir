@@ -686,8 +686,53 @@ func.func @max_pool_zero_padded(%x: tensor<1x4x8x8xf32>, %init: tensor<1x4x4x4xf
   return %m : tensor<1x4x4x4xf32>
 }
 
+// An i32 product (MatMulInteger's, of its operands less their zero points)
+// is packed like an f32 one, its constant operand at compile time (its blob
+// checked at the end), and computed as an i32 mmt4d; a product that casts
+// its operands (i8 into an i32 result) is left alone.
+// CHECK-LABEL: func.func @matmul_i32
+// CHECK: linalg.pack %arg0 padding_value(%{{.*}} : i32) {{.*}} -> tensor<1x2x4x1xi32>
+// CHECK: %[[B:.*]] = arith.constant dense_resource<onnx_packed_weights_{{[0-9]+}}> : tensor<1x2x16x1xi32>
+// CHECK: linalg.mmt4d ins(%{{.*}}, %[[B]] : {{.*}}) {{.*}} -> tensor<1x1x4x16xi32>
+// CHECK: linalg.unpack {{.*}} -> tensor<3x3xi32>
+// CHECK-LABEL: func.func @matmul_i8_to_i32
+// CHECK-NOT: linalg.mmt4d
+// CHECK: linalg.matmul
+func.func @matmul_i32(%a: tensor<3x2xi32>) -> tensor<3x3xi32> {
+  %b = arith.constant dense<[[1, -2, 3], [4, 5, -6]]> : tensor<2x3xi32>
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<3x3xi32>
+  %f = linalg.fill ins(%zero : i32) outs(%e : tensor<3x3xi32>) -> tensor<3x3xi32>
+  %p = linalg.matmul ins(%a, %b : tensor<3x2xi32>, tensor<2x3xi32>) outs(%f : tensor<3x3xi32>) -> tensor<3x3xi32>
+  return %p : tensor<3x3xi32>
+}
+func.func @matmul_i8_to_i32(%a: tensor<3x2xi8>, %b: tensor<2x3xi8>) -> tensor<3x3xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<3x3xi32>
+  %f = linalg.fill ins(%zero : i32) outs(%e : tensor<3x3xi32>) -> tensor<3x3xi32>
+  %p = linalg.matmul ins(%a, %b : tensor<3x2xi8>, tensor<2x3xi8>) outs(%f : tensor<3x3xi32>) -> tensor<3x3xi32>
+  return %p : tensor<3x3xi32>
+}
+
+// An i32 convolution (ConvInteger's) goes through im2col and the i32
+// product, never the direct (f32) kernels.
+// CHECK-LABEL: func.func @conv_i32
+// CHECK-NOT: onnx.cpu.direct_conv
+// CHECK: tensor.collapse_shape {{.*}} into tensor<144x64xi32>
+// CHECK: linalg.mmt4d {{.*}} -> tensor<1x4x8x16xi32>
+func.func @conv_i32(%x: tensor<1x16x10x10xi32>, %w: tensor<8x16x3x3xi32>) -> tensor<1x8x8x8xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x8x8x8xi32>
+  %f = linalg.fill ins(%zero : i32) outs(%e : tensor<1x8x8x8xi32>) -> tensor<1x8x8x8xi32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x10x10xi32>, tensor<8x16x3x3xi32>) outs(%f : tensor<1x8x8x8xi32>) -> tensor<1x8x8x8xi32>
+  return %y : tensor<1x8x8x8xi32>
+}
+
 // The packed blob of @matmul_const after its alignment (0x40000000: 64):
 // row k = 0 is 1, 2, 3 then 13 zeros, row k = 1 is 4, 5, 6 then 13 zeros
 // (f32, little endian).
 // CHECK: onnx_packed_weights: "0x400000000000803F000000400000404000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000080400000A0400000C040
 // CHECK-NEXT: onnx_packed_weights_1: "0x400000000000803F000000400000404000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000080400000A0400000C040
+// @matmul_i32's, the last one made: row k = 0 is 1, -2, 3, row k = 1 is 4,
+// 5, -6, each then 13 zeros (i32, little endian).
+// CHECK: onnx_packed_weights_{{[0-9]+}}: "0x4000000001000000FEFFFFFF03000000{{0+}}0400000005000000FAFFFFFF{{0+}}"

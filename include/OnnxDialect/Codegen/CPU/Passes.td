@@ -33,9 +33,10 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
   let summary = "Matrix products and convolutions to linalg.mmt4d on tiles "
                 "sized for the register file";
   let description = [{
-    Rewrites `linalg.matmul` with static f32 operands into `linalg.pack` of
-    both operands, `linalg.mmt4d` on the packed tiles and `linalg.unpack` of
-    the result: the left operand in `[M/m0, K, m0, 1]` tiles, the right one
+    Rewrites `linalg.matmul` with static f32 operands (or i32 ones, the
+    product of MatMulInteger's or QLinearMatMul's operands less their zero
+    points) into `linalg.pack` of both operands, `linalg.mmt4d` on the
+    packed tiles and `linalg.unpack` of the result: the left operand in `[M/m0, K, m0, 1]` tiles, the right one
     in `[N/n0, K, n0, 1]` tiles, the accumulator in `[M/m0, N/n0, m0, n0]`.
     The tile fills the register file with accumulators and leaves room for
     the vectors of the right operand and a broadcast: 16 x 16 with AVX-512
@@ -59,7 +60,9 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     of zeros to a static matmul whose padding rows are dropped.
 
     A 2-D convolution of one image (`linalg.conv_2d_nchw_fchw` with static
-    shapes) whose window has several taps and whose dilations are 1 is
+    shapes; an i32 one, ConvInteger's or QLinearConv's, only through the
+    im2col matrix below) whose window has several taps and whose dilations
+    are 1 is
     computed directly from the image: a `linalg.generic` marked
     `onnx.cpu.direct_conv` over `[F/m0, P/n0, C, KH, KW, m0, n0]` that
     accumulates the filter, packed at compile time as `[F/m0, C, KH, KW, m0]`,

@@ -5,7 +5,8 @@
 Each case is a model built with onnx.helper, chosen for the edges of the
 CPU code generator: matmul sizes that are not multiples of the register tile
 (M = 1, 3, 17; N = 5, 33; K = 1, 2), weights that are initializers (packed at
-compile time) and weights that are inputs (packed at run time), Gemm with a
+compile time) and weights that are inputs (packed at run time), MatMulInteger
+(i32 products, exact), Gemm with a
 bias and Relu, NaN and Inf in the operands, reductions along the last axis
 (Softmax, LayerNormalization, ReduceSum, ReduceMax), convolutions through im2col
 (3x3, strides, dilations, 1x1, 7x7, batches as a loop over the images;
@@ -109,6 +110,45 @@ for m, k, n in [(1, 64, 32), (3, 5, 7), (17, 33, 5), (16, 16, 16),
 a, b = f32(20, 12), f32(3, 7, 20)
 check("matmul_const_lhs_batched", [helper.make_node("MatMul", ["b", "a"], ["y"])],
       [("b", b)], b @ a, initializers=[("a", a)])
+
+# MatMulInteger: an i32 product of its operands less their zero points,
+# packed and computed on the register tiles like an f32 one; exact. The
+# model's float input (integers) is cast to uint8 or int8, the result back
+# to float (below 2^24). A scalar zero point for each operand, a per-column
+# one for B with a long reduction (K = 600) and one row, B as an input
+# (packed at run time), and a batch of products.
+def integers(lo, hi, *shape):
+    return rng.integers(lo, hi + 1, shape)
+
+
+def matmul_integer(name, a, b, az, bz, a_type, b_type, b_input=False):
+    t = {np.uint8: TensorProto.UINT8, np.int8: TensorProto.INT8}
+    nodes = [helper.make_node("Cast", ["a"], ["aq"], to=t[a_type])]
+    inits = [("az", np.array(az, a_type)), ("bz", np.array(bz, b_type))]
+    inputs = [("a", a.astype(np.float32))]
+    if b_input:
+        nodes.append(helper.make_node("Cast", ["b"], ["bq"], to=t[b_type]))
+        inputs.append(("b", b.astype(np.float32)))
+    else:
+        inits.append(("bq", b.astype(b_type)))
+    nodes += [helper.make_node("MatMulInteger", ["aq", "bq", "az", "bz"], ["p"]),
+              helper.make_node("Cast", ["p"], ["y"], to=TensorProto.FLOAT)]
+    expected = (a - np.asarray(az, np.int64)) @ (b - np.asarray(bz, np.int64))
+    check(name, nodes, inputs, expected.astype(np.float32), initializers=inits,
+          rtol=0, atol=0)
+
+
+matmul_integer("matmul_integer_u8_s8", integers(0, 255, 17, 40),
+               integers(-128, 127, 40, 33), 131, -3, np.uint8, np.int8)
+matmul_integer("matmul_integer_column_zero_points", integers(0, 255, 1, 600),
+               integers(-40, 40, 600, 70), 0, integers(-5, 5, 70),
+               np.uint8, np.int8)
+matmul_integer("matmul_integer_s8_input_b", integers(-128, 127, 20, 48),
+               integers(-128, 127, 48, 36), -7, 2, np.int8, np.int8,
+               b_input=True)
+matmul_integer("matmul_integer_batched", integers(0, 255, 3, 7, 24),
+               integers(-128, 127, 3, 24, 20), 100, 1, np.uint8, np.int8,
+               b_input=True)
 
 # Gemm with transB, a bias and Relu: the epilogue after the packed product.
 a, w, c = f32(9, 24), f32(19, 24), f32(19)
@@ -270,6 +310,26 @@ for name, (n, c, h, f, k, stride, pad, dil, group) in {
     check(name, [conv, helper.make_node("Relu", ["t"], ["y"])], [("x", x)],
           np.maximum(expected, 0), initializers=[("w", w), ("b", b)],
           rtol=tol, atol=tol)
+
+# ConvInteger: the i32 convolution of the image and filter less their zero
+# points (the border is the image's zero point) through im2col and the
+# packed product; exact.
+for name, (c, h, f, stride, xz, wz) in {
+        "conv_integer_3x3": (16, 9, 20, 1, 120, 3),
+        "conv_integer_3x3_stride2": (8, 11, 12, 2, 7, -2)}.items():
+    x, w = integers(0, 255, 1, c, h, h), integers(-128, 127, f, c, 3, 3)
+    check(name,
+          [helper.make_node("Cast", ["x"], ["xq"], to=TensorProto.UINT8),
+           helper.make_node("ConvInteger", ["xq", "w", "xz", "wz"], ["p"],
+                            pads=[1] * 4, strides=[stride] * 2),
+           helper.make_node("Cast", ["p"], ["y"], to=TensorProto.FLOAT)],
+          [("x", x.astype(np.float32))],
+          conv_ref((x - xz).astype(np.float64), (w - wz).astype(np.float64),
+                   np.zeros(f), stride, 1, 1),
+          initializers=[("w", w.astype(np.int8)),
+                        ("xz", np.array(xz, np.uint8)),
+                        ("wz", np.array(wz, np.int8))],
+          rtol=0, atol=0)
 
 # 3x3 convolutions with unit strides, constant filters, whole blocks of 16
 # filters and at least 11 channels go through Winograd's F(m, 3) along the
