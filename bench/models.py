@@ -313,6 +313,64 @@ MODELS = {
 }
 
 
+def make_matmul_int8(m=128, k=768, n=768):
+    """A MatMul as ONNX Runtime's dynamic quantization writes it (its
+    `quantize_dynamic`): the float input quantized at run time to uint8
+    (DynamicQuantizeLinear), MatMulInteger with int8 weights, the int32
+    product scaled back to float."""
+    g = Graph(10)
+    w = "W"
+    g.inits.append(numpy_helper.from_array(
+        g.rng.integers(-127, 128, (k, n)).astype(np.int8), w))
+    g.inits.append(numpy_helper.from_array(np.array(0, np.int8), "w_zero"))
+    g.inits.append(numpy_helper.from_array(np.array(0.01, np.float32),
+                                           "w_scale"))
+    g.nodes += [
+        helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xz"],
+                         name="quantize"),
+        helper.make_node("MatMulInteger", ["xq", w, "xz", "w_zero"], ["p"],
+                         name="matmul_integer"),
+        helper.make_node("Cast", ["p"], ["pf"], to=TensorProto.FLOAT,
+                         name="cast"),
+        helper.make_node("Mul", ["xs", "w_scale"], ["s"], name="scales"),
+        helper.make_node("Mul", ["pf", "s"], ["y"], name="dequantize")]
+    return g.model("matmul_int8", [("x", [m, k])], [("y", [m, n])])
+
+
+def make_conv_int8(c=64, f=64, size=56):
+    """A 3x3 convolution as a statically quantized model's operator form
+    writes it: QuantizeLinear, QLinearConv with int8 weights, then
+    DequantizeLinear."""
+    g = Graph(11)
+    values = {"x_scale": np.array(0.02, np.float32),
+              "x_zero": np.array(128, np.uint8),
+              "W": g.rng.integers(-127, 128, (f, c, 3, 3)).astype(np.int8),
+              "w_scale": np.array(0.01, np.float32),
+              "w_zero": np.array(0, np.int8),
+              "y_scale": np.array(0.5, np.float32),
+              "y_zero": np.array(128, np.uint8)}
+    g.inits += [numpy_helper.from_array(v, k) for k, v in values.items()]
+    g.nodes += [
+        helper.make_node("QuantizeLinear", ["x", "x_scale", "x_zero"], ["xq"],
+                         name="quantize"),
+        helper.make_node("QLinearConv", ["xq", "x_scale", "x_zero", "W",
+                                         "w_scale", "w_zero", "y_scale",
+                                         "y_zero"], ["yq"], pads=[1] * 4,
+                         name="qlinear_conv"),
+        helper.make_node("DequantizeLinear", ["yq", "y_scale", "y_zero"], ["y"],
+                         name="dequantize")]
+    return g.model("conv_int8", [("x", [1, c, size, size])],
+                   [("y", [1, f, size, size])])
+
+
+# Models measured only when asked for (`bench/run.py --models matmul_int8`):
+# 8-bit products, outside the issue's set of models (bench/README.md).
+OPT_IN = {
+    "matmul_int8": make_matmul_int8,
+    "conv_int8": make_conv_int8,
+}
+
+
 # The models that take a batch size: NAME(batch=B) (utils/gpu/make_carry.py).
 BATCHED = {"resnet50": make_resnet50, "bert": make_bert}
 
@@ -338,15 +396,15 @@ def flops(path):
         out = shapes.get(node.output[0])
         if out is None or any(i is None for i in ins[:2]):
             continue
-        if node.op_type == "MatMul":
+        if node.op_type in ("MatMul", "MatMulInteger"):
             k = ins[0][-1]
             total += 2 * int(np.prod(out)) * k
         elif node.op_type == "Gemm":
             trans_a = next((a.i for a in node.attribute if a.name == "transA"), 0)
             k = ins[0][0] if trans_a else ins[0][-1]
             total += 2 * int(np.prod(out)) * k
-        elif node.op_type == "Conv":
-            w = ins[1]
+        elif node.op_type in ("Conv", "ConvInteger", "QLinearConv"):
+            w = shapes.get(node.input[3 if node.op_type == "QLinearConv" else 1])
             total += 2 * int(np.prod(out)) * int(np.prod(w[1:]))
         elif node.op_type in ("LSTM", "GRU", "RNN"):
             # Per step and direction: the gates' products with X and H.
@@ -358,9 +416,10 @@ def flops(path):
 def ensure(name, cache=DEFAULT_CACHE):
     """Builds NAME into CACHE unless it is there already; returns the model
     path and {input name: .npy path}."""
-    if name not in MODELS:
+    builders = {**MODELS, **OPT_IN}
+    if name not in builders:
         raise KeyError("unknown model '%s' (known: %s)" %
-                       (name, ", ".join(MODELS)))
+                       (name, ", ".join(builders)))
     os.makedirs(cache, exist_ok=True)
     path = os.path.join(cache, name + ".onnx")
     stamp = os.path.join(cache, name + ".json")
@@ -373,7 +432,7 @@ def ensure(name, cache=DEFAULT_CACHE):
             return path, inputs
     except (OSError, ValueError, KeyError):
         pass
-    model = MODELS[name]()
+    model = builders[name]()
     rng = np.random.default_rng(100)
     inputs = {}
     for value in model.graph.input:

@@ -378,7 +378,8 @@ def main():
     p = argparse.ArgumentParser(
         description=__doc__.splitlines()[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="models: " + ", ".join(models.MODELS))
+        epilog="models: " + ", ".join(models.MODELS) +
+        "; only when named: " + ", ".join(models.OPT_IN))
     p.add_argument("--models", default=",".join(models.MODELS),
                    help="comma-separated subset (default: all)")
     p.add_argument("--runs", type=int, default=10,
@@ -408,7 +409,8 @@ def main():
     args = p.parse_args()
     args.build = os.path.abspath(args.build)
     names = [n for n in args.models.split(",") if n]
-    unknown = [n for n in names if n not in models.MODELS]
+    unknown = [n for n in names
+               if n not in models.MODELS and n not in models.OPT_IN]
     if unknown:
         p.error("unknown model(s) %s; known: %s" %
                 (", ".join(unknown), ", ".join(models.MODELS)))
