@@ -71,6 +71,7 @@ CPUTarget CPUTarget::get(llvm::StringRef cpu, llvm::StringRef extraFeatures) {
     if (info->checkFeatures("+avx512f")) {
       target.vectorBits = 512;
       target.vectorRegisters = 32;
+      target.hasVNNI = info->checkFeatures("+avx512vnni");
     } else if (info->checkFeatures("+avx")) {
       target.vectorBits = 256;
     }

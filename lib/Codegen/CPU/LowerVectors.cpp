@@ -19,6 +19,7 @@
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -369,6 +370,96 @@ void splitVectorIterArgs(RewriterBase &rewriter, scf::ForOp loop) {
                      joinAll(loop.getResultTypes(), newLoop.getResults()));
 }
 
+/// A register tile's step of a product of 16-bit pairs (onnx-cpu-pack-
+/// matmul's pairedProduct): vector.contract of [M, 2] x i16 and [16, 2] x
+/// i16 into [M, 16] x i32 as one AVX-512 VNNI `vpdpwssd` per row: the row's
+/// pair of values broadcast to the 16 lanes as one 32-bit word, each lane
+/// summing the products of its pair with the column's pair into its
+/// accumulator.
+struct ContractToVNNI : OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType lhsType = op.getLhsType(), rhsType = op.getRhsType();
+    auto accType = dyn_cast<VectorType>(op.getAccType());
+    if (!accType || op.getKind() != vector::CombiningKind::ADD ||
+        lhsType.getRank() != 2 || !lhsType.getElementType().isInteger(16) ||
+        rhsType.getShape() != ArrayRef<int64_t>{16, 2} ||
+        !rhsType.getElementType().isInteger(16) ||
+        !accType.getElementType().isInteger(32) || lhsType.getDimSize(1) != 2 ||
+        accType.getShape() != ArrayRef<int64_t>{lhsType.getDimSize(0), 16} ||
+        lhsType.isScalable())
+      return failure();
+    MLIRContext *ctx = op.getContext();
+    AffineExpr m, n, k;
+    bindDims(ctx, m, n, k);
+    if (op.getIndexingMapsArray() !=
+        ArrayRef<AffineMap>{AffineMap::get(3, 0, {m, k}, ctx),
+                            AffineMap::get(3, 0, {n, k}, ctx),
+                            AffineMap::get(3, 0, {m, n}, ctx)})
+      return failure();
+    Location loc = op.getLoc();
+    int64_t rows = lhsType.getDimSize(0);
+    Type i16 = rewriter.getIntegerType(16), i32 = rewriter.getI32Type();
+    auto words = VectorType::get({16}, i32);
+    auto halves = VectorType::get({32}, i16);
+    Value columns =
+        vector::ShapeCastOp::create(rewriter, loc, halves, op.getRhs());
+    // Each row's pair, loaded as one 32-bit word and broadcast (one
+    // vpbroadcastd from memory) when the rows are read from a buffer; else
+    // extracted from the rows' vector (a shuffle and a broadcast).
+    auto read = op.getLhs().getDefiningOp<vector::TransferReadOp>();
+    auto memref =
+        read ? dyn_cast<MemRefType>(read.getBase().getType()) : MemRefType();
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    bool fromMemory =
+        memref && !read.getMask() && read.getIndices().size() >= 2 &&
+        read.getPermutationMap().isMinorIdentity() &&
+        llvm::all_of(read.getInBoundsValues(), [](bool b) { return b; }) &&
+        succeeded(memref.getStridesAndOffset(strides, offset)) &&
+        strides.back() == 1;
+    Value pairs;
+    if (!fromMemory)
+      pairs = vector::BitCastOp::create(
+          rewriter, loc, VectorType::get({rows}, i32),
+          vector::ShapeCastOp::create(
+              rewriter, loc, VectorType::get({rows * 2}, i16), op.getLhs()));
+    StringAttr dot = rewriter.getStringAttr("llvm.x86.avx512.vpdpwssd.512");
+    Value result = op.getAcc();
+    for (int64_t r = 0; r < rows; ++r) {
+      Value word;
+      if (fromMemory) {
+        SmallVector<Value> indices(read.getIndices());
+        Value &row = indices[indices.size() - 2];
+        row = arith::AddIOp::create(
+            rewriter, loc, row,
+            arith::ConstantIndexOp::create(rewriter, loc, r));
+        Value two = vector::LoadOp::create(
+            rewriter, loc, VectorType::get({2}, i16), read.getBase(), indices);
+        word = vector::ExtractOp::create(
+            rewriter, loc,
+            vector::BitCastOp::create(rewriter, loc, VectorType::get({1}, i32),
+                                      two),
+            0);
+      } else {
+        word = vector::ExtractOp::create(rewriter, loc, pairs, r);
+      }
+      Value pair = vector::BitCastOp::create(
+          rewriter, loc, halves,
+          vector::BroadcastOp::create(rewriter, loc, words, word));
+      Value acc = vector::ExtractOp::create(rewriter, loc, op.getAcc(), r);
+      Value sum = LLVM::CallIntrinsicOp::create(rewriter, loc, words, dot,
+                                                ValueRange{acc, pair, columns})
+                      ->getResult(0);
+      result = vector::InsertOp::create(rewriter, loc, sum, result, r);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct CPULowerVectorsPass
     : public onnx::impl::CPULowerVectorsBase<CPULowerVectorsPass> {
   using Base::Base;
@@ -425,7 +516,9 @@ struct CPULowerVectorsPass
     sweep([](RewritePatternSet &patterns) {
       vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
     });
-    sweep([](RewritePatternSet &patterns) {
+    sweep([&](RewritePatternSet &patterns) {
+      if (target.hasVNNI)
+        patterns.add<ContractToVNNI>(patterns.getContext(), /*benefit=*/2);
       vector::populateVectorContractLoweringPatterns(
           patterns, vector::VectorContractLowering::OuterProduct);
     });

@@ -249,7 +249,7 @@ LogicalResult matchStaticF32(PatternRewriter &rewriter, linalg::LinalgOp op,
     Type element = type.getElementType();
     if (!isPackedElementType(element, words) ||
         element != getElementTypeOrSelf(op->getOperand(0).getType()))
-      return rewriter.notifyMatchFailure(op, "not f32");
+      return rewriter.notifyMatchFailure(op, "element type");
   }
   return success();
 }
@@ -378,6 +378,53 @@ Value packedProduct(OpBuilder &b, Location loc, Value lhsPacked,
       .getResult();
 }
 
+/// Whether `value` holds 8-bit integers widened, or the difference of two
+/// (an operand of a quantized operator less its zero point, as its lowering
+/// computes it): an elementwise linalg.generic yielding ext(a) or ext(a) -
+/// ext(b) of 8-bit inputs, whose values fit 16 bits.
+bool isWidened8Bit(Value value) {
+  auto generic = value.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic->getNumResults() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return false;
+  auto widened = [&](Value v) {
+    Operation *ext = v.getDefiningOp();
+    if (!isa_and_nonnull<arith::ExtSIOp, arith::ExtUIOp>(ext))
+      return false;
+    auto arg = dyn_cast<BlockArgument>(ext->getOperand(0));
+    return arg && arg.getOwner() == generic.getBody() &&
+           arg.getType().isInteger(8) &&
+           generic.isDpsInput(generic.getMatchingOpOperand(arg));
+  };
+  Value yielded = generic.getBody()->getTerminator()->getOperand(0);
+  if (widened(yielded))
+    return true;
+  auto sub = yielded.getDefiningOp<arith::SubIOp>();
+  return sub && widened(sub.getLhs()) && widened(sub.getRhs());
+}
+
+/// `value` (i32 holding 16-bit values) truncated to i16.
+Value truncateToI16(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  auto i16Type = type.clone(b.getIntegerType(16));
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  Value empty = tensor::EmptyOp::create(b, loc, i16Type.getShape(),
+                                        i16Type.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{i16Type}, ValueRange{value}, ValueRange{empty},
+             ArrayRef<AffineMap>{id, id},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nl,
+                   arith::TruncIOp::create(nb, nl, nb.getIntegerType(16),
+                                           args[0])
+                       .getResult());
+             })
+      .getResult(0);
+}
+
 struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
   MatmulToMmt4d(MLIRContext *context, const CPUTarget &target,
                 PackedConstants &packed)
@@ -398,6 +445,8 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
     int64_t m0 = rowTile(target, m);
     int64_t n0 = columnTile(target, m0, n);
     Location loc = op.getLoc();
+    if (succeeded(pairedProduct(rewriter, op, *p, m0, n0)))
+      return success();
     if (succeeded(transposed(rewriter, op, *p, m0, n0)))
       return success();
     Value lhsPacked = packOperand(rewriter, loc, lhs, {0, m0}, packed);
@@ -409,6 +458,53 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
     Value result = packedProduct(rewriter, loc, lhsPacked, rhsPacked, init,
                                  accType, {0, 1}, {});
     rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  /// An i32 product of 8-bit values (less their zero points, which fit 16
+  /// bits) with AVX-512 VNNI: both operands truncated to i16 and packed in
+  /// pairs of k, [M/m0, K/2, m0, 2] and [N/n0, K/2, n0, 2] (K padded with a
+  /// zero), an i16 x i16 -> i32 mmt4d whose register tile
+  /// onnx-cpu-lower-vectors computes with one `vpdpwssd` (32 multiply-adds
+  /// of 16-bit pairs summed into 32-bit lanes) per row and pair of k, where
+  /// 32-bit products take `vpmulld`s of 16. Exact: the pairs' products and
+  /// sums fit 32 bits, and the accumulators wrap as the i32 product's.
+  LogicalResult pairedProduct(PatternRewriter &rewriter, linalg::MatmulOp op,
+                              const PlainProduct &p, int64_t m0,
+                              int64_t n0) const {
+    if (!target.hasVNNI || !p.lhsType.getElementType().isInteger(32) ||
+        n0 != target.lanes(32) || !isWidened8Bit(p.lhs) ||
+        !isWidened8Bit(p.rhs))
+      return failure();
+    Location loc = op.getLoc();
+    int64_t m = p.lhsType.getDimSize(0), k = p.lhsType.getDimSize(1),
+            n = p.rhsType.getDimSize(1);
+    Value lhs = truncateToI16(rewriter, loc, p.lhs);
+    Value rhs = truncateToI16(rewriter, loc, p.rhs);
+    Type i16 = rewriter.getIntegerType(16);
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(i16));
+    int64_t k1 = llvm::divideCeilSigned(k, 2);
+    auto pack = [&](Value source, ArrayRef<int64_t> shape,
+                    ArrayRef<int64_t> innerDims, int64_t tile,
+                    ArrayRef<int64_t> outerPerm) {
+      Value dest = tensor::EmptyOp::create(rewriter, loc, shape, i16);
+      return linalg::PackOp::create(
+                 rewriter, loc, source, dest, innerDims,
+                 ArrayRef<OpFoldResult>{rewriter.getIndexAttr(tile),
+                                        rewriter.getIndexAttr(2)},
+                 zero, outerPerm)
+          .getResult();
+    };
+    Value lhsPacked =
+        pack(lhs, {llvm::divideCeilSigned(m, m0), k1, m0, 2}, {0, 1}, m0, {});
+    Value rhsPacked = pack(rhs, {llvm::divideCeilSigned(n, n0), k1, n0, 2},
+                           {1, 0}, n0, {1, 0});
+    auto accType = RankedTensorType::get(
+        {llvm::divideCeilSigned(m, m0), llvm::divideCeilSigned(n, n0), m0, n0},
+        p.lhsType.getElementType());
+    rewriter.replaceOp(op, packedProduct(rewriter, loc, lhsPacked, rhsPacked,
+                                         p.init, accType, {0, 1}, {}));
     return success();
   }
 

@@ -1,5 +1,6 @@
 // RUN: onnx-opt %s --onnx-cpu-lower-vectors=target-cpu=skylake-avx512 | FileCheck %s
 // RUN: onnx-opt %s --onnx-cpu-lower-vectors="target-cpu=skylake-avx512 num-threads=2" | FileCheck %s --check-prefix=THREADS
+// RUN: onnx-opt %s --onnx-cpu-lower-vectors=target-cpu=znver4 | FileCheck %s --check-prefix=VNNI
 
 // A 16x16 register tile on buffers: the contraction becomes one broadcast
 // and one FMA per row of the accumulator, the 2-D transfers become 1-D
@@ -202,5 +203,27 @@ func.func @copy_in_forall(%a: memref<2x64x56x56xf32>, %b: memref<2x64x58x58xf32>
     %v = memref.subview %b[%i, 0, 1, 1] [1, 64, 56, 56] [1, 1, 1, 1] : memref<2x64x58x58xf32> to memref<1x64x56x56xf32, strided<[215296, 3364, 58, 1], offset: ?>>
     memref.copy %s, %v : memref<1x64x56x56xf32, strided<[200704, 3136, 56, 1], offset: ?>> to memref<1x64x56x56xf32, strided<[215296, 3364, 58, 1], offset: ?>>
   }
+  return
+}
+
+// A register tile of 16-bit pairs (onnx-cpu-pack-matmul's product of 8-bit
+// values less their zero points): with AVX-512 VNNI one vpdpwssd per row of
+// the accumulator, the row's pair loaded as one 32-bit word and broadcast;
+// without VNNI the contraction is lowered as any other.
+// VNNI-LABEL: func.func @pairs_tile
+// VNNI-NOT: vector.contract
+// VNNI-COUNT-16: llvm.call_intrinsic "llvm.x86.avx512.vpdpwssd.512"({{.*}}) : (vector<16xi32>, vector<32xi16>, vector<32xi16>) -> vector<16xi32>
+// VNNI-NOT: llvm.call_intrinsic
+// CHECK-LABEL: func.func @pairs_tile
+// CHECK-NOT: llvm.call_intrinsic
+func.func @pairs_tile(%a: memref<16x2xi16>, %b: memref<16x2xi16>, %c: memref<16x16xi32>) {
+  %c0 = arith.constant 0 : index
+  %z16 = arith.constant 0 : i16
+  %z32 = arith.constant 0 : i32
+  %va = vector.transfer_read %a[%c0, %c0], %z16 {in_bounds = [true, true]} : memref<16x2xi16>, vector<16x2xi16>
+  %vb = vector.transfer_read %b[%c0, %c0], %z16 {in_bounds = [true, true]} : memref<16x2xi16>, vector<16x2xi16>
+  %vc = vector.transfer_read %c[%c0, %c0], %z32 {in_bounds = [true, true]} : memref<16x16xi32>, vector<16x16xi32>
+  %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %va, %vb, %vc : vector<16x2xi16>, vector<16x2xi16> into vector<16x16xi32>
+  vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<16x16xi32>, memref<16x16xi32>
   return
 }

@@ -5,6 +5,7 @@
 // RUN: onnx-opt %s --mlir-disable-threading --onnx-cpu-pack-matmul=target-cpu=haswell | FileCheck %s --check-prefix=AVX2
 // RUN: not onnx-opt %s --onnx-cpu-pack-matmul=target-cpu=no-such-cpu 2>&1 | FileCheck %s --check-prefix=BADCPU
 // RUN: onnx-opt %s --mlir-disable-threading --onnx-cpu-pack-matmul="target-cpu=skylake-avx512 num-threads=2" | FileCheck %s --check-prefix=THREADS
+// RUN: onnx-opt %s --mlir-disable-threading --onnx-cpu-pack-matmul=target-cpu=znver4 | FileCheck %s --check-prefix=VNNI
 
 // The image maps of @conv3x3 and @conv3x3_by_rows below.
 // CHECK-DAG: #[[IMG:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d1 * 16 + d6 + d3 * 10 + d4)>
@@ -726,6 +727,39 @@ func.func @conv_i32(%x: tensor<1x16x10x10xi32>, %w: tensor<8x16x3x3xi32>) -> ten
   %f = linalg.fill ins(%zero : i32) outs(%e : tensor<1x8x8x8xi32>) -> tensor<1x8x8x8xi32>
   %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x10x10xi32>, tensor<8x16x3x3xi32>) outs(%f : tensor<1x8x8x8xi32>) -> tensor<1x8x8x8xi32>
   return %y : tensor<1x8x8x8xi32>
+}
+
+// An i32 product of 8-bit values widened (less a zero point): with AVX-512
+// VNNI both operands are truncated to i16 and packed in pairs of k (K = 5
+// padded to 6), an i16 x i16 -> i32 mmt4d; without VNNI the i32 product.
+// VNNI-LABEL: func.func @matmul_widened_8bit
+// VNNI-COUNT-2: arith.trunci %{{.*}} : i32 to i16
+// VNNI: linalg.pack {{.*}} inner_dims_pos = [0, 1] inner_tiles = [16, 2] {{.*}} -> tensor<2x3x16x2xi16>
+// VNNI: linalg.pack {{.*}} outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 2] {{.*}} -> tensor<1x3x16x2xi16>
+// VNNI: linalg.mmt4d {{.*}} : tensor<2x3x16x2xi16>, tensor<1x3x16x2xi16>) {{.*}} -> tensor<2x1x16x16xi32>
+// CHECK-LABEL: func.func @matmul_widened_8bit
+// CHECK-NOT: xi16
+// CHECK: linalg.mmt4d {{.*}} -> tensor<2x1x16x16xi32>
+func.func @matmul_widened_8bit(%a: tensor<32x5xi8>, %b: tensor<5x16xi8>, %bz: tensor<i8>) -> tensor<32x16xi32> {
+  %ea = tensor.empty() : tensor<32x5xi32>
+  %wa = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<32x5xi8>) outs(%ea : tensor<32x5xi32>) {
+  ^bb0(%x: i8, %o: i32):
+    %e = arith.extui %x : i8 to i32
+    linalg.yield %e : i32
+  } -> tensor<32x5xi32>
+  %eb = tensor.empty() : tensor<5x16xi32>
+  %wb = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%b, %bz : tensor<5x16xi8>, tensor<i8>) outs(%eb : tensor<5x16xi32>) {
+  ^bb0(%x: i8, %z: i8, %o: i32):
+    %e = arith.extsi %x : i8 to i32
+    %f = arith.extsi %z : i8 to i32
+    %d = arith.subi %e, %f : i32
+    linalg.yield %d : i32
+  } -> tensor<5x16xi32>
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<32x16xi32>
+  %f = linalg.fill ins(%zero : i32) outs(%e : tensor<32x16xi32>) -> tensor<32x16xi32>
+  %p = linalg.matmul ins(%wa, %wb : tensor<32x5xi32>, tensor<5x16xi32>) outs(%f : tensor<32x16xi32>) -> tensor<32x16xi32>
+  return %p : tensor<32x16xi32>
 }
 
 // The packed blob of @matmul_const after its alignment (0x40000000: 64):

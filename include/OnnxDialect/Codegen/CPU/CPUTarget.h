@@ -34,6 +34,9 @@ struct CPUTarget {
   /// Vector registers the code may hold accumulators in.
   unsigned vectorRegisters = 16;
   bool hasFMA = false;
+  /// AVX-512 VNNI (`vpdpwssd`: 16-bit pairs multiplied and summed into
+  /// 32-bit lanes), which products of 8-bit values use.
+  bool hasVNNI = false;
   /// The L2 cache of one core that the tile loops size their blocks for:
   /// 1 MiB, that of most x86 server cores of the last years (Skylake-SP,
   /// Zen 4; this project's machine has 2 MiB), the same for every target so

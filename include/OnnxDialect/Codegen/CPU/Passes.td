@@ -36,8 +36,14 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     Rewrites `linalg.matmul` with static f32 operands (or i32 ones, the
     product of MatMulInteger's or QLinearMatMul's operands less their zero
     points) into `linalg.pack` of both operands, `linalg.mmt4d` on the
-    packed tiles and `linalg.unpack` of the result: the left operand in `[M/m0, K, m0, 1]` tiles, the right one
-    in `[N/n0, K, n0, 1]` tiles, the accumulator in `[M/m0, N/n0, m0, n0]`.
+    packed tiles and `linalg.unpack` of the result: the left operand in
+    `[M/m0, K, m0, 1]` tiles, the right one in `[N/n0, K, n0, 1]` tiles,
+    the accumulator in `[M/m0, N/n0, m0, n0]`. An i32 product whose
+    operands are 8-bit values widened (less a zero point: they fit 16 bits)
+    is, with AVX-512 VNNI and 16-lane tiles, of the operands truncated to
+    i16 and packed in pairs of k, `[M/m0, K/2, m0, 2]` and
+    `[N/n0, K/2, n0, 2]`: an i16 x i16 -> i32 mmt4d that
+    onnx-cpu-lower-vectors computes with `vpdpwssd` (exact).
     The tile fills the register file with accumulators and leaves room for
     the vectors of the right operand and a broadcast: 16 x 16 with AVX-512
     (32 registers), 6 x 16 with AVX2 (16 registers: 12 accumulators); with
@@ -62,8 +68,7 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     A 2-D convolution of one image (`linalg.conv_2d_nchw_fchw` with static
     shapes; an i32 one, ConvInteger's or QLinearConv's, only through the
     im2col matrix below) whose window has several taps and whose dilations
-    are 1 is
-    computed directly from the image: a `linalg.generic` marked
+    are 1 is computed directly from the image: a `linalg.generic` marked
     `onnx.cpu.direct_conv` over `[F/m0, P/n0, C, KH, KW, m0, n0]` that
     accumulates the filter, packed at compile time as `[F/m0, C, KH, KW, m0]`,
     times the image flattened to `[C, H*W]`: output position
@@ -183,8 +188,8 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       do not split evenly), each tile unpacking its product and
       applying the epilogue in registers before one store. With a reduction
       of at most 1024 steps (AVX-512's 16x16 tiles; 256 with AVX2's 6-row
-      tiles) the product and its zero fill are computed in the
-      same tile loop (`scf::tileConsumerAndFuseProducersUsingSCF`), the
+      tiles) the product and its zero fill are computed in the same tile
+      loop (`scf::tileConsumerAndFuseProducersUsingSCF`), the
       accumulators forwarded from registers; the rows and columns past the
       last whole tile are split off and tiled with partial tiles;
     - a direct convolution (`onnx.cpu.direct_conv`): an `scf.forall` over
@@ -210,10 +215,10 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       blocks);
     - `linalg.pack`/`linalg.unpack`: lowered to pad, reshape and transpose,
       but the run-time pack of the right operand of a product computed in
-      its epilogue's tiles (with AVX2, with at most 4 rows of tiles) ([K, N]
-      -> [N/n0, K, n0, 1], N a multiple of n0: a 1x1 convolution's image),
-      which is fused into the register tiles, where each tile's
-      part of it is a reshape of the operand's columns: no packing pass;
+      its epilogue's tiles (with AVX2, with at most 4 rows of tiles), [K, N]
+      -> [N/n0, K, n0, 1] with N a multiple of n0 (a 1x1 convolution's
+      image), which is fused into the register tiles, where each tile's part
+      of it is a reshape of the operand's columns: no packing pass;
       `tensor.pad` by a constant to fills of its border and an insert_slice
       of its source, marked `onnx.cpu.write_in_place`, into an empty tensor
       named after the pad (`onnx.cpu.buffer_of`, so that CSE keeps two
@@ -294,7 +299,11 @@ def CPULowerVectors : Pass<"onnx-cpu-lower-vectors", "::mlir::func::FuncOp"> {
     first with as many elements as threads, each step copying the rest;
     then, in separate sweeps (one combined sweep of these
     pattern sets does not terminate): unit dims dropped from transfers,
-    `vector.contract` to outer products and those to FMAs, transfer
+    `vector.contract` to outer products and those to FMAs (with AVX-512 VNNI,
+    a contraction of [M, 2] x i16 and [16, 2] x i16 pairs into [M, 16] x
+    i32, onnx-cpu-pack-matmul's product of 8-bit values, to one
+    `llvm.x86.avx512.vpdpwssd.512` per row, the row's pair loaded as one
+    32-bit word and broadcast), transfer
     permutations to transposes, n-D transfers fully unrolled to 1-D loads and
     stores (never to stack temporaries), reads along a strided dim (a
     stride-2 convolution window) to `vector.gather`, and transposes, shape casts and
@@ -311,6 +320,7 @@ def CPULowerVectors : Pass<"onnx-cpu-lower-vectors", "::mlir::func::FuncOp"> {
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",

@@ -116,7 +116,9 @@ check("matmul_const_lhs_batched", [helper.make_node("MatMul", ["b", "a"], ["y"])
 # model's float input (integers) is cast to uint8 or int8, the result back
 # to float (below 2^24). A scalar zero point for each operand, a per-column
 # one for B with a long reduction (K = 600) and one row, B as an input
-# (packed at run time), and a batch of products.
+# (packed at run time), an odd K with a per-column zero point and a tail of
+# columns, and a batch of products. With AVX-512 VNNI the products of 16
+# rows or more are of 16-bit pairs (vpdpwssd), else of 32-bit integers.
 def integers(lo, hi, *shape):
     return rng.integers(lo, hi + 1, shape)
 
@@ -146,6 +148,9 @@ matmul_integer("matmul_integer_column_zero_points", integers(0, 255, 1, 600),
 matmul_integer("matmul_integer_s8_input_b", integers(-128, 127, 20, 48),
                integers(-128, 127, 48, 36), -7, 2, np.int8, np.int8,
                b_input=True)
+matmul_integer("matmul_integer_odd_k_column_zero_points",
+               integers(0, 255, 20, 301), integers(-128, 127, 301, 50), 77,
+               integers(-9, 9, 50), np.uint8, np.int8)
 matmul_integer("matmul_integer_batched", integers(0, 255, 3, 7, 24),
                integers(-128, 127, 3, 24, 20), 100, 1, np.uint8, np.int8,
                b_input=True)
