@@ -124,6 +124,10 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   // 3. CPU code generation on tensors. Matmuls and convolutions are packed
   // before elementwise fusion, which would otherwise fold the reshapes around
   // them into generics that are no longer recognizable as matmuls.
+  if (options.codegen && options.blockedLayout)
+    addPipeline(pm, "func.func(onnx-cpu-blocked-layout{" + target +
+                        " winograd=" + std::to_string(options.winograd) +
+                        "})," + canonicalize);
   if (options.codegen)
     addPipeline(pm, "func.func(onnx-cpu-pack-matmul{" + target +
                         " num-threads=" + std::to_string(options.numThreads) +

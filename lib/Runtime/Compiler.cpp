@@ -466,6 +466,7 @@ static Error lower(Compilation &c, const onnxd_options &options) {
   pipeline.codegen = options.codegen != 0;
   pipeline.memoryPlan = options.memory_plan != 0;
   pipeline.winograd = options.winograd;
+  pipeline.blockedLayout = options.blocked_layout != 0;
   pipeline.profile = options.profile != 0;
   pipeline.targetCPU = targetCPUName(options);
   // Test hook (docs/gpu.md, "Tests"): the GPU mapping run on the CPU.

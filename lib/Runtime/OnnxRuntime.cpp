@@ -200,6 +200,7 @@ void onnxd_options_init(onnxd_options *options) {
   options->gpu_chip = nullptr;
   options->memory_plan = 1;
   options->winograd = 4;
+  options->blocked_layout = 1;
 }
 
 void mlir::onnx::runtime::makeRuntimeGlobal() {

@@ -108,7 +108,8 @@ class InferenceSession:
                  threads=None, device=None, opt_level=3, codegen=True,
                  profile=False, target_cpu="", target_features="",
                  gpu_chip="", device_config=None, micro_batches=1,
-                 memory_plan=True, winograd=4, _native_model=None):
+                 memory_plan=True, winograd=4, blocked_layout=True,
+                 _native_model=None):
         if _native_model is None:
             device = _device(device, providers)
             _native.device_check(device)
@@ -126,7 +127,8 @@ class InferenceSession:
                     gpu_chip=gpu_chip or "",
                     device_config=device_config or "",
                     micro_batches=int(micro_batches),
-                    memory_plan=bool(memory_plan), winograd=int(winograd))
+                    memory_plan=bool(memory_plan), winograd=int(winograd),
+                    blocked_layout=bool(blocked_layout))
         self._inputs = [NodeArg(i) for i in self._model.inputs]
         self._outputs = [NodeArg(o) for o in self._model.outputs]
         self._output_index = {o.name: i for i, o in enumerate(self._outputs)}
@@ -183,7 +185,8 @@ class InferenceSession:
 def compile(model, output="model.so", *, threads=1, opt_level=3,
             codegen=True, profile=False, target_cpu="", target_features="",
             kind="shared", device="cpu", gpu_chip="", device_config="",
-            micro_batches=1, memory_plan=True, winograd=4):
+            micro_batches=1, memory_plan=True, winograd=4,
+            blocked_layout=True):
     """Compiles a model ahead of time. kind "shared" writes a shared library
     (and its C header, model.h) that load() or the C API runs; "object",
     "llvm", "mlir" or "ptx" (device "cuda": the kernels) write what onnx-run
@@ -201,7 +204,8 @@ def compile(model, output="model.so", *, threads=1, opt_level=3,
                      gpu_chip=gpu_chip or "",
                      device_config=device_config or "",
                      micro_batches=int(micro_batches),
-                     memory_plan=bool(memory_plan), winograd=int(winograd))
+                     memory_plan=bool(memory_plan), winograd=int(winograd),
+                     blocked_layout=bool(blocked_layout))
     return output
 
 

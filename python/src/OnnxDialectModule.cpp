@@ -511,7 +511,7 @@ onnxd_options makeOptions(int optLevel, int threads, const std::string &format,
                           bool profile, const std::string &device,
                           const std::string &gpuChip,
                           const std::string &deviceConfig, int microBatches,
-                          bool memoryPlan, int winograd) {
+                          bool memoryPlan, int winograd, bool blockedLayout) {
   onnxd_options o;
   onnxd_options_init(&o);
   o.opt_level = optLevel;
@@ -527,6 +527,7 @@ onnxd_options makeOptions(int optLevel, int threads, const std::string &format,
   o.micro_batches = microBatches;
   o.memory_plan = memoryPlan ? 1 : 0;
   o.winograd = winograd;
+  o.blocked_layout = blockedLayout ? 1 : 0;
   return o;
 }
 
@@ -743,12 +744,12 @@ PYBIND11_MODULE(_onnx_dialect, m) {
          const std::string &targetFeatures, bool codegen, bool profile,
          const std::string &device, const std::string &gpuChip,
          const std::string &deviceConfig, int microBatches, bool memoryPlan,
-         int winograd) {
-        return Model::compile(path,
-                              makeOptions(optLevel, threads, format, targetCpu,
-                                          targetFeatures, codegen, profile,
-                                          device, gpuChip, deviceConfig,
-                                          microBatches, memoryPlan, winograd));
+         int winograd, bool blockedLayout) {
+        return Model::compile(
+            path,
+            makeOptions(optLevel, threads, format, targetCpu, targetFeatures,
+                        codegen, profile, device, gpuChip, deviceConfig,
+                        microBatches, memoryPlan, winograd, blockedLayout));
       },
       py::arg("path"), py::arg("opt_level") = 3, py::arg("threads") = 1,
       py::arg("format") = "", py::arg("target_cpu") = "",
@@ -756,7 +757,7 @@ PYBIND11_MODULE(_onnx_dialect, m) {
       py::arg("profile") = false, py::arg("device") = "",
       py::arg("gpu_chip") = "", py::arg("device_config") = "",
       py::arg("micro_batches") = 1, py::arg("memory_plan") = true,
-      py::arg("winograd") = 4);
+      py::arg("winograd") = 4, py::arg("blocked_layout") = true);
   m.def(
       "emit",
       [](const std::string &path, const std::string &out, int kind,
@@ -764,11 +765,11 @@ PYBIND11_MODULE(_onnx_dialect, m) {
          const std::string &targetCpu, const std::string &targetFeatures,
          bool codegen, bool profile, const std::string &device,
          const std::string &gpuChip, const std::string &deviceConfig,
-         int microBatches, bool memoryPlan, int winograd) {
+         int microBatches, bool memoryPlan, int winograd, bool blockedLayout) {
         onnxd_options o =
             makeOptions(optLevel, threads, format, targetCpu, targetFeatures,
                         codegen, profile, device, gpuChip, deviceConfig,
-                        microBatches, memoryPlan, winograd);
+                        microBatches, memoryPlan, winograd, blockedLayout);
         onnxd_status s;
         {
           py::gil_scoped_release release;
@@ -782,7 +783,8 @@ PYBIND11_MODULE(_onnx_dialect, m) {
       py::arg("codegen") = true, py::arg("profile") = false,
       py::arg("device") = "", py::arg("gpu_chip") = "",
       py::arg("device_config") = "", py::arg("micro_batches") = 1,
-      py::arg("memory_plan") = true, py::arg("winograd") = 4);
+      py::arg("memory_plan") = true, py::arg("winograd") = 4,
+      py::arg("blocked_layout") = true);
   m.def("load", &Model::load, py::arg("path"));
   m.def(
       "mpi_init",

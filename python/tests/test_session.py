@@ -419,3 +419,31 @@ def test_winograd_option():
         np.testing.assert_allclose(y[0], reference, rtol=1e-5, atol=1e-5)
     with pytest.raises(onnx_dialect.InvalidArgument, match="winograd 3"):
         onnx_dialect.InferenceSession(model, winograd=3)
+
+
+def test_blocked_layout_option():
+    """blocked_layout=True (the default) and False compile a convolution, its
+    Relu and a depthwise convolution on [N, C/c0, H, W, c0] or on
+    [N, C, H, W]: the same outputs within float32 rounding."""
+    rng = np.random.default_rng(4)
+    w = (rng.standard_normal((32, 16, 1, 1)) / 4).astype(np.float32)
+    wd = rng.standard_normal((32, 1, 3, 3)).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["c"]),
+         helper.make_node("Relu", ["c"], ["r"]),
+         helper.make_node("Conv", ["r", "wd"], ["y"], pads=[1] * 4, group=32)],
+        "blocked",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 14, 14])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 32, 14, 14])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(wd, "wd")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    x = rng.standard_normal((1, 16, 14, 14)).astype(np.float32)
+    r = np.maximum(np.einsum("chw,fc->fhw", x[0].astype(np.float64), w[:, :, 0, 0]), 0)
+    rp = np.pad(r, ((0, 0), (1, 1), (1, 1)))
+    reference = sum(rp[:, i:i + 14, j:j + 14] * wd[:, 0, i, j, None, None]
+                    for i in range(3) for j in range(3))
+    for blocked in (True, False):
+        y = onnx_dialect.InferenceSession(model, blocked_layout=blocked).run(
+            None, {"x": x})[0]
+        np.testing.assert_allclose(y[0], reference, rtol=1e-5, atol=1e-5)

@@ -48,7 +48,7 @@ struct Options {
   std::string device, gpuChip;
   int winograd = 4;
   bool codegen = true, memoryPlan = true, outputDirGiven = false,
-       profileGiven = false;
+       profileGiven = false, blockedLayout = true;
   std::vector<std::string> inputFiles;
   double rtol = 1e-3, atol = 1e-7;
   unsigned benchRuns = 0;
@@ -102,6 +102,11 @@ static const char *const kUsageText =
     "Winograd's\n"
     "                        F(M, 3) along their rows: 4 (default), 2, or 0 "
     "(off)\n"
+    "  --no-blocked-layout   convolutions, depthwise convolutions and pools "
+    "on\n"
+    "                        [N, C, H, W] activations instead of the blocked "
+    "layout\n"
+    "                        [N, C/c0, H, W, c0]\n"
     "  --profile FILE        time every kernel of every run; write them to "
     "FILE as\n"
     "                        Chrome trace events (ONNX Runtime's profile "
@@ -178,6 +183,8 @@ static bool parseArgs(int argc, char **argv) {
       opts.codegen = false;
     else if (arg == "--no-memory-plan")
       opts.memoryPlan = false;
+    else if (arg == "--no-blocked-layout")
+      opts.blockedLayout = false;
     else if (value("--winograd", v)) {
       if (v != "0" && v != "2" && v != "4") {
         llvm::errs() << "onnx-run: --winograd takes 0 (off), 2 or 4, got '" << v
@@ -990,6 +997,7 @@ static int mainBody() {
   options.codegen = opts.codegen ? 1 : 0;
   options.memory_plan = opts.memoryPlan ? 1 : 0;
   options.winograd = opts.winograd;
+  options.blocked_layout = opts.blockedLayout ? 1 : 0;
   options.profile = opts.profileGiven ? 1 : 0;
   options.device_config =
       opts.deviceConfig.empty() ? nullptr : opts.deviceConfig.c_str();

@@ -78,6 +78,14 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "through Winograd's F(m, 3) along their rows, m = 4 or "
                      "2; 0: computed directly"),
       llvm::cl::init(4)};
+  PassOptions::Option<bool> blockedLayout{
+      *this, "blocked-layout",
+      llvm::cl::desc("With codegen: convolutions, depthwise convolutions and "
+                     "pools on activations in the blocked layout [N, C/c0, "
+                     "H, W, c0], converted once between chains of them "
+                     "(onnx-cpu-blocked-layout); off: each convolution reads "
+                     "and writes [N, C, H, W] (onnx-cpu-pack-matmul)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> profile{
       *this, "profile",
       llvm::cl::desc("Bracket each kernel of the entry function with "

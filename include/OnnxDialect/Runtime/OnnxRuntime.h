@@ -219,10 +219,15 @@ typedef struct onnxd_options {
    *  loaded (onnx-plan-memory); 0 allocates each buffer on its own. */
   int memory_plan;
   /** 3x3 convolutions with unit strides through Winograd's minimal filtering
-   *  F(m, 3) along their rows (onnx-cpu-pack-matmul, docs/codegen.md): 4
+   *  F(m, 3) along their rows (onnx-cpu-pack-matmul, docs/architecture.md): 4
    *  (default) or 2; 0 computes them directly. Any other value is
    *  ONNXD_INVALID_ARGUMENT. */
   int winograd;
+  /** 1 (default) computes convolutions, depthwise convolutions and pools on
+   *  activations in the blocked layout [N, C/c0, H, W, c0], converted once
+   *  between chains of them (onnx-cpu-blocked-layout, docs/architecture.md);
+   *  0 keeps [N, C, H, W] around each of them. */
+  int blocked_layout;
 } onnxd_options;
 
 typedef struct onnxd_model onnxd_model;

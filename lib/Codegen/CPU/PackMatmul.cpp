@@ -20,6 +20,7 @@
 
 #include "OnnxDialect/Codegen/CPU/CPUTarget.h"
 #include "OnnxDialect/Codegen/CPU/Passes.h"
+#include "Winograd.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -49,49 +50,6 @@ using namespace mlir;
 using namespace mlir::onnx;
 
 namespace {
-
-/// Whether `type` is f32, or, with `words`, any type of 32-bit elements
-/// (i32: the products of MatMulInteger), whose elements a pack moves as
-/// they are.
-bool isPackedElementType(Type type, bool words) {
-  return type.isF32() || (words && type.isInteger(32));
-}
-
-/// The f32 elements of a constant, or nothing when they are not in memory
-/// (an elided or missing resource blob). With `words`, also the elements of
-/// an i32 constant, as their bits.
-std::optional<ArrayRef<float>> constantData(Value value, float &splat,
-                                            bool words = false) {
-  auto constant = value.getDefiningOp<arith::ConstantOp>();
-  if (!constant)
-    return std::nullopt;
-  if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue())) {
-    if (!isPackedElementType(dense.getElementType(), words))
-      return std::nullopt;
-    if (dense.isSplat()) {
-      splat = dense.getElementType().isF32()
-                  ? dense.getSplatValue<float>()
-                  : llvm::bit_cast<float>(dense.getSplatValue<int32_t>());
-      return ArrayRef<float>();
-    }
-    ArrayRef<char> raw = dense.getRawData();
-    return ArrayRef<float>(reinterpret_cast<const float *>(raw.data()),
-                           raw.size() / sizeof(float));
-  }
-  if (auto resource =
-          dyn_cast<DenseResourceElementsAttr>(constant.getValue())) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob || !isPackedElementType(resource.getElementType(), words))
-      return std::nullopt;
-    ArrayRef<char> raw = blob->getData();
-    auto type = cast<ShapedType>(resource.getType());
-    if (raw.size() != static_cast<size_t>(type.getNumElements()) * 4)
-      return std::nullopt;
-    return ArrayRef<float>(reinterpret_cast<const float *>(raw.data()),
-                           raw.size() / sizeof(float));
-  }
-  return std::nullopt;
-}
 
 /// How one 2-D operand is packed: `tile` rows of the dim `tiled` together,
 /// outer dims [ceil(size(tiled) / tile), size(other)].
@@ -1111,100 +1069,6 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w, Value init,
   result = tensor::ExpandShapeOp::create(
       b, loc, yType, valid, ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
   return fill ? result : addInit(b, loc, result, init);
-}
-
-/// Winograd's minimal filtering F(m, 3) (Lavin and Gray, "Fast Algorithms
-/// for Convolutional Neural Networks", 2016): m outputs of a 3-tap
-/// filter g over alpha = m + 2 inputs d as A^T [(G g) . (B^T d)], alpha
-/// multiplications instead of 3 m.
-struct WinogradRows {
-  int64_t m, alpha;
-  ArrayRef<double> bt; // alpha x alpha
-  ArrayRef<double> g;  // alpha x 3
-  ArrayRef<double> at; // m x alpha
-};
-
-constexpr double kWinograd2BT[] = {1, 0,  -1, 0, 0, 1, 1, 0,
-                                   0, -1, 1,  0, 0, 1, 0, -1};
-constexpr double kWinograd2G[] = {1, 0, 0, .5, .5, .5, .5, -.5, .5, 0, 0, 1};
-constexpr double kWinograd2AT[] = {1, 1, 1, 0, 0, 1, -1, -1};
-constexpr double kWinograd4BT[] = {4, 0, -5, 0,  1, 0, 0, -4, -4, 1,  1, 0,
-                                   0, 4, -4, -1, 1, 0, 0, -2, -1, 2,  1, 0,
-                                   0, 2, -1, -2, 1, 0, 0, 4,  0,  -5, 0, 1};
-constexpr double kWinograd4G[] = {
-    1.0 / 4,  0,         0,        -1.0 / 6, -1.0 / 6, -1.0 / 6,
-    -1.0 / 6, 1.0 / 6,   -1.0 / 6, 1.0 / 24, 1.0 / 12, 1.0 / 6,
-    1.0 / 24, -1.0 / 12, 1.0 / 6,  0,        0,        1};
-constexpr double kWinograd4AT[] = {1, 1, 1, 1, 1, 0, 0, 1, -1, 2, -2, 0,
-                                   0, 1, 1, 4, 4, 0, 0, 1, -1, 8, -8, 1};
-
-/// F(m, 3) for m = 2 or 4 (else nothing).
-std::optional<WinogradRows> winogradRows(int64_t m) {
-  if (m == 2)
-    return WinogradRows{2, 4, kWinograd2BT, kWinograd2G, kWinograd2AT};
-  if (m == 4)
-    return WinogradRows{4, 6, kWinograd4BT, kWinograd4G, kWinograd4AT};
-  return std::nullopt;
-}
-
-/// For each row o of the `rows` x inputs.size() `matrix`,
-/// out[..., o, ...] = sum_j matrix[o][j] * inputs[j][...] (+ bias): one
-/// linalg.generic over `type`, whose dim `at` is o. Each input is indexed by
-/// the other dims, and column j of the matrix is a constant vector indexed
-/// by o (a zero coefficient multiplies too: 0 * Inf is NaN, as for every
-/// row that a Winograd transform mixes).
-Value combineRows(OpBuilder &b, Location loc, ArrayRef<Value> inputs,
-                  ArrayRef<double> matrix, int64_t rows, RankedTensorType type,
-                  int64_t at, float bias = 0) {
-  MLIRContext *ctx = b.getContext();
-  int64_t rank = type.getRank();
-  SmallVector<AffineExpr> others;
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != at)
-      others.push_back(getAffineDimExpr(d, ctx));
-  AffineMap inputMap = AffineMap::get(rank, 0, others, ctx);
-  AffineMap columnMap = AffineMap::get(rank, 0, getAffineDimExpr(at, ctx));
-  auto columnType = RankedTensorType::get({rows}, b.getF32Type());
-  SmallVector<Value> operands;
-  SmallVector<AffineMap> maps;
-  int64_t columns = inputs.size();
-  for (int64_t j = 0; j < columns; ++j) {
-    SmallVector<float> column;
-    for (int64_t o = 0; o < rows; ++o)
-      column.push_back(static_cast<float>(matrix[o * columns + j]));
-    if (llvm::all_of(column, [](float v) { return v == 0; }))
-      continue;
-    operands.push_back(inputs[j]);
-    maps.push_back(inputMap);
-    operands.push_back(arith::ConstantOp::create(
-        b, loc, columnType,
-        DenseElementsAttr::get(columnType, ArrayRef<float>(column))));
-    maps.push_back(columnMap);
-  }
-  maps.push_back(b.getMultiDimIdentityMap(rank));
-  Value dest =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, operands, ValueRange{dest}, maps,
-             SmallVector<utils::IteratorType>(rank,
-                                              utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location nl, ValueRange args) {
-               Value sum;
-               for (size_t k = 0; k + 1 < args.size(); k += 2) {
-                 Value term =
-                     arith::MulFOp::create(nb, nl, args[k + 1], args[k]);
-                 sum =
-                     sum ? arith::AddFOp::create(nb, nl, sum, term).getResult()
-                         : term;
-               }
-               if (bias != 0)
-                 sum = arith::AddFOp::create(
-                     nb, nl, sum,
-                     arith::ConstantOp::create(nb, nl,
-                                               nb.getF32FloatAttr(bias)));
-               linalg::YieldOp::create(nb, nl, sum);
-             })
-      .getResult(0);
 }
 
 /// The filter transform G w[F, C, 3, 3] (over its rows), each of its alpha

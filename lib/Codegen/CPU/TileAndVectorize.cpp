@@ -230,6 +230,63 @@ void scheduleMmt4d(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
 // Direct convolution (onnx-cpu-pack-matmul's directConv)
 //===----------------------------------------------------------------------===//
 
+/// A vector of `shape` read from the origin of the tensor `from` (its
+/// innermost dims), in bounds, at the rewriter's insertion point.
+Value readAtOrigin(RewriterBase &rewriter, Location loc, Value from,
+                   ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(from.getType());
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  SmallVector<Value> indices(type.getRank(), zero);
+  SmallVector<bool> inBounds(shape.size(), true);
+  Value pad = arith::ConstantOp::create(
+      rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
+  return vector::TransferReadOp::create(
+      rewriter, loc, VectorType::get(shape, type.getElementType()), from,
+      indices, pad, inBounds);
+}
+
+/// Replaces the register tile's op `op` by the write of `tile` at the origin
+/// of its accumulator `acc`.
+void replaceByTileWrite(RewriterBase &rewriter, Operation *op, Value tile,
+                        Value acc) {
+  Location loc = op->getLoc();
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  SmallVector<Value> indices(cast<RankedTensorType>(acc.getType()).getRank(),
+                             zero);
+  SmallVector<bool> inBounds(cast<VectorType>(tile.getType()).getRank(), true);
+  rewriter.replaceOp(op, vector::TransferWriteOp::create(rewriter, loc, tile,
+                                                         acc, indices, inBounds)
+                             ->getResults());
+}
+
+/// `op` tiled as `sizes` say, with loops of `loopType`, and the producers
+/// `control` takes fused into its tiles; its uses replaced by the tiled
+/// result. A slice of a slice that the fusion makes (a part of a split
+/// epilogue reads a slice of the unpacked product) becomes one slice.
+std::optional<scf::SCFTileAndFuseResult>
+tileAndFuseInto(RewriterBase &rewriter, TilingInterface op,
+                ArrayRef<int64_t> sizes,
+                scf::SCFTilingOptions::LoopType loopType,
+                const scf::SCFTileAndFuseOptions::ControlFnTy &control) {
+  scf::SCFTileAndFuseOptions options;
+  options.tilingOptions.setTileSizes(
+      getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  options.tilingOptions.setLoopType(loopType);
+  options.setFusionControlFn(control);
+  RewritePatternSet cleanup(rewriter.getContext());
+  tensor::populateMergeConsecutiveInsertExtractSlicePatterns(cleanup);
+  options.cleanupPatterns = FrozenRewritePatternSet(std::move(cleanup));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
+  if (failed(result))
+    return std::nullopt;
+  for (OpResult value : op->getResults())
+    if (Value replacement = result->replacements.lookup(value))
+      rewriter.replaceAllUsesWith(value, replacement);
+  return *result;
+}
+
 /// One step of a direct convolution's register tile (every loop of extent
 /// one but the tile's rows and lanes): the rows' values (the filters'
 /// weights, or one output row's positions when the convolution goes by
@@ -245,17 +302,8 @@ bool vectorizeDirectConvStep(RewriterBase &rewriter, linalg::GenericOp op) {
     return false;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  Type f32 = rewriter.getF32Type();
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value pad =
-      arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
-  auto read = [&](Value from, ArrayRef<int64_t> shape) -> Value {
-    auto type = cast<RankedTensorType>(from.getType());
-    SmallVector<Value> indices(type.getRank(), zero);
-    SmallVector<bool> inBounds(shape.size(), true);
-    return vector::TransferReadOp::create(rewriter, loc,
-                                          VectorType::get(shape, f32), from,
-                                          indices, pad, inBounds);
+  auto read = [&](Value from, ArrayRef<int64_t> shape) {
+    return readAtOrigin(rewriter, loc, from, shape);
   };
   // The tile's rows come from the operand indexed by loop 5 (the filters,
   // or the positions of a convolution by rows), its lanes from the other.
@@ -269,12 +317,7 @@ bool vectorizeDirectConvStep(RewriterBase &rewriter, linalg::GenericOp op) {
   Value tile = read(acc, {ranges[5], ranges[6]});
   Value sum = vector::OuterProductOp::create(rewriter, loc, tile.getType(),
                                              rowValues, laneValues, tile);
-  SmallVector<Value> indices(cast<RankedTensorType>(acc.getType()).getRank(),
-                             zero);
-  SmallVector<bool> inBounds(2, true);
-  rewriter.replaceOp(op, vector::TransferWriteOp::create(rewriter, loc, sum,
-                                                         acc, indices, inBounds)
-                             ->getResults());
+  replaceByTileWrite(rewriter, op, sum, acc);
   return true;
 }
 
@@ -380,6 +423,297 @@ void scheduleDirectConv(RewriterBase &rewriter, linalg::GenericOp conv,
   op = tileWithLoops(rewriter, op, {0, 0, 1, 1, 1, 0, 0});
   if (auto step = dyn_cast_or_null<linalg::GenericOp>(op.getOperation()))
     (void)vectorizeDirectConvStep(rewriter, step);
+}
+
+//===----------------------------------------------------------------------===//
+// Convolutions, depthwise convolutions and pools on blocked activations
+// (onnx-cpu-blocked-layout)
+//===----------------------------------------------------------------------===//
+
+/// The step of a blocked convolution's register tile (loops (n, fb, oh, ow,
+/// f0, cb, ky, kx, ci), each of extent one but ow, a segment of an output
+/// row, and f0, the c0 filters of a block): the segment's image values, one
+/// channel at each position, times the block's filter vector, added to the
+/// accumulators as one vector.outerproduct (a broadcast of each position's
+/// value and an FMA). The image values are read one by one: positions are
+/// c0 (times the stride) elements apart in the blocked layout.
+bool vectorizeBlockedConvStep(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (op.hasDynamicShape() || op.getNumDpsInputs() != 2)
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.size() != 9 ||
+      llvm::any_of(llvm::seq<int64_t>(0, 9), [&](int64_t d) {
+        return d != 3 && d != 4 && ranges[d] != 1;
+      }))
+    return false;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Type f32 = rewriter.getF32Type();
+  Value image = op.getDpsInputs()[0], filter = op.getDpsInputs()[1];
+  Value acc = op.getDpsInits()[0];
+  // Position i of the segment is at the image index the map gives for it
+  // (i times the stride along the columns of the tile's window).
+  AffineMap imageMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  SmallVector<Value> positions;
+  for (int64_t i = 0; i < ranges[3]; ++i) {
+    SmallVector<int64_t> loops(9, 0);
+    loops[3] = i;
+    SmallVector<Value> indices;
+    for (int64_t at : imageMap.compose(loops))
+      indices.push_back(arith::ConstantIndexOp::create(rewriter, loc, at));
+    positions.push_back(
+        tensor::ExtractOp::create(rewriter, loc, image, indices));
+  }
+  Value rows = vector::FromElementsOp::create(
+      rewriter, loc, VectorType::get({ranges[3]}, f32), positions);
+  Value lanes = readAtOrigin(rewriter, loc, filter, {ranges[4]});
+  Value tile = readAtOrigin(rewriter, loc, acc, {ranges[3], ranges[4]});
+  Value sum = vector::OuterProductOp::create(rewriter, loc, tile.getType(),
+                                             rows, lanes, tile);
+  replaceByTileWrite(rewriter, op, sum, acc);
+  return true;
+}
+
+/// The step of a blocked depthwise convolution or pool (loops (n, cb, oh,
+/// ow, c0, ky, kx), each of extent one but ow and c0): the body computed on
+/// vectors [OW segment, c0], the image's rows of c0 channels (contiguous),
+/// the filter's c0 weights broadcast over the segment.
+bool vectorizeBlockedWindowStep(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (op.hasDynamicShape() || op.getNumDpsInputs() != 2 ||
+      op->getNumResults() != 1)
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.size() != 7 ||
+      llvm::any_of(llvm::seq<int64_t>(0, 7), [&](int64_t d) {
+        return d != 3 && d != 4 && ranges[d] != 1;
+      }))
+    return false;
+  Block &body = op.getRegion().front();
+  for (Operation &inner : body.without_terminator())
+    if (!OpTrait::hasElementwiseMappableTraits(&inner) ||
+        inner.getNumResults() != 1 || inner.getNumRegions() != 0)
+      return false;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto tileType = VectorType::get({ranges[3], ranges[4]},
+                                  getElementTypeOrSelf(op->getResult(0)));
+  auto read = [&](Value from, int64_t rank) {
+    return readAtOrigin(rewriter, loc, from,
+                        tileType.getShape().take_back(rank));
+  };
+  IRMapping mapping;
+  Value image = op.getDpsInputs()[0], window = op.getDpsInputs()[1];
+  Value acc = op.getDpsInits()[0];
+  // The segment's positions in the tile's window of the image: a stride
+  // apart along its columns.
+  AffineMap imageMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  SmallVector<int64_t> next(7, 0);
+  next[3] = 1;
+  SmallVector<int64_t> step = imageMap.compose(next);
+  if (step.size() != 5 || step[0] || step[1] || step[2] || step[4])
+    return false;
+  SmallVector<OpFoldResult> offsets(5, rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = {
+      rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
+      rewriter.getIndexAttr(1), rewriter.getIndexAttr(ranges[3]),
+      rewriter.getIndexAttr(ranges[4])};
+  SmallVector<OpFoldResult> strides(5, rewriter.getIndexAttr(1));
+  strides[3] = rewriter.getIndexAttr(step[3]);
+  Value positions = tensor::ExtractSliceOp::create(
+      rewriter, loc,
+      RankedTensorType::get({1, 1, 1, ranges[3], ranges[4]},
+                            getElementTypeOrSelf(image)),
+      image, offsets, sizes, strides);
+  mapping.map(body.getArgument(0), read(positions, 2));
+  if (!body.getArgument(1).use_empty()) {
+    Value weights = read(window, 1);
+    mapping.map(
+        body.getArgument(1),
+        vector::BroadcastOp::create(
+            rewriter, loc,
+            VectorType::get(tileType.getShape(), getElementTypeOrSelf(weights)),
+            weights));
+  }
+  mapping.map(body.getArgument(2), read(acc, 2));
+  for (Operation &inner : body.without_terminator()) {
+    // A product added to the accumulator (a depthwise convolution's body):
+    // one FMA (LLVM does not contract the two).
+    if (auto add = dyn_cast<arith::AddFOp>(inner)) {
+      Value product = add.getRhs(), other = add.getLhs();
+      if (!product.getDefiningOp<arith::MulFOp>())
+        std::swap(product, other);
+      auto mul = product.getDefiningOp<arith::MulFOp>();
+      if (mul && mul->getBlock() == &body && product.hasOneUse() &&
+          mapping.contains(other) && mapping.contains(mul.getLhs()) &&
+          mapping.contains(mul.getRhs())) {
+        mapping.map(add.getResult(),
+                    vector::FMAOp::create(
+                        rewriter, loc, mapping.lookup(mul.getLhs()),
+                        mapping.lookup(mul.getRhs()), mapping.lookup(other)));
+        continue;
+      }
+    }
+    for (Value operand : inner.getOperands()) {
+      if (mapping.contains(operand))
+        continue;
+      // A scalar from outside the body (a constant): broadcast.
+      mapping.map(operand,
+                  vector::BroadcastOp::create(
+                      rewriter, loc,
+                      VectorType::get(tileType.getShape(), operand.getType()),
+                      operand));
+    }
+    Operation *clone = rewriter.clone(inner, mapping);
+    Value result = clone->getResult(0);
+    result.setType(VectorType::get(tileType.getShape(), result.getType()));
+  }
+  replaceByTileWrite(rewriter, op,
+                     mapping.lookup(body.getTerminator()->getOperand(0)), acc);
+  return true;
+}
+
+/// The reduction of one register tile of an op marked kBlockedConvAttr
+/// (every parallel loop tiled to the tile: a segment of an output row times
+/// c0 lanes): for a convolution, blocks of about 64 reduction steps, each
+/// summed from zero (restartAccumulator), then one step at a time, its
+/// accumulators carried in registers across the steps of a block
+/// (hoistAccumulators); for a depthwise convolution or pool, the window's
+/// taps one at a time.
+void scheduleBlockedTile(RewriterBase &rewriter, linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.size() == 7) {
+    op = tileWithLoops(rewriter, op, {0, 0, 0, 0, 0, 1, 1});
+    if (auto step = dyn_cast_or_null<linalg::GenericOp>(op.getOperation()))
+      (void)vectorizeBlockedWindowStep(rewriter, step);
+    return;
+  }
+  int64_t stepsPerBlock = ranges[6] * ranges[7] * ranges[8];
+  int64_t channelBlock = std::clamp<int64_t>(64 / stepsPerBlock, 1, ranges[5]);
+  op = tileWithLoops(rewriter, op, {0, 0, 0, 0, 0, channelBlock, 0, 0, 0});
+  if (!op)
+    return;
+  if (channelBlock < ranges[5])
+    op = restartAccumulator(rewriter, op);
+  op = tileWithLoops(rewriter, op, {0, 0, 0, 0, 0, 1, 1, 1, 1});
+  if (auto step = dyn_cast_or_null<linalg::GenericOp>(op.getOperation()))
+    (void)vectorizeBlockedConvStep(rewriter, step);
+}
+
+/// An op marked kBlockedConvAttr: a convolution (n, fb, oh, ow, f0, cb, ky,
+/// kx, ci), or a depthwise convolution or pool (n, cb, oh, ow, c0, ky, kx).
+/// Threads take equal chunks of the filter (channel) blocks when the filter
+/// is the larger input of a convolution, or the op is depthwise, else of the
+/// output rows; then one register tile per step, a segment of an output row
+/// (blockedRowSegment) times the c0 lanes of a block (scheduleBlockedTile).
+/// The elementwise op that alone reads the result (its bias, activation,
+/// residual addition) is computed in the same tile loop, on each register
+/// tile as it is finished, and the accumulator's start (a fill, a broadcast
+/// bias) too; without one (the products of a Winograd convolution, read by
+/// its output transform), the op is tiled on its own.
+void scheduleBlocked(RewriterBase &rewriter, linalg::GenericOp blocked,
+                     unsigned numThreads) {
+  SmallVector<int64_t> ranges =
+      cast<linalg::LinalgOp>(blocked.getOperation()).getStaticLoopRanges();
+  if ((ranges.size() != 9 && ranges.size() != 7) ||
+      ShapedType::isDynamicShape(ranges))
+    return;
+  bool conv = ranges.size() == 9;
+  int64_t work = 1;
+  for (int64_t r : ranges)
+    work *= r;
+  int64_t segment = blockedRowSegment(ranges[3]);
+  if (segment == 0 || ranges[3] % segment != 0)
+    return;
+  int64_t split = 2;
+  if (!conv) {
+    split = 1;
+  } else {
+    auto elements = [&](unsigned i) {
+      return cast<ShapedType>(blocked.getDpsInputs()[i].getType())
+          .getNumElements();
+    };
+    if (elements(1) > elements(0))
+      split = 1;
+  }
+  auto threads = static_cast<int64_t>(numThreads);
+  SmallVector<int64_t> chunk(5, 0);
+  if (numThreads > 1 && work >= kMinParallelWork) {
+    for (int64_t d : {split, 3 - split})
+      if (ranges[d] % threads == 0) {
+        chunk[d] = ranges[d] / threads;
+        break;
+      }
+  }
+
+  // The consumer whose tiles the op's tiles are fused into: the epilogue,
+  // else a copy of the result.
+  Value result = blocked.getResult(0);
+  linalg::LinalgOp epilogue;
+  if (result.hasOneUse()) {
+    auto user = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+    if (user && user.getNumLoops() == 5 && user.getNumParallelLoops() == 5 &&
+        user->getNumResults() == 1 && !user.hasDynamicShape() &&
+        hasArithmeticBody(user) && hasBroadcastOrPermutationMaps(user) &&
+        llvm::all_of(user.getDpsInputOperands(),
+                     [&](OpOperand *operand) {
+                       return operand->get() != result ||
+                              user.getMatchingIndexingMap(operand).isIdentity();
+                     }) &&
+        user.getMatchingIndexingMap(user.getDpsInitOperand(0)).isIdentity())
+      epilogue = user;
+  }
+  // Without one, the op's own tiles (its reduction loops whole).
+  linalg::LinalgOp consumer = epilogue ? epilogue : blocked;
+  auto padded = [&](ArrayRef<int64_t> sizes) {
+    SmallVector<int64_t> all(sizes);
+    all.resize(consumer.getNumLoops(), 0);
+    return all;
+  };
+  // The op, and its accumulator's start (also once fused into the threads'
+  // chunks, then a tile of it starts the op's tile).
+  auto startsBlocked = [](OpResult producer) {
+    return llvm::any_of(producer.getUses(), [](OpOperand &use) {
+      auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
+      return user && user->hasAttr(kBlockedConvAttr) && user.isDpsInit(&use);
+    });
+  };
+  auto fuseControl =
+      [&](tensor::ExtractSliceOp, OpResult producer,
+          bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+    Operation *op = producer.getOwner();
+    if (op->hasAttr(kBlockedConvAttr) ||
+        (isa<linalg::LinalgOp>(op) && startsBlocked(producer)))
+      return scf::SCFTileAndFuseOptions::ControlFnResult{};
+    return std::nullopt;
+  };
+  auto tileAndFuse = [&](TilingInterface op, ArrayRef<int64_t> sizes,
+                         scf::SCFTilingOptions::LoopType loopType) {
+    return tileAndFuseInto(rewriter, op, sizes, loopType, fuseControl);
+  };
+  auto part = cast<TilingInterface>(consumer.getOperation());
+  if (llvm::any_of(chunk, [](int64_t c) { return c != 0; })) {
+    std::optional<scf::SCFTileAndFuseResult> split = tileAndFuse(
+        part, padded(chunk), scf::SCFTilingOptions::LoopType::ForallOp);
+    if (!split)
+      return;
+    part = cast<TilingInterface>(split->tiledAndFusedOps.front());
+  }
+  std::optional<scf::SCFTileAndFuseResult> tiles =
+      tileAndFuse(part, padded({1, 1, 1, segment, 0}),
+                  scf::SCFTilingOptions::LoopType::ForOp);
+  if (!tiles)
+    return;
+  // Start, op, epilogue: each op's operands are final before it is
+  // rewritten.
+  for (Operation *op : llvm::reverse(tiles->tiledAndFusedOps)) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp)
+      continue;
+    if (op->hasAttr(kBlockedConvAttr))
+      scheduleBlockedTile(rewriter, linalgOp);
+    else
+      (void)vectorizeTile(rewriter, linalgOp);
+  }
 }
 
 /// Up to this many rows of register tiles, a product computed in its
@@ -910,27 +1244,8 @@ bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
     return std::nullopt;
   };
   auto tileAndFuse = [&](TilingInterface op, ArrayRef<int64_t> sizes,
-                         scf::SCFTilingOptions::LoopType loopType)
-      -> std::optional<scf::SCFTileAndFuseResult> {
-    scf::SCFTileAndFuseOptions options;
-    options.tilingOptions.setTileSizes(
-        getAsIndexOpFoldResult(rewriter.getContext(), sizes));
-    options.tilingOptions.setLoopType(loopType);
-    options.setFusionControlFn(fuseControl);
-    // A part of a split epilogue reads a slice of the unpacked product: its
-    // tiles' slices of that slice become slices of the product.
-    RewritePatternSet cleanup(rewriter.getContext());
-    tensor::populateMergeConsecutiveInsertExtractSlicePatterns(cleanup);
-    options.cleanupPatterns = FrozenRewritePatternSet(std::move(cleanup));
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTileAndFuseResult> result =
-        scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
-    if (failed(result))
-      return std::nullopt;
-    for (OpResult value : op->getResults())
-      if (Value replacement = result->replacements.lookup(value))
-        rewriter.replaceAllUsesWith(value, replacement);
-    return *result;
+                         scf::SCFTilingOptions::LoopType loopType) {
+    return tileAndFuseInto(rewriter, op, sizes, loopType, fuseControl);
   };
 
   // The whole tiles, then the rows and columns past them.
@@ -1770,6 +2085,13 @@ struct CPUTileAndVectorizePass
     });
     for (linalg::GenericOp op : convs)
       scheduleDirectConv(rewriter, op, threadsFor(op));
+    SmallVector<linalg::GenericOp> blocked;
+    func.walk([&](linalg::GenericOp op) {
+      if (op->hasAttr(kBlockedConvAttr))
+        blocked.push_back(op);
+    });
+    for (linalg::GenericOp op : blocked)
+      scheduleBlocked(rewriter, op, threadsFor(op));
     SmallVector<linalg::UnPackOp> unpacks;
     func.walk([&](linalg::UnPackOp op) { unpacks.push_back(op); });
     for (linalg::UnPackOp op : unpacks) {

@@ -27,6 +27,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
+#include <optional>
+
 namespace mlir {
 namespace onnx {
 
@@ -43,6 +45,20 @@ inline constexpr const char *kDisabledCanonicalization =
 /// accumulated in mmt4d's layout), which onnx-cpu-tile-and-vectorize
 /// schedules as one.
 inline constexpr const char *kDirectConvAttr = "onnx.cpu.direct_conv";
+
+/// The unit attribute onnx-cpu-blocked-layout puts on the linalg.generic of
+/// a convolution, depthwise convolution or pooling on activations in the
+/// blocked layout [N, C/c0, H, W, c0] (c0 channels in the lanes of a
+/// vector), which onnx-cpu-tile-and-vectorize schedules as one.
+inline constexpr const char *kBlockedConvAttr = "onnx.cpu.blocked_conv";
+
+/// The output positions of a register tile of an op marked kBlockedConvAttr:
+/// a whole output row up to kMaxTileRows positions, else the largest divisor
+/// of the row from 4 to kMaxTileRows (112: 16, 56 and 28: 14); 0 when there
+/// is none, and the op keeps the plain layout.
+inline int64_t blockedRowSegment(int64_t ow) {
+  return ow <= kMaxTileRows ? ow : largestDivisor(ow, kMaxTileRows, 4);
+}
 
 /// The unit attribute onnx-cpu-pack-matmul puts on a tensor.insert_slice
 /// whose source should be computed in place, in the destination's slice:
@@ -93,6 +109,18 @@ LogicalResult applyCodegenPatterns(Operation *root,
 /// Fails, with an error on `op` naming the CPU, when `target` is not a CPU
 /// LLVM knows.
 LogicalResult checkTarget(const CPUTarget &target, Operation *op);
+
+/// Whether `type` is f32, or, with `words`, any type of 32-bit elements
+/// (i32: the products of MatMulInteger), whose elements a pack moves as
+/// they are.
+bool isPackedElementType(Type type, bool words);
+
+/// The f32 elements of the constant `value` (with `words`, also those of an
+/// i32 constant, as their bits); empty for a splat, whose value is put in
+/// `splat`; nothing when `value` is not a constant or its elements are not
+/// in memory (an elided or missing resource blob).
+std::optional<ArrayRef<float>> constantData(Value value, float &splat,
+                                            bool words = false);
 
 #define GEN_PASS_DECL
 #include "OnnxDialect/Codegen/CPU/Passes.h.inc"

@@ -29,6 +29,57 @@ defvar targetOptions = [
          "the vector width follows from them">,
 ];
 
+def CPUBlockedLayout : Pass<"onnx-cpu-blocked-layout",
+                             "::mlir::func::FuncOp"> {
+  let summary = "Convolutions, depthwise convolutions and pools on "
+                "activations in the blocked layout [N, C/c0, H, W, c0], "
+                "converted once for the whole function";
+  let description = [{
+    Rewrites each f32 `linalg.conv_2d_nchw_fchw` of static shape with a
+    constant filter of `F` filters, `F` a multiple of `c0` (the f32 lanes of
+    a vector register: 16 with AVX-512, 8 with AVX2), and each
+    `linalg.depthwise_conv_2d_nchw_chw`, `linalg.pooling_nchw_max` and
+    `linalg.pooling_nchw_sum` of `C` channels, a multiple of `c0`, into a
+    `linalg.generic` marked `onnx.cpu.blocked_conv` on activations in the
+    blocked layout `[N, C/c0, H, W, c0]`:
+
+    - the image is `linalg.pack`ed into that layout (a convolution whose
+      channels are not a multiple of `c0`, a network's first one over 3
+      colours, reads its image as it is, as `[N, C, H, W, 1]`);
+    - the filter is packed at compile time into a new `dense_resource`,
+      `[F/c0, C/ci, KH, KW, ci, c0]` (`ci` the image's block, `c0` or 1) for
+      a convolution, `[C/c0, KH, KW, c0]` for a depthwise one;
+    - the result, `[N, F/c0, OH, OW, c0]`, is `linalg.unpack`ed back.
+
+    Then the layout changes are moved through the ops between: an unpack
+    into an elementwise `linalg.generic` (an activation, a batch
+    normalization, a residual addition, whose other operands are packed, or
+    reshaped when they are per-channel vectors) makes the generic compute in
+    the blocked layout and the unpack follow it; pads and packs move as
+    upstream's data-layout propagation moves them; and a pack of an unpack
+    of the same layout cancels. The activations between two convolutions so
+    stay blocked: the layout is converted where the function's inputs enter
+    and where a consumer that does not take it (a reshape, a matmul, a
+    reduction) reads them, not around each convolution.
+
+    `onnx-cpu-tile-and-vectorize` computes a convolution in register tiles
+    of a segment of an output row (up to 16 positions, broadcast from the
+    image) times `c0` filters (one vector of the packed filter), and a
+    depthwise convolution or pool with its `c0` channels in the lanes.
+  }];
+  let options = targetOptions # [
+    Option<"winograd", "winograd", "unsigned", /*default=*/"4",
+           "3x3 convolutions with unit strides through Winograd's F(m, 3) "
+           "along their rows, on the blocked layout: m = 4 or 2; 0 computes "
+           "them directly">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
   let summary = "Matrix products and convolutions to linalg.mmt4d on tiles "
                 "sized for the register file";

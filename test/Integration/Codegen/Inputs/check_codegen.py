@@ -455,6 +455,40 @@ for name, (c, f, e, h) in {"residual_block_7x7": (20, 22, 40, 7),
                         ("w3", w3), ("b3", b3), ("w4", w4), ("b4", b4),
                         ("lo", lo), ("hi", hi)], rtol=1e-4, atol=1e-4)
 
+# A chain on the blocked layout [N, C/c0, H, W, c0], converted at its
+# input and output only: a 3x3 convolution (Winograd) with Relu, a
+# depthwise one with strides of 2 and Clip, a 1x1 one, a residual Add of a
+# MaxPool of the input, and an AveragePool that leaves out the padding; a
+# batch of 2 (the blocked ops loop over the images themselves).
+x = f32(2, 16, 14, 14)
+w1, b1 = f32(32, 16, 3, 3) / 12, f32(32)
+w2, b2 = f32(32, 1, 3, 3), f32(32)
+w3, b3 = f32(16, 32, 1, 1) / np.sqrt(32), f32(16)
+lo, hi = np.array(0, np.float32), np.array(6, np.float32)
+t = np.maximum(conv_ref(x, w1, b1, 1, 1, 1), 0)
+d = np.clip(np.concatenate([conv_ref(t[:, g:g + 1], w2[g:g + 1], b2[g:g + 1], 2, 1, 1)
+                            for g in range(32)], axis=1), 0, 6)
+s = conv_ref(d, w3, b3, 1, 0, 1) + x.reshape(2, 16, 7, 2, 7, 2).max(axis=(3, 5))
+padded = np.pad(s.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+ones = np.pad(np.ones((7, 7)), 1)
+window = lambda a: sum(a[..., i:i + 7, j:j + 7] for i in range(3) for j in range(3))
+check("blocked_chain_batch2",
+      [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1] * 4),
+       helper.make_node("Relu", ["c1"], ["r1"]),
+       helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1] * 4,
+                        strides=[2, 2], group=32),
+       helper.make_node("Clip", ["c2", "lo", "hi"], ["r2"]),
+       helper.make_node("Conv", ["r2", "w3", "b3"], ["c3"]),
+       helper.make_node("MaxPool", ["x"], ["m"], kernel_shape=[2, 2],
+                        strides=[2, 2]),
+       helper.make_node("Add", ["c3", "m"], ["s"]),
+       helper.make_node("AveragePool", ["s"], ["y"], kernel_shape=[3, 3],
+                        pads=[1] * 4)],
+      [("x", x)], (window(padded) / window(ones)).astype(np.float32),
+      initializers=[("w1", w1), ("b1", b1), ("w2", w2), ("b2", b2),
+                    ("w3", w3), ("b3", b3), ("lo", lo), ("hi", hi)],
+      rtol=1e-4, atol=1e-4)
+
 # Products with their epilogue computed on the register tiles: a
 # convolution with BatchNormalization, a residual Add and Relu (a short
 # reduction: the product is computed in the epilogue's tile loop, whole tiles
