@@ -644,6 +644,46 @@ struct ElementwiseToBlocked : OpRewritePattern<linalg::GenericOp> {
   int64_t c0;
 };
 
+/// A tensor.concat of [N, C, H, W] tensors one of which is an unpack from
+/// the blocked layout, along any dim when every input's channels are a
+/// multiple of c0: the concat of the blocked tensors (the others packed)
+/// along the same dim, unpacked.
+struct ConcatToBlocked : OpRewritePattern<tensor::ConcatOp> {
+  ConcatToBlocked(MLIRContext *ctx, int64_t c0)
+      : OpRewritePattern(ctx), c0(c0) {}
+
+  LogicalResult matchAndRewrite(tensor::ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = op.getResultType();
+    if (type.getRank() != 4 || !type.hasStaticShape())
+      return failure();
+    bool unpacked = false;
+    for (Value input : op.getInputs()) {
+      auto inputType = cast<RankedTensorType>(input.getType());
+      if (!inputType.hasStaticShape() || inputType.getDimSize(1) % c0 != 0)
+        return failure();
+      unpacked |=
+          isBlockedLayoutOp(input.getDefiningOp<linalg::UnPackOp>(), c0);
+    }
+    if (!unpacked)
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> inputs;
+    for (Value input : op.getInputs()) {
+      auto unpack = input.getDefiningOp<linalg::UnPackOp>();
+      inputs.push_back(isBlockedLayoutOp(unpack, c0)
+                           ? unpack.getSource()
+                           : packActivation(rewriter, loc, input, c0));
+    }
+    Value blocked =
+        tensor::ConcatOp::create(rewriter, loc, op.getDim(), inputs);
+    rewriter.replaceOp(op, unpackActivation(rewriter, loc, blocked, type, c0));
+    return success();
+  }
+
+  int64_t c0;
+};
+
 struct CPUBlockedLayoutPass
     : public onnx::impl::CPUBlockedLayoutBase<CPUBlockedLayoutPass> {
   using Base::Base;
@@ -667,11 +707,10 @@ struct CPUBlockedLayoutPass
       return signalPassFailure();
     }
     patterns.add<ConvToBlocked>(ctx, c0, winograd);
-    patterns
-        .add<WindowToBlocked<linalg::DepthwiseConv2DNchwChwOp>,
-             WindowToBlocked<linalg::PoolingNchwMaxOp>,
-             WindowToBlocked<linalg::PoolingNchwSumOp>, ElementwiseToBlocked>(
-            ctx, c0);
+    patterns.add<WindowToBlocked<linalg::DepthwiseConv2DNchwChwOp>,
+                 WindowToBlocked<linalg::PoolingNchwMaxOp>,
+                 WindowToBlocked<linalg::PoolingNchwSumOp>,
+                 ElementwiseToBlocked, ConcatToBlocked>(ctx, c0);
     // Upstream's propagation, for the pads (of the images of convolutions)
     // between packs and unpacks of this layout only; generics are this
     // pass's (ElementwiseToBlocked), reshapes stay where they are.

@@ -147,3 +147,20 @@ func.func @not_blocked(%x: tensor<1x16x8x8xf32>, %x2: tensor<1x16x17x17xf32>) ->
   %y2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x2, %w2 : tensor<1x16x17x17xf32>, tensor<16x16x1x1xf32>) outs(%fill2 : tensor<1x16x17x17xf32>) -> tensor<1x16x17x17xf32>
   return %y, %y2 : tensor<1x24x8x8xf32>, tensor<1x16x17x17xf32>
 }
+
+// A Concat of a convolution's result and an input along the channels: the
+// blocked tensors concatenated, one unpack after.
+// CHECK-LABEL: func.func @concat
+// CHECK: %[[C:.*]] = linalg.generic {{.*}} attrs = {onnx.cpu.blocked_conv}
+// CHECK: %[[P:.*]] = linalg.pack %arg1 inner_dims_pos = [1] inner_tiles = [16]
+// CHECK: %[[CAT:.*]] = tensor.concat dim(1) %[[C]], %[[P]] : (tensor<1x1x8x8x16xf32>, tensor<1x2x8x8x16xf32>) -> tensor<1x3x8x8x16xf32>
+// CHECK: linalg.unpack %[[CAT]] {{.*}} -> tensor<1x48x8x8xf32>
+func.func @concat(%x: tensor<1x16x8x8xf32>, %z: tensor<1x32x8x8xf32>) -> tensor<1x48x8x8xf32> {
+  %w = arith.constant dense<1.0> : tensor<16x16x1x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x8x8xf32>, tensor<16x16x1x1xf32>) outs(%fill : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %c = tensor.concat dim(1) %y, %z : (tensor<1x16x8x8xf32>, tensor<1x32x8x8xf32>) -> tensor<1x48x8x8xf32>
+  return %c : tensor<1x48x8x8xf32>
+}

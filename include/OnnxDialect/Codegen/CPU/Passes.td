@@ -55,7 +55,9 @@ def CPUBlockedLayout : Pass<"onnx-cpu-blocked-layout",
     into an elementwise `linalg.generic` (an activation, a batch
     normalization, a residual addition, whose other operands are packed, or
     reshaped when they are per-channel vectors) makes the generic compute in
-    the blocked layout and the unpack follow it; pads and packs move as
+    the blocked layout and the unpack follow it, as does an unpack into a
+    `tensor.concat` of inputs whose channels are multiples of `c0`; pads and
+    packs move as
     upstream's data-layout propagation moves them; and a pack of an unpack
     of the same layout cancels. The activations between two convolutions so
     stay blocked: the layout is converted where the function's inputs enter

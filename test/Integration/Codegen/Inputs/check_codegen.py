@@ -489,6 +489,20 @@ check("blocked_chain_batch2",
                     ("w3", w3), ("b3", b3), ("lo", lo), ("hi", hi)],
       rtol=1e-4, atol=1e-4)
 
+# A Concat along the channels of a blocked convolution's result and an
+# input, read by another convolution: concatenated in the blocked layout.
+x, z = f32(1, 16, 9, 9), f32(1, 32, 9, 9)
+w1, w2 = f32(16, 16, 1, 1) / 4, f32(16, 48, 3, 3) / 20
+c = np.concatenate([np.maximum(conv_ref(x, w1, np.zeros(16, np.float32), 1, 0, 1), 0),
+                    z], axis=1)
+check("blocked_concat",
+      [helper.make_node("Conv", ["x", "w1"], ["c1"]),
+       helper.make_node("Relu", ["c1"], ["r1"]),
+       helper.make_node("Concat", ["r1", "z"], ["c"], axis=1),
+       helper.make_node("Conv", ["c", "w2"], ["y"], pads=[1] * 4)],
+      [("x", x), ("z", z)], conv_ref(c, w2, np.zeros(16, np.float32), 1, 1, 1),
+      initializers=[("w1", w1), ("w2", w2)], rtol=1e-4, atol=1e-4)
+
 # Products with their epilogue computed on the register tiles: a
 # convolution with BatchNormalization, a residual Add and Relu (a short
 # reduction: the product is computed in the epilogue's tile loop, whole tiles
