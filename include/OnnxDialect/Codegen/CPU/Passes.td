@@ -37,7 +37,7 @@ def CPUBlockedLayout : Pass<"onnx-cpu-blocked-layout",
   let description = [{
     Rewrites each f32 `linalg.conv_2d_nchw_fchw` of static shape with a
     constant filter of `F` filters, `F` a multiple of `c0` (the f32 lanes of
-    a vector register: 16 with AVX-512, 8 with AVX2), and each
+    a vector register: 16 with AVX-512), and each
     `linalg.depthwise_conv_2d_nchw_chw`, `linalg.pooling_nchw_max` and
     `linalg.pooling_nchw_sum` of `C` channels, a multiple of `c0`, into a
     `linalg.generic` marked `onnx.cpu.blocked_conv` on activations in the
@@ -63,6 +63,10 @@ def CPUBlockedLayout : Pass<"onnx-cpu-blocked-layout",
     stay blocked: the layout is converted where the function's inputs enter
     and where a consumer that does not take it (a reshape, a matmul, a
     reduction) reads them, not around each convolution.
+
+    The pass applies to targets with 32 vector registers (AVX-512); with 16
+    (AVX2) its register tiles would not fit them, and it leaves the plain
+    layout.
 
     `onnx-cpu-tile-and-vectorize` computes a convolution in register tiles
     of a segment of an output row (up to 16 positions, broadcast from the
