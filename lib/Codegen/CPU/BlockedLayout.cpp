@@ -553,8 +553,10 @@ struct ElementwiseToBlocked : OpRewritePattern<linalg::GenericOp> {
       return failure();
     OpOperand *init = op.getDpsInitOperand(0);
     auto yType = dyn_cast<RankedTensorType>(init->get().getType());
+    // (Results of other types, a comparison's i1, stay in the plain layout:
+    // the blocked ops' neighbours are f32.)
     if (!yType || !yType.hasStaticShape() || yType.getRank() != 4 ||
-        yType.getDimSize(1) % c0 != 0 ||
+        !yType.getElementType().isF32() || yType.getDimSize(1) % c0 != 0 ||
         !op.getMatchingIndexingMap(init).isIdentity())
       return failure();
     bool gathers = false;
@@ -655,7 +657,8 @@ struct ConcatToBlocked : OpRewritePattern<tensor::ConcatOp> {
   LogicalResult matchAndRewrite(tensor::ConcatOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = op.getResultType();
-    if (type.getRank() != 4 || !type.hasStaticShape())
+    if (type.getRank() != 4 || !type.hasStaticShape() ||
+        !type.getElementType().isF32())
       return failure();
     bool unpacked = false;
     for (Value input : op.getInputs()) {

@@ -166,3 +166,23 @@ func.func @concat(%x: tensor<1x16x8x8xf32>, %z: tensor<1x32x8x8xf32>) -> tensor<
   %c = tensor.concat dim(1) %y, %z : (tensor<1x16x8x8xf32>, tensor<1x32x8x8xf32>) -> tensor<1x48x8x8xf32>
   return %c : tensor<1x48x8x8xf32>
 }
+
+// An elementwise op with a result of another type (a comparison's i1) reads
+// the unpacked result: only f32 ops take the layout.
+// CHECK-LABEL: func.func @compare
+// CHECK: %[[Y:.*]] = linalg.unpack {{.*}} -> tensor<1x16x8x8xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[Y]] : tensor<1x16x8x8xf32>) outs(%{{.*}} : tensor<1x16x8x8xi1>)
+func.func @compare(%x: tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xi1> {
+  %w = arith.constant dense<1.0> : tensor<16x16x1x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x8x8xf32>, tensor<16x16x1x1xf32>) outs(%fill : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %b = tensor.empty() : tensor<1x16x8x8xi1>
+  %c = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y : tensor<1x16x8x8xf32>) outs(%b : tensor<1x16x8x8xi1>) {
+  ^bb0(%in: f32, %out: i1):
+    %p = arith.cmpf ogt, %in, %zero : f32
+    linalg.yield %p : i1
+  } -> tensor<1x16x8x8xi1>
+  return %c : tensor<1x16x8x8xi1>
+}
