@@ -130,14 +130,16 @@ func.func @depthwise_pool(%x: tensor<1x32x10x10xf32>) -> tensor<1x32x4x4xf32> {
   return %y : tensor<1x32x4x4xf32>
 }
 
-// 24 filters are not a multiple of 16, and a row of 17 positions has no
-// divisor from 4 to 16: both convolutions keep the plain layout.
+// 24 filters are not a multiple of 16, a row of 17 positions has no
+// divisor from 4 to 16, and a row of 2 positions is too short for a tile:
+// the three convolutions keep the plain layout.
 // CHECK-LABEL: func.func @not_blocked
 // CHECK-NOT: linalg.pack
 // CHECK: linalg.conv_2d_nchw_fchw
 // CHECK: linalg.conv_2d_nchw_fchw
+// CHECK: linalg.conv_2d_nchw_fchw
 // CHECK-NOT: onnx.cpu.blocked_conv
-func.func @not_blocked(%x: tensor<1x16x8x8xf32>, %x2: tensor<1x16x17x17xf32>) -> (tensor<1x24x8x8xf32>, tensor<1x16x17x17xf32>) {
+func.func @not_blocked(%x: tensor<1x16x8x8xf32>, %x2: tensor<1x16x17x17xf32>, %x3: tensor<1x16x2x2xf32>) -> (tensor<1x24x8x8xf32>, tensor<1x16x17x17xf32>, tensor<1x16x2x2xf32>) {
   %w = arith.constant dense<1.0> : tensor<24x16x1x1xf32>
   %w2 = arith.constant dense<1.0> : tensor<16x16x1x1xf32>
   %zero = arith.constant 0.0 : f32
@@ -147,7 +149,10 @@ func.func @not_blocked(%x: tensor<1x16x8x8xf32>, %x2: tensor<1x16x17x17xf32>) ->
   %e2 = tensor.empty() : tensor<1x16x17x17xf32>
   %fill2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x16x17x17xf32>) -> tensor<1x16x17x17xf32>
   %y2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x2, %w2 : tensor<1x16x17x17xf32>, tensor<16x16x1x1xf32>) outs(%fill2 : tensor<1x16x17x17xf32>) -> tensor<1x16x17x17xf32>
-  return %y, %y2 : tensor<1x24x8x8xf32>, tensor<1x16x17x17xf32>
+  %e3 = tensor.empty() : tensor<1x16x2x2xf32>
+  %fill3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x16x2x2xf32>) -> tensor<1x16x2x2xf32>
+  %y3 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x3, %w2 : tensor<1x16x2x2xf32>, tensor<16x16x1x1xf32>) outs(%fill3 : tensor<1x16x2x2xf32>) -> tensor<1x16x2x2xf32>
+  return %y, %y2, %y3 : tensor<1x24x8x8xf32>, tensor<1x16x17x17xf32>, tensor<1x16x2x2xf32>
 }
 
 // A Concat of a convolution's result and an input along the channels: the

@@ -53,10 +53,14 @@ inline constexpr const char *kDirectConvAttr = "onnx.cpu.direct_conv";
 inline constexpr const char *kBlockedConvAttr = "onnx.cpu.blocked_conv";
 
 /// The output positions of a register tile of an op marked kBlockedConvAttr:
-/// a whole output row up to kMaxTileRows positions, else the largest divisor
-/// of the row from 4 to kMaxTileRows (112: 16, 56 and 28: 14); 0 when there
-/// is none, and the op keeps the plain layout.
+/// a whole output row of 4 to kMaxTileRows positions, else the largest
+/// divisor of the row from 4 to kMaxTileRows (112: 16, 56 and 28: 14); 0
+/// when there is none, and the op keeps the plain layout. (Rows of fewer
+/// than 4 positions, a squeeze-and-excitation block's 1x1 map, would be
+/// tiles of fewer than 4 accumulators, whose FMAs wait on each other.)
 inline int64_t blockedRowSegment(int64_t ow) {
+  if (ow < 4)
+    return 0;
   return ow <= kMaxTileRows ? ow : largestDivisor(ow, kMaxTileRows, 4);
 }
 
