@@ -148,25 +148,6 @@ Value blockedInit(OpBuilder &b, Location loc, Value init, int64_t c0) {
   return packActivation(b, loc, init, c0);
 }
 
-/// a + b, elementwise on blocked tensors of the same type.
-Value addBlocked(OpBuilder &b, Location loc, Value lhs, Value rhs) {
-  auto type = cast<RankedTensorType>(lhs.getType());
-  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
-  Value empty =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{lhs, rhs}, ValueRange{empty},
-             SmallVector<AffineMap>(3, identity),
-             SmallVector<utils::IteratorType>(type.getRank(),
-                                              utils::IteratorType::parallel),
-             [](OpBuilder &nb, Location nl, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, nl,
-                   arith::AddFOp::create(nb, nl, args[0], args[1]).getResult());
-             })
-      .getResult(0);
-}
-
 /// A new constant of `type` whose elements `element` computes from their
 /// flat index, in a dense_resource blob.
 Value packedConstant(OpBuilder &b, Location loc, RankedTensorType type,
@@ -414,8 +395,8 @@ struct ConvToBlocked : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       Value result = blockedWinograd(rewriter, loc, image, values, splat, f,
                                      init, *winograd, c0, added);
       if (!added)
-        result = addBlocked(rewriter, loc, result,
-                            blockedInit(rewriter, loc, init, c0));
+        result = addInit(rewriter, loc, result,
+                         blockedInit(rewriter, loc, init, c0));
       rewriter.replaceOp(op,
                          unpackActivation(rewriter, loc, result, yType, c0));
       return success();

@@ -788,31 +788,6 @@ Value packConvFilter(OpBuilder &b, Location loc, Value w, int64_t a, int64_t bx,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4}});
 }
 
-/// product + init, elementwise, into a new tensor: the init (a bias
-/// broadcast over the output) is an input that elementwise fusion folds into
-/// the product's epilogue with the activation after it, rather than an
-/// accumulator materialized and packed before the product.
-Value addInit(OpBuilder &b, Location loc, Value product, Value init) {
-  auto type = cast<RankedTensorType>(init.getType());
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  Value empty =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{product, init},
-             ValueRange{empty}, {id, id, id},
-             SmallVector<utils::IteratorType>(type.getRank(),
-                                              utils::IteratorType::parallel),
-             [](OpBuilder &nb, Location nl, ValueRange args) {
-               Value sum = isa<FloatType>(args[0].getType())
-                               ? arith::AddFOp::create(nb, nl, args[1], args[0])
-                                     .getResult()
-                               : arith::AddIOp::create(nb, nl, args[1], args[0])
-                                     .getResult();
-               linalg::YieldOp::create(nb, nl, sum);
-             })
-      .getResult(0);
-}
-
 /// `x` [1, C, H, W] with `rows` rows of zeros below it. When `x` is itself
 /// a static zero padding of a tensor used only there (a convolution's
 /// border), that padding grows instead of a second one wrapping it.

@@ -8,7 +8,8 @@
 //
 // One place that applies a sweep with the canonicalization patterns the
 // pipelines use (kDisabledCanonicalization excepted), the passes' check of
-// their target, and the reading of the constants they pack at compile time.
+// their target, the reading of the constants they pack at compile time, and
+// the addition of an accumulator's init after its product.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,4 +86,26 @@ mlir::onnx::constantData(Value value, float &splat, bool words) {
                            raw.size() / sizeof(float));
   }
   return std::nullopt;
+}
+
+Value mlir::onnx::addInit(OpBuilder &b, Location loc, Value product,
+                          Value init) {
+  auto type = cast<RankedTensorType>(init.getType());
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{product, init},
+             ValueRange{empty}, {id, id, id},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               Value sum = isa<FloatType>(args[0].getType())
+                               ? arith::AddFOp::create(nb, nl, args[1], args[0])
+                                     .getResult()
+                               : arith::AddIOp::create(nb, nl, args[1], args[0])
+                                     .getResult();
+               linalg::YieldOp::create(nb, nl, sum);
+             })
+      .getResult(0);
 }

@@ -114,6 +114,12 @@ LogicalResult applyCodegenPatterns(Operation *root,
 /// LLVM knows.
 LogicalResult checkTarget(const CPUTarget &target, Operation *op);
 
+/// product + init, elementwise, into a new tensor of init's type: the init
+/// (a bias broadcast over the output) is an input that elementwise fusion
+/// folds into the product's epilogue with the activation after it, rather
+/// than an accumulator materialized and packed before the product.
+Value addInit(OpBuilder &b, Location loc, Value product, Value init);
+
 /// Whether `type` is f32, or, with `words`, any type of 32-bit elements
 /// (i32: the products of MatMulInteger), whose elements a pack moves as
 /// they are.
