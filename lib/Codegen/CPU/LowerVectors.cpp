@@ -375,21 +375,43 @@ void splitVectorIterArgs(RewriterBase &rewriter, scf::ForOp loop) {
 /// i16 into [M, 16] x i32 as one AVX-512 VNNI `vpdpwssd` per row: the row's
 /// pair of values broadcast to the 16 lanes as one 32-bit word, each lane
 /// summing the products of its pair with the column's pair into its
-/// accumulator.
+/// accumulator. Likewise a step of a product of 8-bit quads (its
+/// quadProduct): vector.contract of [M, 4] signed bytes and [16, 4]
+/// unsigned ones, each extended to i32 (arith.extsi, arith.extui), as one
+/// `vpdpbusd` per row (each lane summing the four products of its quads).
 struct ContractToVNNI : OpRewritePattern<vector::ContractionOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(vector::ContractionOp op,
                                 PatternRewriter &rewriter) const override {
-    VectorType lhsType = op.getLhsType(), rhsType = op.getRhsType();
     auto accType = dyn_cast<VectorType>(op.getAccType());
     if (!accType || op.getKind() != vector::CombiningKind::ADD ||
-        lhsType.getRank() != 2 || !lhsType.getElementType().isInteger(16) ||
-        rhsType.getShape() != ArrayRef<int64_t>{16, 2} ||
-        !rhsType.getElementType().isInteger(16) ||
-        !accType.getElementType().isInteger(32) || lhsType.getDimSize(1) != 2 ||
-        accType.getShape() != ArrayRef<int64_t>{lhsType.getDimSize(0), 16} ||
-        lhsType.isScalable())
+        !accType.getElementType().isInteger(32) || accType.getRank() != 2 ||
+        accType.getDimSize(1) != 16 || accType.isScalable())
+      return failure();
+    // The rows' and the columns' values, before any extension, and the
+    // number of them each lane sums.
+    Value lhs = op.getLhs(), rhs = op.getRhs();
+    int64_t groups = 2;
+    Type element = IntegerType::get(op.getContext(), 16);
+    StringRef intrinsic = "llvm.x86.avx512.vpdpwssd.512";
+    auto signedBytes = lhs.getDefiningOp<arith::ExtSIOp>();
+    auto unsignedBytes = rhs.getDefiningOp<arith::ExtUIOp>();
+    if (signedBytes && unsignedBytes) {
+      lhs = signedBytes.getIn();
+      rhs = unsignedBytes.getIn();
+      groups = 4;
+      element = IntegerType::get(op.getContext(), 8);
+      intrinsic = "llvm.x86.avx512.vpdpbusd.512";
+    }
+    auto lhsType = dyn_cast<VectorType>(lhs.getType());
+    auto rhsType = dyn_cast<VectorType>(rhs.getType());
+    if (!lhsType || !rhsType || lhsType.getRank() != 2 ||
+        lhsType.getElementType() != element ||
+        rhsType.getElementType() != element ||
+        rhsType.getShape() != ArrayRef<int64_t>{16, groups} ||
+        lhsType.getDimSize(1) != groups ||
+        accType.getDimSize(0) != lhsType.getDimSize(0) || lhsType.isScalable())
       return failure();
     MLIRContext *ctx = op.getContext();
     AffineExpr m, n, k;
@@ -401,15 +423,15 @@ struct ContractToVNNI : OpRewritePattern<vector::ContractionOp> {
       return failure();
     Location loc = op.getLoc();
     int64_t rows = lhsType.getDimSize(0);
-    Type i16 = rewriter.getIntegerType(16), i32 = rewriter.getI32Type();
+    Type i32 = rewriter.getI32Type();
     auto words = VectorType::get({16}, i32);
-    auto halves = VectorType::get({32}, i16);
-    Value columns =
-        vector::ShapeCastOp::create(rewriter, loc, halves, op.getRhs());
-    // Each row's pair, loaded as one 32-bit word and broadcast (one
-    // vpbroadcastd from memory) when the rows are read from a buffer; else
-    // extracted from the rows' vector (a shuffle and a broadcast).
-    auto read = op.getLhs().getDefiningOp<vector::TransferReadOp>();
+    auto parts = VectorType::get({16 * groups}, element);
+    Value columns = vector::ShapeCastOp::create(rewriter, loc, parts, rhs);
+    // Each row's group, loaded as one 32-bit word and broadcast (one
+    // vpbroadcastd from memory, or the instruction's broadcast operand) when
+    // the rows are read from a buffer; else extracted from the rows' vector
+    // (a shuffle and a broadcast).
+    auto read = lhs.getDefiningOp<vector::TransferReadOp>();
     auto memref =
         read ? dyn_cast<MemRefType>(read.getBase().getType()) : MemRefType();
     SmallVector<int64_t> strides;
@@ -420,13 +442,13 @@ struct ContractToVNNI : OpRewritePattern<vector::ContractionOp> {
         llvm::all_of(read.getInBoundsValues(), [](bool b) { return b; }) &&
         succeeded(memref.getStridesAndOffset(strides, offset)) &&
         strides.back() == 1;
-    Value pairs;
+    Value groupWords;
     if (!fromMemory)
-      pairs = vector::BitCastOp::create(
+      groupWords = vector::BitCastOp::create(
           rewriter, loc, VectorType::get({rows}, i32),
           vector::ShapeCastOp::create(
-              rewriter, loc, VectorType::get({rows * 2}, i16), op.getLhs()));
-    StringAttr dot = rewriter.getStringAttr("llvm.x86.avx512.vpdpwssd.512");
+              rewriter, loc, VectorType::get({rows * groups}, element), lhs));
+    StringAttr dot = rewriter.getStringAttr(intrinsic);
     Value result = op.getAcc();
     for (int64_t r = 0; r < rows; ++r) {
       Value word;
@@ -436,22 +458,27 @@ struct ContractToVNNI : OpRewritePattern<vector::ContractionOp> {
         row = arith::AddIOp::create(
             rewriter, loc, row,
             arith::ConstantIndexOp::create(rewriter, loc, r));
-        Value two = vector::LoadOp::create(
-            rewriter, loc, VectorType::get({2}, i16), read.getBase(), indices);
+        Value group = vector::LoadOp::create(rewriter, loc,
+                                             VectorType::get({groups}, element),
+                                             read.getBase(), indices);
         word = vector::ExtractOp::create(
             rewriter, loc,
             vector::BitCastOp::create(rewriter, loc, VectorType::get({1}, i32),
-                                      two),
+                                      group),
             0);
       } else {
-        word = vector::ExtractOp::create(rewriter, loc, pairs, r);
+        word = vector::ExtractOp::create(rewriter, loc, groupWords, r);
       }
-      Value pair = vector::BitCastOp::create(
-          rewriter, loc, halves,
+      Value broadcast = vector::BitCastOp::create(
+          rewriter, loc, parts,
           vector::BroadcastOp::create(rewriter, loc, words, word));
       Value acc = vector::ExtractOp::create(rewriter, loc, op.getAcc(), r);
-      Value sum = LLVM::CallIntrinsicOp::create(rewriter, loc, words, dot,
-                                                ValueRange{acc, pair, columns})
+      // vpdpwssd's operands are both signed; vpdpbusd's second is the
+      // unsigned one and its third (the broadcast) the signed one.
+      Value sum = LLVM::CallIntrinsicOp::create(
+                      rewriter, loc, words, dot,
+                      groups == 4 ? ValueRange{acc, columns, broadcast}
+                                  : ValueRange{acc, broadcast, columns})
                       ->getResult(0);
       result = vector::InsertOp::create(rewriter, loc, sum, result, r);
     }

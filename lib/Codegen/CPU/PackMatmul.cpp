@@ -305,10 +305,13 @@ int64_t paddedWork(int64_t m, int64_t m0, int64_t n, int64_t n0) {
 /// packed with `innerDimsPos` and `outerDimsPerm` into `accType`: a fill of
 /// `init`'s fill value, else `init` packed; then linalg.mmt4d and the
 /// unpacking into a tensor of `init`'s type.
+Value quadProductOp(OpBuilder &b, Location loc, Value lhsPacked,
+                    Value rhsPacked, Value acc);
+
 Value packedProduct(OpBuilder &b, Location loc, Value lhsPacked,
                     Value rhsPacked, Value init, RankedTensorType accType,
                     ArrayRef<int64_t> innerDimsPos,
-                    ArrayRef<int64_t> outerDimsPerm) {
+                    ArrayRef<int64_t> outerDimsPerm, bool quads = false) {
   SmallVector<OpFoldResult> tiles = {b.getIndexAttr(accType.getDimSize(2)),
                                      b.getIndexAttr(accType.getDimSize(3))};
   Value empty = tensor::EmptyOp::create(b, loc, accType.getShape(),
@@ -324,10 +327,11 @@ Value packedProduct(OpBuilder &b, Location loc, Value lhsPacked,
                                  outerDimsPerm)
               .getResult();
   }
-  Value product =
-      linalg::Mmt4DOp::create(b, loc, TypeRange{accType},
+  Value product = quads ? quadProductOp(b, loc, lhsPacked, rhsPacked, acc)
+                        : linalg::Mmt4DOp::create(
+                              b, loc, TypeRange{accType},
                               ValueRange{lhsPacked, rhsPacked}, ValueRange{acc})
-          .getResult(0);
+                              .getResult(0);
   auto initType = cast<RankedTensorType>(init.getType());
   Value dest = tensor::EmptyOp::create(b, loc, initType.getShape(),
                                        initType.getElementType());
@@ -336,29 +340,248 @@ Value packedProduct(OpBuilder &b, Location loc, Value lhsPacked,
       .getResult();
 }
 
-/// Whether `value` holds 8-bit integers widened, or the difference of two
-/// (an operand of a quantized operator less its zero point, as its lowering
-/// computes it): an elementwise linalg.generic yielding ext(a) or ext(a) -
-/// ext(b) of 8-bit inputs, whose values fit 16 bits.
-bool isWidened8Bit(Value value) {
+/// An operand of a quantized product as its lowering computes it (an
+/// elementwise linalg.generic yielding ext(a) or ext(a) - ext(z) of 8-bit
+/// inputs): the 8-bit `source` read through `sourceMap`, extended signed or
+/// unsigned, less the 8-bit `zeroPoint` read through `zeroPointMap` (over
+/// the operand's dims) and extended as `zeroPointSigned` says, when there is
+/// one.
+struct Widened8Bit {
+  Value source;
+  AffineMap sourceMap;
+  bool isSigned = false;
+  Value zeroPoint;
+  AffineMap zeroPointMap;
+  bool zeroPointSigned = false;
+};
+
+std::optional<Widened8Bit> widened8Bit(Value value) {
   auto generic = value.getDefiningOp<linalg::GenericOp>();
   if (!generic || generic->getNumResults() != 1 ||
       generic.getNumParallelLoops() != generic.getNumLoops())
-    return false;
-  auto widened = [&](Value v) {
+    return std::nullopt;
+  // The input that `v` extends, and whether signed.
+  auto widened = [&](Value v) -> std::optional<std::pair<OpOperand *, bool>> {
     Operation *ext = v.getDefiningOp();
     if (!isa_and_nonnull<arith::ExtSIOp, arith::ExtUIOp>(ext))
-      return false;
+      return std::nullopt;
     auto arg = dyn_cast<BlockArgument>(ext->getOperand(0));
-    return arg && arg.getOwner() == generic.getBody() &&
-           arg.getType().isInteger(8) &&
-           generic.isDpsInput(generic.getMatchingOpOperand(arg));
+    if (!arg || arg.getOwner() != generic.getBody() ||
+        !arg.getType().isInteger(8))
+      return std::nullopt;
+    OpOperand *operand = generic.getMatchingOpOperand(arg);
+    if (!generic.isDpsInput(operand))
+      return std::nullopt;
+    return std::make_pair(operand, isa<arith::ExtSIOp>(ext));
   };
   Value yielded = generic.getBody()->getTerminator()->getOperand(0);
-  if (widened(yielded))
-    return true;
   auto sub = yielded.getDefiningOp<arith::SubIOp>();
-  return sub && widened(sub.getLhs()) && widened(sub.getRhs());
+  auto x = widened(sub ? sub.getLhs() : yielded);
+  if (!x)
+    return std::nullopt;
+  Widened8Bit w;
+  w.source = x->first->get();
+  w.sourceMap = generic.getMatchingIndexingMap(x->first);
+  w.isSigned = x->second;
+  if (sub) {
+    auto z = widened(sub.getRhs());
+    if (!z)
+      return std::nullopt;
+    w.zeroPoint = z->first->get();
+    w.zeroPointMap = generic.getMatchingIndexingMap(z->first);
+    w.zeroPointSigned = z->second;
+  }
+  return w;
+}
+
+/// Whether `value` holds 8-bit integers widened, or the difference of two
+/// (an operand of a quantized operator less its zero point), whose values
+/// fit 16 bits.
+bool isWidened8Bit(Value value) { return widened8Bit(value).has_value(); }
+
+/// `source` [R, C] packed into [R/tile, C/groups, tile, groups] (the
+/// `innerDims` and `outerPerm` of linalg.pack), zero-padded.
+Value packGroups(OpBuilder &b, Location loc, Value source,
+                 ArrayRef<int64_t> innerDims, int64_t tile, int64_t groups,
+                 ArrayRef<int64_t> outerPerm) {
+  auto type = cast<RankedTensorType>(source.getType());
+  int64_t tiled = innerDims[0];
+  SmallVector<int64_t> shape = {
+      llvm::divideCeilSigned(type.getDimSize(tiled), tile),
+      llvm::divideCeilSigned(type.getDimSize(1 - tiled), groups), tile, groups};
+  Value dest = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+  return linalg::PackOp::create(b, loc, source, dest, innerDims,
+                                ArrayRef<OpFoldResult>{b.getIndexAttr(tile),
+                                                       b.getIndexAttr(groups)},
+                                zero, outerPerm)
+      .getResult();
+}
+
+/// The bytes of an 8-bit constant (one byte, `splat`, for a splat), or
+/// nothing when they are not in memory.
+std::optional<ArrayRef<char>> constantBytes(Value value, int8_t &splat) {
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  if (!constant)
+    return std::nullopt;
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue())) {
+    if (!dense.getElementType().isInteger(8))
+      return std::nullopt;
+    if (dense.isSplat()) {
+      splat = static_cast<int8_t>(dense.getSplatValue<APInt>().getSExtValue());
+      return ArrayRef<char>();
+    }
+    return dense.getRawData();
+  }
+  if (auto resource =
+          dyn_cast<DenseResourceElementsAttr>(constant.getValue())) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    auto type = cast<ShapedType>(resource.getType());
+    if (!blob || !type.getElementType().isInteger(8) ||
+        blob->getData().size() != static_cast<size_t>(type.getNumElements()))
+      return std::nullopt;
+    return blob->getData();
+  }
+  return std::nullopt;
+}
+
+/// Whether `value` is a constant whose elements are all zero.
+bool isZeroConstant(Value value) {
+  DenseIntElementsAttr attr;
+  return matchPattern(value, m_Constant(&attr)) && attr.isSplat() &&
+         attr.getSplatValue<APInt>().isZero();
+}
+
+/// The right operand of a quad product, an 8-bit constant [K, N] with its
+/// bytes xor-ed with `flip`, packed here into [N/n0, K/4, n0, 4] (zero
+/// past K and N), and the sums of its columns as unsigned bytes, [N] x i32;
+/// nothing when its bytes are not in memory.
+std::optional<std::pair<Value, Value>>
+packQuadConstant(OpBuilder &b, Location loc, Value source, uint8_t flip,
+                 int64_t n0) {
+  int8_t splat = 0;
+  std::optional<ArrayRef<char>> bytes = constantBytes(source, splat);
+  if (!bytes)
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(source.getType());
+  int64_t k = type.getDimSize(0), n = type.getDimSize(1);
+  int64_t k1 = llvm::divideCeilSigned(k, 4), n1 = llvm::divideCeilSigned(n, n0);
+  auto at = [&](int64_t row, int64_t col) {
+    char byte = bytes->empty() ? splat : (*bytes)[row * n + col];
+    return static_cast<uint8_t>(static_cast<uint8_t>(byte) ^ flip);
+  };
+  auto packed = RankedTensorType::get({n1, k1, n0, 4}, b.getIntegerType(8));
+  AsmResourceBlob blob =
+      HeapAsmResourceBlob::allocate(packed.getNumElements(), 64);
+  MutableArrayRef<char> out = blob.getMutableData();
+  SmallVector<int32_t> sums(n, 0);
+  for (int64_t t = 0; t < n1; ++t)
+    for (int64_t q = 0; q < k1; ++q)
+      for (int64_t i = 0; i < n0; ++i)
+        for (int64_t g = 0; g < 4; ++g) {
+          int64_t col = t * n0 + i, row = q * 4 + g;
+          uint8_t value = col < n && row < k ? at(row, col) : 0;
+          out[((t * k1 + q) * n0 + i) * 4 + g] = static_cast<char>(value);
+          if (col < n && row < k)
+            sums[col] += value;
+        }
+  auto sumsType = RankedTensorType::get({n}, b.getI32Type());
+  Value packedValue = arith::ConstantOp::create(
+      b, loc, packed,
+      DenseResourceElementsAttr::get(packed, "onnx_packed_weights",
+                                     std::move(blob)));
+  Value sumsValue = arith::ConstantOp::create(
+      b, loc, sumsType,
+      DenseIntElementsAttr::get(sumsType, ArrayRef<int32_t>(sums)));
+  return std::make_pair(packedValue, sumsValue);
+}
+
+/// `x` [R, C] x i8 with each byte xor-ed with 0x80: a signed byte's value
+/// plus 128 as an unsigned one, or an unsigned byte's less 128 as a signed
+/// one.
+Value flipBytes(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{x}, ValueRange{empty},
+             ArrayRef<AffineMap>{id, id},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               Value mask = arith::ConstantOp::create(
+                   nb, nl, nb.getIntegerAttr(nb.getIntegerType(8), -128));
+               linalg::YieldOp::create(
+                   nb, nl,
+                   arith::XOrIOp::create(nb, nl, args[0], mask).getResult());
+             })
+      .getResult(0);
+}
+
+/// The sums of `x` [R, C] x i8 (bytes extended as `isSigned` says) along
+/// its dim `reduced`, [C] or [R] x i32.
+Value byteSums(OpBuilder &b, Location loc, Value x, int64_t reduced,
+               bool isSigned) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t kept = 1 - reduced;
+  Type i32 = b.getI32Type();
+  Value empty = tensor::EmptyOp::create(b, loc, {type.getDimSize(kept)}, i32);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(i32));
+  Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  SmallVector<utils::IteratorType> iterators(2, utils::IteratorType::parallel);
+  iterators[reduced] = utils::IteratorType::reduction;
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{x}, ValueRange{init},
+             ArrayRef<AffineMap>{
+                 b.getMultiDimIdentityMap(2),
+                 AffineMap::get(2, 0, b.getAffineDimExpr(kept))},
+             iterators,
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               Value wide = isSigned
+                                ? arith::ExtSIOp::create(nb, nl, i32, args[0])
+                                      .getResult()
+                                : arith::ExtUIOp::create(nb, nl, i32, args[0])
+                                      .getResult();
+               linalg::YieldOp::create(
+                   nb, nl,
+                   arith::AddIOp::create(nb, nl, args[1], wide).getResult());
+             })
+      .getResult(0);
+}
+
+/// The product of quads of signed bytes [M/m0, K/4, m0, 4] and unsigned ones
+/// [N/n0, K/4, n0, 4] into `acc` [M/m0, N/n0, m0, n0] x i32: mmt4d's loops
+/// and maps, marked kQuadProductAttr.
+Value quadProductOp(OpBuilder &b, Location loc, Value lhsPacked,
+                    Value rhsPacked, Value acc) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr m1, n1, k1, m0, n0, k0;
+  bindDims(ctx, m1, n1, k1, m0, n0, k0);
+  auto map = [&](ArrayRef<AffineExpr> results) {
+    return AffineMap::get(6, 0, results, ctx);
+  };
+  using utils::IteratorType;
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{acc.getType()}, ValueRange{lhsPacked, rhsPacked},
+      ValueRange{acc},
+      ArrayRef<AffineMap>{map({m1, k1, m0, k0}), map({n1, k1, n0, k0}),
+                          map({m1, n1, m0, n0})},
+      ArrayRef<IteratorType>{IteratorType::parallel, IteratorType::parallel,
+                             IteratorType::reduction, IteratorType::parallel,
+                             IteratorType::parallel, IteratorType::reduction},
+      [](OpBuilder &nb, Location nl, ValueRange args) {
+        Type i32 = nb.getI32Type();
+        Value lhs = arith::ExtSIOp::create(nb, nl, i32, args[0]);
+        Value rhs = arith::ExtUIOp::create(nb, nl, i32, args[1]);
+        Value product = arith::MulIOp::create(nb, nl, lhs, rhs);
+        linalg::YieldOp::create(
+            nb, nl,
+            arith::AddIOp::create(nb, nl, args[2], product).getResult());
+      });
+  generic->setAttr(kQuadProductAttr, UnitAttr::get(ctx));
+  return generic.getResult(0);
 }
 
 /// `value` (i32 holding 16-bit values) truncated to i16.
@@ -403,6 +626,8 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
     int64_t m0 = rowTile(target, m);
     int64_t n0 = columnTile(target, m0, n);
     Location loc = op.getLoc();
+    if (succeeded(quadProduct(rewriter, op, *p, m0, n0)))
+      return success();
     if (succeeded(pairedProduct(rewriter, op, *p, m0, n0)))
       return success();
     if (succeeded(transposed(rewriter, op, *p, m0, n0)))
@@ -416,6 +641,137 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
     Value result = packedProduct(rewriter, loc, lhsPacked, rhsPacked, init,
                                  accType, {0, 1}, {});
     rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  /// An i32 product of 8-bit values less their zero points, (A - za)(B -
+  /// zb), with AVX-512 VNNI on the bytes themselves: `vpdpbusd` multiplies
+  /// quads of signed bytes by quads of unsigned ones and sums each quad's
+  /// four products into a 32-bit lane, 64 multiply-adds an instruction (the
+  /// 16-bit pairs of pairedProduct below take 32). A as signed bytes As (an
+  /// unsigned A's bytes xor-ed with 0x80: A - 128, its zero point less 128
+  /// too) and B as unsigned ones Bu (a signed B's plus 128 likewise) leave
+  /// (A - za)(B - zb) = (As - zas)(Bu - zbu), so that
+  ///   C = sum_k As Bu - zbu rowsum(As) - zas colsum(Bu) + K zas zbu
+  /// with the product of packed quads, [M/m0, K/4, m0, 4] x [N/n0, K/4, n0,
+  /// 4] (K padded with zeros, which add nothing), and the corrections an
+  /// elementwise op on its unpacked result: exact, the accumulators wrapping
+  /// as the i32 product's. A constant B is packed here, with its column
+  /// sums; zero points are per row of A and per column of B, or scalars.
+  LogicalResult quadProduct(PatternRewriter &rewriter, linalg::MatmulOp op,
+                            const PlainProduct &p, int64_t m0,
+                            int64_t n0) const {
+    if (!target.hasVNNI || !p.lhsType.getElementType().isInteger(32) ||
+        n0 != target.lanes(32))
+      return failure();
+    std::optional<Widened8Bit> a = widened8Bit(p.lhs), b = widened8Bit(p.rhs);
+    if (!a || !b || !a->sourceMap.isIdentity() || !b->sourceMap.isIdentity() ||
+        (a->zeroPoint && (a->zeroPointMap.isFunctionOfDim(1) ||
+                          a->zeroPointSigned != a->isSigned)) ||
+        (b->zeroPoint && (b->zeroPointMap.isFunctionOfDim(0) ||
+                          b->zeroPointSigned != b->isSigned)))
+      return failure();
+    Location loc = op.getLoc();
+    int64_t m = p.lhsType.getDimSize(0), k = p.lhsType.getDimSize(1),
+            n = p.rhsType.getDimSize(1);
+    Type i32 = rewriter.getI32Type();
+    Value lhs = a->isSigned ? a->source : flipBytes(rewriter, loc, a->source);
+    Value lhsPacked = packGroups(rewriter, loc, lhs, {0, 1}, m0, 4, {});
+    Value rhsPacked, columnSums;
+    uint8_t flip = b->isSigned ? 0x80 : 0;
+    if (auto constant = packQuadConstant(rewriter, loc, b->source, flip, n0)) {
+      std::tie(rhsPacked, columnSums) = *constant;
+    } else {
+      Value rhs = b->isSigned ? flipBytes(rewriter, loc, b->source) : b->source;
+      rhsPacked = packGroups(rewriter, loc, rhs, {1, 0}, n0, 4, {1, 0});
+      columnSums = byteSums(rewriter, loc, rhs, 0, /*isSigned=*/false);
+    }
+    // The zero points as the packed operands see them (zas, zbu): known zero
+    // when A is signed and B unsigned with no (or zero) zero points, whose
+    // corrections are left out.
+    bool zasZero =
+        a->isSigned && (!a->zeroPoint || isZeroConstant(a->zeroPoint));
+    bool zbuZero =
+        !b->isSigned && (!b->zeroPoint || isZeroConstant(b->zeroPoint));
+    Value rowSums =
+        zbuZero ? Value() : byteSums(rewriter, loc, lhs, 1, /*isSigned=*/true);
+
+    auto accType = RankedTensorType::get(
+        {llvm::divideCeilSigned(m, m0), llvm::divideCeilSigned(n, n0), m0, n0},
+        i32);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, {m, n}, i32);
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(i32));
+    Value zeroInit =
+        linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+    Value product = packedProduct(rewriter, loc, lhsPacked, rhsPacked, zeroInit,
+                                  accType, {0, 1}, {}, /*quads=*/true);
+
+    // C = product - zbu rowsum - zas colsum + K zas zbu (+ the init, unless
+    // a fill of zero).
+    MLIRContext *ctx = rewriter.getContext();
+    AffineExpr dm, dn;
+    bindDims(ctx, dm, dn);
+    AffineMap id = AffineMap::getMultiDimIdentityMap(2, ctx);
+    SmallVector<Value> inputs = {product};
+    SmallVector<AffineMap> maps = {id};
+    auto add = [&](Value value, AffineMap map) {
+      inputs.push_back(value);
+      maps.push_back(map);
+      return static_cast<int64_t>(inputs.size()) - 1;
+    };
+    int64_t rowSumsAt = rowSums ? add(rowSums, AffineMap::get(2, 0, dm)) : -1;
+    int64_t columnSumsAt =
+        zasZero ? -1 : add(columnSums, AffineMap::get(2, 0, dn));
+    int64_t zaAt = a->zeroPoint ? add(a->zeroPoint, a->zeroPointMap) : -1;
+    int64_t zbAt = b->zeroPoint ? add(b->zeroPoint, b->zeroPointMap) : -1;
+    bool zeroFill = false;
+    if (auto fill = p.init.getDefiningOp<linalg::FillOp>())
+      zeroFill = matchPattern(fill.getInputs()[0], m_Zero());
+    int64_t initAt = zeroFill ? -1 : add(p.init, id);
+    maps.push_back(id);
+    bool aSigned = a->isSigned, bSigned = b->isSigned;
+    auto body = [&](OpBuilder &nb, Location nl, ValueRange args) {
+      auto constant = [&](int64_t value) -> Value {
+        return arith::ConstantOp::create(nb, nl, nb.getI32IntegerAttr(value));
+      };
+      auto extend = [&](Value v, bool isSigned) -> Value {
+        return isSigned ? arith::ExtSIOp::create(nb, nl, i32, v).getResult()
+                        : arith::ExtUIOp::create(nb, nl, i32, v).getResult();
+      };
+      Value zas = zaAt >= 0 ? extend(args[zaAt], aSigned) : constant(0);
+      if (!aSigned)
+        zas = arith::SubIOp::create(nb, nl, zas, constant(128));
+      Value zbu = zbAt >= 0 ? extend(args[zbAt], bSigned) : constant(0);
+      if (bSigned)
+        zbu = arith::AddIOp::create(nb, nl, zbu, constant(128));
+      Value result = args[0];
+      if (rowSumsAt >= 0)
+        result = arith::SubIOp::create(
+            nb, nl, result,
+            arith::MulIOp::create(nb, nl, zbu, args[rowSumsAt]));
+      if (columnSumsAt >= 0)
+        result = arith::SubIOp::create(
+            nb, nl, result,
+            arith::MulIOp::create(nb, nl, zas, args[columnSumsAt]));
+      if (rowSumsAt >= 0 && columnSumsAt >= 0)
+        result = arith::AddIOp::create(
+            nb, nl, result,
+            arith::MulIOp::create(nb, nl, constant(k),
+                                  arith::MulIOp::create(nb, nl, zas, zbu)));
+      if (initAt >= 0)
+        result = arith::AddIOp::create(nb, nl, result, args[initAt]);
+      linalg::YieldOp::create(nb, nl, result);
+    };
+    Value corrected =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{p.initType}, inputs,
+            ValueRange{tensor::EmptyOp::create(rewriter, loc, {m, n}, i32)},
+            maps,
+            SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+            body)
+            .getResult(0);
+    rewriter.replaceOp(op, corrected);
     return success();
   }
 

@@ -181,12 +181,31 @@ bool vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp op,
 linalg::LinalgOp restartAccumulator(RewriterBase &rewriter,
                                     linalg::LinalgOp op);
 
+/// Whether `op` is a packed product: linalg.mmt4d, or the product of 8-bit
+/// quads that onnx-cpu-pack-matmul marks kQuadProductAttr (mmt4d's loops
+/// and maps).
+bool isPackedProduct(Operation *op) {
+  return isa<linalg::Mmt4DOp>(op) ||
+         (isa<linalg::GenericOp>(op) && op->hasAttr(kQuadProductAttr));
+}
+
+bool vectorizeQuadStep(RewriterBase &rewriter, linalg::GenericOp op);
+
+/// One step of a packed product's register tile (every loop of extent one
+/// but m0, n0 and k0) vectorized.
+void vectorizeProductStep(RewriterBase &rewriter, linalg::LinalgOp op) {
+  if (op->hasAttr(kQuadProductAttr))
+    (void)vectorizeQuadStep(rewriter, cast<linalg::GenericOp>(op));
+  else
+    (void)vectorizeTile(rewriter, op);
+}
+
 /// [M1, N1, K1, m0, n0, k0]: threads over M1, then blocks of N1 and K1 whose
 /// right-hand tiles fit half of the L2 cache, then one m0 x n0 register tile
 /// per step, its k loop innermost. With several k blocks, each register tile
 /// sums its block from zero and adds it to the accumulator after
 /// (restartAccumulator): no float32 sum runs over more than 256 steps.
-void scheduleMmt4d(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
+void scheduleMmt4d(RewriterBase &rewriter, linalg::LinalgOp mmt4d,
                    const CPUTarget &target, unsigned numThreads) {
   linalg::LinalgOp op = mmt4d;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -208,7 +227,11 @@ void scheduleMmt4d(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
     if (!op)
       return;
   }
-  int64_t bytesPerColumnTile = n0 * k0 * 4;
+  int64_t bytesPerColumnTile =
+      n0 * k0 *
+      getElementTypeOrSelf(op.getDpsInputs()[1].getType())
+          .getIntOrFloatBitWidth() /
+      8;
   int64_t kBlock = std::min<int64_t>(k1, 256);
   int64_t nBlock =
       std::max<int64_t>(1, (128 * 1024) / (bytesPerColumnTile * kBlock));
@@ -223,7 +246,7 @@ void scheduleMmt4d(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
   op = tileWithLoops(rewriter, op, {0, 0, 1, 0, 0, 0});
   if (!op)
     return;
-  (void)vectorizeTile(rewriter, op);
+  vectorizeProductStep(rewriter, op);
 }
 
 //===----------------------------------------------------------------------===//
@@ -429,6 +452,54 @@ void scheduleDirectConv(RewriterBase &rewriter, linalg::GenericOp conv,
 // Convolutions, depthwise convolutions and pools on blocked activations
 // (onnx-cpu-blocked-layout)
 //===----------------------------------------------------------------------===//
+
+/// One step of a quad product's register tile (kQuadProductAttr): [1, 1,
+/// m0, 4] signed bytes times [1, 1, 16, 4] unsigned ones into [1, 1, m0, 16]
+/// x i32, as a vector.contract of the bytes extended (signed, unsigned) to
+/// i32, which onnx-cpu-lower-vectors computes with one `vpdpbusd` per row.
+bool vectorizeQuadStep(RewriterBase &rewriter, linalg::GenericOp op) {
+  Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
+  Value acc = op.getDpsInits()[0];
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  if (!lhsType.hasStaticShape() || !rhsType.hasStaticShape() ||
+      lhsType.getShape().take_front(2) != ArrayRef<int64_t>{1, 1} ||
+      lhsType.getDimSize(3) != 4 ||
+      rhsType.getShape() != ArrayRef<int64_t>{1, 1, 16, 4})
+    return false;
+  int64_t rows = lhsType.getDimSize(2);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  rewriter.setInsertionPoint(op);
+  Type i32 = rewriter.getI32Type();
+  Value quads =
+      arith::ExtSIOp::create(rewriter, loc, VectorType::get({rows, 4}, i32),
+                             readAtOrigin(rewriter, loc, lhs, {rows, 4}));
+  // The columns' 64 bytes read as one vector (a vector<16x4xi8> read
+  // became 16 loads of 4 bytes and shuffles).
+  Value flat = tensor::CollapseShapeOp::create(
+      rewriter, loc, rhs, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}});
+  Value columns = arith::ExtUIOp::create(
+      rewriter, loc, VectorType::get({16, 4}, i32),
+      vector::ShapeCastOp::create(
+          rewriter, loc, VectorType::get({16, 4}, rewriter.getIntegerType(8)),
+          readAtOrigin(rewriter, loc, flat, {64})));
+  Value tile = readAtOrigin(rewriter, loc, acc, {rows, 16});
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  using vector::IteratorType;
+  Value sum = vector::ContractionOp::create(
+      rewriter, loc, quads, columns, tile,
+      rewriter.getAffineMapArrayAttr({AffineMap::get(3, 0, {m, k}, ctx),
+                                      AffineMap::get(3, 0, {n, k}, ctx),
+                                      AffineMap::get(3, 0, {m, n}, ctx)}),
+      rewriter.getArrayAttr(
+          {vector::IteratorTypeAttr::get(ctx, IteratorType::parallel),
+           vector::IteratorTypeAttr::get(ctx, IteratorType::parallel),
+           vector::IteratorTypeAttr::get(ctx, IteratorType::reduction)}));
+  replaceByTileWrite(rewriter, op, sum, acc);
+  return true;
+}
 
 /// The step of a blocked convolution's register tile (loops (n, fb, oh, ow,
 /// f0, cb, ky, kx, ci), each of extent one but ow, a segment of an output
@@ -1103,7 +1174,7 @@ Value castToUnitTile(RewriterBase &rewriter, Location loc, Value value) {
 /// product with its k loop); a tile whose slices are not yet static gets
 /// static operands first.
 void vectorizeRegisterTile(RewriterBase &rewriter, linalg::LinalgOp op) {
-  if (isa<linalg::FillOp, linalg::Mmt4DOp>(op.getOperation()) &&
+  if ((isa<linalg::FillOp>(op.getOperation()) || isPackedProduct(op)) &&
       op.hasDynamicShape()) {
     rewriter.setInsertionPoint(op);
     SmallVector<Value> operands;
@@ -1118,10 +1189,12 @@ void vectorizeRegisterTile(RewriterBase &rewriter, linalg::LinalgOp op) {
     rewriter.replaceOp(op, result);
     op = cast<linalg::LinalgOp>(copy);
   }
-  if (isa<linalg::Mmt4DOp>(op.getOperation())) {
+  if (isPackedProduct(op)) {
     op = tileWithLoops(rewriter, op, {0, 0, 1, 0, 0, 0});
     if (!op)
       return;
+    vectorizeProductStep(rewriter, op);
+    return;
   }
   (void)vectorizeTile(rewriter, op);
 }
@@ -1182,14 +1255,14 @@ void unpackRegisterTile(RewriterBase &rewriter, linalg::UnPackOp op) {
 /// columns past the last whole tile (a 7x7 image's 49 columns) are a loop
 /// nest of their own whose tiles are as wide as what is left. False when the
 /// shapes do not fit (the caller schedules the ops one by one).
-bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
+bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::LinalgOp mmt4d,
                              linalg::UnPackOp unpack, const CPUTarget &target,
                              unsigned numThreads) {
   if (!mmt4d->hasOneUse() || !unpack.getOuterDimsPerm().empty() ||
       unpack.getInnerDimsPos() != ArrayRef<int64_t>{0, 1})
     return false;
   auto resultType = cast<RankedTensorType>(unpack.getResult().getType());
-  auto accType = cast<RankedTensorType>(mmt4d.getResult(0).getType());
+  auto accType = cast<RankedTensorType>(mmt4d->getResult(0).getType());
   if (!resultType.hasStaticShape() || !accType.hasStaticShape())
     return false;
   int64_t m0 = accType.getDimSize(2), n0 = accType.getDimSize(3);
@@ -1238,7 +1311,7 @@ bool scheduleProductEpilogue(RewriterBase &rewriter, linalg::Mmt4DOp mmt4d,
           bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
     Operation *op = producer.getOwner();
     if (isa<linalg::UnPackOp>(op) ||
-        (fuseProduct && isa<linalg::Mmt4DOp, linalg::FillOp>(op)) ||
+        (fuseProduct && (isPackedProduct(op) || isa<linalg::FillOp>(op))) ||
         (packInTiles && tileLevel && producer == rhs))
       return scf::SCFTileAndFuseOptions::ControlFnResult{};
     return std::nullopt;
@@ -2067,9 +2140,12 @@ struct CPUTileAndVectorizePass
     auto threadsFor = [&](Operation *op) -> unsigned {
       return op->getParentOfType<scf::ForallOp>() ? 1 : numThreads;
     };
-    SmallVector<linalg::Mmt4DOp> mmt4ds;
-    func.walk([&](linalg::Mmt4DOp op) { mmt4ds.push_back(op); });
-    for (linalg::Mmt4DOp op : mmt4ds) {
+    SmallVector<linalg::LinalgOp> mmt4ds;
+    func.walk([&](linalg::LinalgOp op) {
+      if (isPackedProduct(op))
+        mmt4ds.push_back(op);
+    });
+    for (linalg::LinalgOp op : mmt4ds) {
       unsigned threads = threadsFor(op);
       auto unpack = op->hasOneUse()
                         ? dyn_cast<linalg::UnPackOp>(*op->getUsers().begin())

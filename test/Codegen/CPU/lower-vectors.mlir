@@ -206,6 +206,33 @@ func.func @copy_in_forall(%a: memref<2x64x56x56xf32>, %b: memref<2x64x58x58xf32>
   return
 }
 
+// A register tile of 8-bit quads (onnx-cpu-pack-matmul's quadProduct):
+// signed rows times unsigned columns, each extended to i32; with AVX-512
+// VNNI one vpdpbusd per row of the accumulator, the row's quad loaded as
+// one 32-bit word and broadcast (the instruction's signed operand, the
+// columns its unsigned one); without VNNI the contraction is lowered as any
+// other.
+// VNNI-LABEL: func.func @quads_tile
+// VNNI-NOT: vector.contract
+// VNNI-COUNT-16: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"({{.*}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+// VNNI-NOT: llvm.call_intrinsic
+// CHECK-LABEL: func.func @quads_tile
+// CHECK-NOT: llvm.call_intrinsic
+func.func @quads_tile(%a: memref<16x4xi8>, %b: memref<64xi8>, %c: memref<16x16xi32>) {
+  %c0 = arith.constant 0 : index
+  %z8 = arith.constant 0 : i8
+  %z32 = arith.constant 0 : i32
+  %va = vector.transfer_read %a[%c0, %c0], %z8 {in_bounds = [true, true]} : memref<16x4xi8>, vector<16x4xi8>
+  %vb = vector.transfer_read %b[%c0], %z8 {in_bounds = [true]} : memref<64xi8>, vector<64xi8>
+  %sb = vector.shape_cast %vb : vector<64xi8> to vector<16x4xi8>
+  %vc = vector.transfer_read %c[%c0, %c0], %z32 {in_bounds = [true, true]} : memref<16x16xi32>, vector<16x16xi32>
+  %ea = arith.extsi %va : vector<16x4xi8> to vector<16x4xi32>
+  %eb = arith.extui %sb : vector<16x4xi8> to vector<16x4xi32>
+  %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ea, %eb, %vc : vector<16x4xi32>, vector<16x4xi32> into vector<16x16xi32>
+  vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<16x16xi32>, memref<16x16xi32>
+  return
+}
+
 // A register tile of 16-bit pairs (onnx-cpu-pack-matmul's product of 8-bit
 // values less their zero points): with AVX-512 VNNI one vpdpwssd per row of
 // the accumulator, the row's pair loaded as one 32-bit word and broadcast;

@@ -730,13 +730,25 @@ func.func @conv_i32(%x: tensor<1x16x10x10xi32>, %w: tensor<8x16x3x3xi32>) -> ten
 }
 
 // An i32 product of 8-bit values widened (less a zero point): with AVX-512
-// VNNI both operands are truncated to i16 and packed in pairs of k (K = 5
-// padded to 6), an i16 x i16 -> i32 mmt4d; without VNNI the i32 product.
+// VNNI a product of quads of bytes, signed by unsigned (vpdpbusd's): the
+// unsigned A and the signed B are xor-ed with 0x80 and packed in quads of k
+// (K = 5 padded to 8 with zeros); B's column sums and A's row sums, and the
+// elementwise op that subtracts the zero points' terms from the unpacked
+// product; without VNNI the i32 product.
 // VNNI-LABEL: func.func @matmul_widened_8bit
-// VNNI-COUNT-2: arith.trunci %{{.*}} : i32 to i16
-// VNNI: linalg.pack {{.*}} inner_dims_pos = [0, 1] inner_tiles = [16, 2] {{.*}} -> tensor<2x3x16x2xi16>
-// VNNI: linalg.pack {{.*}} outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 2] {{.*}} -> tensor<1x3x16x2xi16>
-// VNNI: linalg.mmt4d {{.*}} : tensor<2x3x16x2xi16>, tensor<1x3x16x2xi16>) {{.*}} -> tensor<2x1x16x16xi32>
+// VNNI: arith.xori %{{.*}}, %{{.*}} : i8
+// VNNI: linalg.pack {{.*}} padding_value(%{{.*}} : i8) inner_dims_pos = [0, 1] inner_tiles = [16, 4] {{.*}} -> tensor<2x2x16x4xi8>
+// VNNI: arith.xori %{{.*}}, %{{.*}} : i8
+// VNNI: linalg.pack {{.*}} outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 4] {{.*}} -> tensor<1x2x16x4xi8>
+// VNNI: iterator_types = ["reduction", "parallel"]} ins(%{{.*}} : tensor<5x16xi8>) outs(%{{.*}} : tensor<16xi32>)
+// VNNI: iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<32x5xi8>) outs(%{{.*}} : tensor<32xi32>)
+// VNNI: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x2x16x4xi8>, tensor<1x2x16x4xi8>) outs(%{{.*}} : tensor<2x1x16x16xi32>) attrs = {onnx.cpu.quad_product}
+// VNNI-NEXT: ^bb0
+// VNNI-NEXT: arith.extsi
+// VNNI-NEXT: arith.extui
+// VNNI: linalg.unpack {{.*}} -> tensor<32x16xi32>
+// VNNI: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x16xi32>, tensor<32xi32>, tensor<16xi32>, tensor<i8>)
+// VNNI-NOT: xi16
 // CHECK-LABEL: func.func @matmul_widened_8bit
 // CHECK-NOT: xi16
 // CHECK: linalg.mmt4d {{.*}} -> tensor<2x1x16x16xi32>
@@ -762,6 +774,40 @@ func.func @matmul_widened_8bit(%a: tensor<32x5xi8>, %b: tensor<5x16xi8>, %bz: te
   return %p : tensor<32x16xi32>
 }
 
+// A constant signed B times an unsigned A with a zero point: B is xor-ed
+// with 0x80, packed in quads here (K = 5: a second quad of one row, then
+// zeros) and its column sums, (1 + 4 + 7 + 10 + 13) + 5 * 128 = 675, 680,
+// 685, are a constant; A's row sums at run time. The packed bytes are
+// checked at the end.
+// VNNI-LABEL: func.func @matmul_8bit_constant_b
+// VNNI-DAG: arith.constant dense<[675, 680, 685]> : tensor<3xi32>
+// VNNI-DAG: arith.constant dense_resource<[[QUADS:onnx_packed_weights[_0-9]*]]> : tensor<1x2x16x4xi8>
+// VNNI: attrs = {onnx.cpu.quad_product}
+// CHECK-LABEL: func.func @matmul_8bit_constant_b
+// CHECK-NOT: onnx.cpu.quad_product
+func.func @matmul_8bit_constant_b(%a: tensor<20x5xi8>, %az: tensor<i8>) -> tensor<20x3xi32> {
+  %b = arith.constant dense<[[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12], [13, 14, 15]]> : tensor<5x3xi8>
+  %ea = tensor.empty() : tensor<20x5xi32>
+  %wa = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a, %az : tensor<20x5xi8>, tensor<i8>) outs(%ea : tensor<20x5xi32>) {
+  ^bb0(%x: i8, %z: i8, %o: i32):
+    %e = arith.extui %x : i8 to i32
+    %f = arith.extui %z : i8 to i32
+    %d = arith.subi %e, %f : i32
+    linalg.yield %d : i32
+  } -> tensor<20x5xi32>
+  %eb = tensor.empty() : tensor<5x3xi32>
+  %wb = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<5x3xi8>) outs(%eb : tensor<5x3xi32>) {
+  ^bb0(%x: i8, %o: i32):
+    %e = arith.extsi %x : i8 to i32
+    linalg.yield %e : i32
+  } -> tensor<5x3xi32>
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<20x3xi32>
+  %f = linalg.fill ins(%zero : i32) outs(%e : tensor<20x3xi32>) -> tensor<20x3xi32>
+  %p = linalg.matmul ins(%wa, %wb : tensor<20x5xi32>, tensor<5x3xi32>) outs(%f : tensor<20x3xi32>) -> tensor<20x3xi32>
+  return %p : tensor<20x3xi32>
+}
+
 // The packed blob of @matmul_const after its alignment (0x40000000: 64):
 // row k = 0 is 1, 2, 3 then 13 zeros, row k = 1 is 4, 5, 6 then 13 zeros
 // (f32, little endian).
@@ -770,3 +816,7 @@ func.func @matmul_widened_8bit(%a: tensor<32x5xi8>, %b: tensor<5x16xi8>, %bz: te
 // @matmul_i32's, the last one made: row k = 0 is 1, -2, 3, row k = 1 is 4,
 // 5, -6, each then 13 zeros (i32, little endian).
 // CHECK: onnx_packed_weights_{{[0-9]+}}: "0x4000000001000000FEFFFFFF03000000{{0+}}0400000005000000FAFFFFFF{{0+}}"
+// @matmul_8bit_constant_b's quads: column 0's rows 0-3 are 1, 4, 7, 10 plus
+// 128 (0x81 0x84 0x87 0x8A), columns 1 and 2 likewise, the other 13 columns
+// zeros; the second quad holds row 4 (13 + 128 = 0x8D) and three zeros.
+// VNNI: [[QUADS]]: "0x400000008184878A8285888B8386898C{{0+}}8D0000008E0000008F000000{{0+}}"

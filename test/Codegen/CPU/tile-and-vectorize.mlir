@@ -696,3 +696,34 @@ func.func @masked_row(%x: tensor<64x14xf32>, %b: tensor<64xf32>) -> tensor<64x14
   } -> tensor<64x14xf32>
   return %y : tensor<64x14xf32>
 }
+
+// A product of 8-bit quads (onnx.cpu.quad_product) takes an mmt4d's
+// schedule: one 16x16 register tile per step, its k loop carrying the
+// accumulators, each step a vector.contract of the rows' signed quads and
+// the columns' unsigned ones (read as one vector of 64 bytes), which
+// onnx-cpu-lower-vectors turns into vpdpbusd.
+// CHECK-LABEL: func.func @quad_product
+// CHECK: scf.for {{.*}} step %c16
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<16x16xi32>)
+// CHECK: vector.transfer_read {{.*}} : tensor<1x1x16x4xi8>, vector<16x4xi8>
+// CHECK: arith.extsi {{.*}} : vector<16x4xi8> to vector<16x4xi32>
+// CHECK: vector.transfer_read {{.*}} : tensor<64xi8>, vector<64xi8>
+// CHECK: arith.extui {{.*}} : vector<16x4xi8> to vector<16x4xi32>
+// CHECK: vector.contract {{.*}} : vector<16x4xi32>, vector<16x4xi32> into vector<16x16xi32>
+// CHECK: vector.transfer_write {{.*}} : vector<16x16xi32>, tensor<32x16xi32>
+func.func @quad_product(%a: tensor<2x3x16x4xi8>, %b: tensor<1x3x16x4xi8>) -> tensor<32x16xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<2x1x16x16xi32>
+  %f = linalg.fill ins(%zero : i32) outs(%e : tensor<2x1x16x16xi32>) -> tensor<2x1x16x16xi32>
+  %p = linalg.generic {indexing_maps = [affine_map<(m1, n1, k1, m0, n0, k0) -> (m1, k1, m0, k0)>, affine_map<(m1, n1, k1, m0, n0, k0) -> (n1, k1, n0, k0)>, affine_map<(m1, n1, k1, m0, n0, k0) -> (m1, n1, m0, n0)>], iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<2x3x16x4xi8>, tensor<1x3x16x4xi8>) outs(%f : tensor<2x1x16x16xi32>) attrs = {onnx.cpu.quad_product} {
+  ^bb0(%x: i8, %y: i8, %acc: i32):
+    %1 = arith.extsi %x : i8 to i32
+    %2 = arith.extui %y : i8 to i32
+    %3 = arith.muli %1, %2 : i32
+    %4 = arith.addi %acc, %3 : i32
+    linalg.yield %4 : i32
+  } -> tensor<2x1x16x16xi32>
+  %d = tensor.empty() : tensor<32x16xi32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [16, 16] into %d : tensor<2x1x16x16xi32> -> tensor<32x16xi32>
+  return %u : tensor<32x16xi32>
+}

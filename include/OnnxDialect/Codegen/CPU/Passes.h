@@ -52,6 +52,13 @@ inline constexpr const char *kDirectConvAttr = "onnx.cpu.direct_conv";
 /// vector), which onnx-cpu-tile-and-vectorize schedules as one.
 inline constexpr const char *kBlockedConvAttr = "onnx.cpu.blocked_conv";
 
+/// The unit attribute onnx-cpu-pack-matmul puts on the linalg.generic of a
+/// product of 8-bit quads with AVX-512 VNNI: mmt4d's loops and maps, [M/m0,
+/// K/4, m0, 4] signed bytes times [N/n0, K/4, n0, 4] unsigned bytes into
+/// [M/m0, N/n0, m0, n0] x i32, which onnx-cpu-tile-and-vectorize schedules
+/// as an mmt4d and computes with one `vpdpbusd` per row and quad of k.
+inline constexpr const char *kQuadProductAttr = "onnx.cpu.quad_product";
+
 /// The output positions of a register tile of an op marked kBlockedConvAttr:
 /// a whole output row of 4 to kMaxTileRows positions, else the largest
 /// divisor of the row from 4 to kMaxTileRows (112: 16, 56 and 28: 14); 0

@@ -270,6 +270,11 @@ def CPUTileAndVectorize : Pass<"onnx-cpu-tile-and-vectorize",
       as the direct convolution does (a 1x1 convolution over 1024 channels:
       1.0e-6 of the output's magnitude from float64 with one sum, 3.2e-7 in
       blocks);
+    - a product of 8-bit quads (`onnx.cpu.quad_product`, from
+      `onnx-cpu-pack-matmul` with AVX-512 VNNI) takes the schedules of an
+      mmt4d, each step of its register tile a `vector.contract` of the
+      bytes extended to i32 (signed, unsigned), which
+      `onnx-cpu-lower-vectors` computes with one `vpdpbusd` per row;
     - `linalg.pack`/`linalg.unpack`: lowered to pad, reshape and transpose,
       but the run-time pack of the right operand of a product computed in
       its epilogue's tiles (with AVX2, with at most 4 rows of tiles), [K, N]

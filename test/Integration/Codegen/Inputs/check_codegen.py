@@ -117,8 +117,11 @@ check("matmul_const_lhs_batched", [helper.make_node("MatMul", ["b", "a"], ["y"])
 # to float (below 2^24). A scalar zero point for each operand, a per-column
 # one for B with a long reduction (K = 600) and one row, B as an input
 # (packed at run time), an odd K with a per-column zero point and a tail of
-# columns, and a batch of products. With AVX-512 VNNI the products of 16
-# rows or more are of 16-bit pairs (vpdpwssd), else of 32-bit integers.
+# columns, int8 A with per-row zero points times uint8 B (K = 37, not a
+# multiple of 4), and a batch of products. With AVX-512 VNNI the products
+# are of 8-bit quads (vpdpbusd: signed A, unsigned B, each flipped by 128
+# when it is not, and the zero points' sums subtracted after), else of
+# 32-bit integers.
 def integers(lo, hi, *shape):
     return rng.integers(lo, hi + 1, shape)
 
@@ -135,7 +138,11 @@ def matmul_integer(name, a, b, az, bz, a_type, b_type, b_input=False):
         inits.append(("bq", b.astype(b_type)))
     nodes += [helper.make_node("MatMulInteger", ["aq", "bq", "az", "bz"], ["p"]),
               helper.make_node("Cast", ["p"], ["y"], to=TensorProto.FLOAT)]
-    expected = (a - np.asarray(az, np.int64)) @ (b - np.asarray(bz, np.int64))
+    # (A 1-D zero point of A is per row.)
+    a_zero = np.asarray(az, np.int64)
+    if a_zero.ndim == 1:
+        a_zero = a_zero[:, None]
+    expected = (a - a_zero) @ (b - np.asarray(bz, np.int64))
     check(name, nodes, inputs, expected.astype(np.float32), initializers=inits,
           rtol=0, atol=0)
 
@@ -151,6 +158,9 @@ matmul_integer("matmul_integer_s8_input_b", integers(-128, 127, 20, 48),
 matmul_integer("matmul_integer_odd_k_column_zero_points",
                integers(0, 255, 20, 301), integers(-128, 127, 301, 50), 77,
                integers(-9, 9, 50), np.uint8, np.int8)
+matmul_integer("matmul_integer_s8_u8_row_zero_points",
+               integers(-128, 127, 19, 37), integers(0, 255, 37, 40),
+               integers(-5, 5, 19), 200, np.int8, np.uint8)
 matmul_integer("matmul_integer_batched", integers(0, 255, 3, 7, 24),
                integers(-128, 127, 3, 24, 20), 100, 1, np.uint8, np.int8,
                b_input=True)
