@@ -725,8 +725,15 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
         zasZero ? -1 : add(columnSums, AffineMap::get(2, 0, dn));
     int64_t zaAt = a->zeroPoint ? add(a->zeroPoint, a->zeroPointMap) : -1;
     int64_t zbAt = b->zeroPoint ? add(b->zeroPoint, b->zeroPointMap) : -1;
+    // (A convolution's init is its output's fill, reshaped.)
+    Value start = p.init;
+    while (Operation *reshape = start.getDefiningOp()) {
+      if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(reshape))
+        break;
+      start = reshape->getOperand(0);
+    }
     bool zeroFill = false;
-    if (auto fill = p.init.getDefiningOp<linalg::FillOp>())
+    if (auto fill = start.getDefiningOp<linalg::FillOp>())
       zeroFill = matchPattern(fill.getInputs()[0], m_Zero());
     int64_t initAt = zeroFill ? -1 : add(p.init, id);
     maps.push_back(id);
@@ -1551,6 +1558,102 @@ Value winogradConv(OpBuilder &b, Location loc, Value x, ArrayRef<float> data,
 /// The shortest reduction (channels x taps of a phase) computed directly.
 constexpr int64_t kMinDirectConvSteps = 32;
 
+/// The 8-bit operands of an i32 convolution of 8-bit values less their zero
+/// points: the image padded with its zero point where the i32 one was
+/// padded with zeros (or not padded), with how to widen its im2col columns,
+/// and the filter's widening.
+struct NarrowConv {
+  Value image;
+  Widened8Bit imageWidening;
+  Widened8Bit filter;
+};
+
+/// `x` [R, C] x i8 widened as `w` says (extended, less its zero point): a
+/// per-filter zero point of a filter [F, ...] is read per row, a scalar one
+/// everywhere.
+Value rewiden(OpBuilder &b, Location loc, Value x, const Widened8Bit &w) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Type i32 = b.getI32Type();
+  MLIRContext *ctx = b.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(2, ctx);
+  SmallVector<Value> inputs = {x};
+  SmallVector<AffineMap> maps = {id};
+  if (w.zeroPoint) {
+    inputs.push_back(w.zeroPoint);
+    maps.push_back(w.zeroPointMap.getNumResults() == 0
+                       ? AffineMap::get(2, 0, ctx)
+                       : AffineMap::get(2, 0, b.getAffineDimExpr(0)));
+  }
+  maps.push_back(id);
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), i32);
+  bool isSigned = w.isSigned;
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{empty.getType()}, inputs, ValueRange{empty},
+             maps,
+             SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               auto extend = [&](Value v) -> Value {
+                 return isSigned
+                            ? arith::ExtSIOp::create(nb, nl, i32, v).getResult()
+                            : arith::ExtUIOp::create(nb, nl, i32, v)
+                                  .getResult();
+               };
+               Value result = extend(args[0]);
+               if (args.size() > 2)
+                 result =
+                     arith::SubIOp::create(nb, nl, result, extend(args[1]));
+               linalg::YieldOp::create(nb, nl, result);
+             })
+      .getResult(0);
+}
+
+/// The 8-bit operands of the i32 convolution of `x` by `w` when each is a
+/// widened 8-bit tensor read whole (the image possibly padded with zeros
+/// after its widening), the image's zero point a scalar and the filter's a
+/// scalar or one per filter; nothing otherwise.
+std::optional<NarrowConv> narrowConv(OpBuilder &b, Location loc, Value x,
+                                     Value w) {
+  auto pad = x.getDefiningOp<tensor::PadOp>();
+  Value widenedImage = pad ? pad.getSource() : x;
+  std::optional<Widened8Bit> image = widened8Bit(widenedImage);
+  std::optional<Widened8Bit> filter = widened8Bit(w);
+  AffineMap perFilter =
+      AffineMap::get(4, 0, b.getAffineDimExpr(0), b.getContext());
+  if (!image || !filter || !image->sourceMap.isIdentity() ||
+      !filter->sourceMap.isIdentity() ||
+      (image->zeroPoint && (image->zeroPointMap.getNumResults() != 0 ||
+                            image->zeroPointSigned != image->isSigned)) ||
+      (filter->zeroPoint && (filter->zeroPointSigned != filter->isSigned ||
+                             (filter->zeroPointMap.getNumResults() != 0 &&
+                              filter->zeroPointMap != perFilter))))
+    return std::nullopt;
+  Value image8 = image->source;
+  if (pad) {
+    Value padValue = pad.getConstantPaddingValue();
+    if (!padValue || !matchPattern(padValue, m_Zero()))
+      return std::nullopt;
+    Type i8 = b.getIntegerType(8);
+    // The zero point (a constant, or a rank-0 tensor read), or zero.
+    Value border;
+    DenseIntElementsAttr zeroPoint;
+    if (!image->zeroPoint)
+      border = arith::ConstantOp::create(b, loc, b.getZeroAttr(i8));
+    else if (matchPattern(image->zeroPoint, m_Constant(&zeroPoint)) &&
+             zeroPoint.isSplat())
+      border = arith::ConstantOp::create(
+          b, loc, b.getIntegerAttr(i8, zeroPoint.getSplatValue<APInt>()));
+    else if (cast<RankedTensorType>(image->zeroPoint.getType()).getRank() == 0)
+      border =
+          tensor::ExtractOp::create(b, loc, image->zeroPoint, ValueRange{});
+    else
+      return std::nullopt;
+    auto padded = pad.getResultType().clone(i8);
+    image8 = tensor::PadOp::create(b, loc, padded, image8, pad.getMixedLowPad(),
+                                   pad.getMixedHighPad(), border);
+  }
+  return NarrowConv{image8, *image, *filter};
+}
+
 /// A 2-D convolution of one image, y[1, F, OH, OW] = x[1, C, H, W] (padded)
 /// * w[F, C, KH, KW]: with a KH x KW window, a direct convolution
 /// (directConv); else the matmul w[F, C*KH*KW] x
@@ -1634,27 +1737,50 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       return success();
     }
 
+    // An i32 convolution of 8-bit values less their zero points (ConvInteger,
+    // QLinearConv) with AVX-512 VNNI: im2col of the 8-bit image, a quarter of
+    // the i32 one's bytes, its border the image's zero point (zero once less
+    // it), and the columns and the filter widened again for the matmul,
+    // which MatmulToMmt4d computes on their bytes (quadProduct).
+    std::optional<NarrowConv> narrow;
+    if (target.hasVNNI && element.isInteger(32))
+      narrow = narrowConv(rewriter, loc, x, w);
+    Value image = narrow ? narrow->image : x;
+    Type imageElement = narrow ? rewriter.getIntegerType(8) : element;
+
     auto filterType = RankedTensorType::get({f, k}, element);
-    Value filter = reshapeConstant(rewriter, loc, w, filterType);
-    if (!filter)
-      filter = tensor::CollapseShapeOp::create(
-          rewriter, loc, filterType, w,
-          ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    Value filter;
+    if (narrow) {
+      filter =
+          rewiden(rewriter, loc,
+                  tensor::CollapseShapeOp::create(
+                      rewriter, loc,
+                      RankedTensorType::get({f, k}, rewriter.getIntegerType(8)),
+                      narrow->filter.source,
+                      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}}),
+                  narrow->filter);
+    } else {
+      filter = reshapeConstant(rewriter, loc, w, filterType);
+      if (!filter)
+        filter = tensor::CollapseShapeOp::create(
+            rewriter, loc, filterType, w,
+            ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    }
 
     Value col;
     if (kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 && oh == h &&
         ow == wd) {
       col = tensor::CollapseShapeOp::create(
-          rewriter, loc, RankedTensorType::get({c, h * wd}, element), x,
-          ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+          rewriter, loc, RankedTensorType::get({c, h * wd}, imageElement),
+          image, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
     } else {
       // Row (r, oh) of col, r = (c, ky, kx), is the strided slice
       // x[0, c, oh s0 + ky d0, kx d1 :: s1] of OW elements: a copy that
       // bufferizes to a memref.copy of a row, which onnx-cpu-lower-vectors
       // turns into vector loads and stores.
-      auto colType = RankedTensorType::get({k, oh, ow}, element);
-      Value empty =
-          tensor::EmptyOp::create(rewriter, loc, colType.getShape(), element);
+      auto colType = RankedTensorType::get({k, oh, ow}, imageElement);
+      Value empty = tensor::EmptyOp::create(rewriter, loc, colType.getShape(),
+                                            imageElement);
       auto index = [&](int64_t v) -> Value {
         return arith::ConstantIndexOp::create(rewriter, loc, v);
       };
@@ -1689,8 +1815,8 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                   ib.getIndexAttr(1), ib.getIndexAttr(1), ib.getIndexAttr(1),
                   ib.getIndexAttr(strides[1])};
               Value slice = tensor::ExtractSliceOp::create(
-                  ib, il, RankedTensorType::get({ow}, element), x, offsets,
-                  sizes, steps);
+                  ib, il, RankedTensorType::get({ow}, imageElement), image,
+                  offsets, sizes, steps);
               SmallVector<OpFoldResult> place = {at, y, ib.getIndexAttr(0)};
               SmallVector<OpFoldResult> one3(3, ib.getIndexAttr(1));
               SmallVector<OpFoldResult> rowSizes = {
@@ -1719,8 +1845,8 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                                                rewriter.getIndexAttr(ow)};
         SmallVector<OpFoldResult> ones(3, rewriter.getIndexAttr(1));
         Value slab = tensor::ExtractSliceOp::create(
-            rewriter, loc, RankedTensorType::get({1, oh, ow}, element), shared,
-            at, slabSizes, ones);
+            rewriter, loc, RankedTensorType::get({1, oh, ow}, imageElement),
+            shared, at, slabSizes, ones);
         slab = writeRows(rewriter, loc, r, slab, rewriter.getIndexAttr(0));
         rewriter.setInsertionPointToStart(loop.getTerminator().getBody());
         tensor::ParallelInsertSliceOp::create(rewriter, loc, slab, shared, at,
@@ -1735,9 +1861,11 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                    .getResult(0);
       }
       col = tensor::CollapseShapeOp::create(
-          rewriter, loc, RankedTensorType::get({k, p}, element), rows,
+          rewriter, loc, RankedTensorType::get({k, p}, imageElement), rows,
           ArrayRef<ReassociationIndices>{{0}, {1, 2}});
     }
+    if (narrow)
+      col = rewiden(rewriter, loc, col, narrow->imageWidening);
     // The product starts from the init's fill value, else from zeros with
     // the init (a bias) added after it, in the epilogue.
     bool filled = init.getDefiningOp<linalg::FillOp>() != nullptr;

@@ -808,6 +808,52 @@ func.func @matmul_8bit_constant_b(%a: tensor<20x5xi8>, %az: tensor<i8>) -> tenso
   return %p : tensor<20x3xi32>
 }
 
+// An i32 convolution of 8-bit values less their zero points (QLinearConv,
+// ConvInteger), its widened image padded with zeros: with AVX-512 VNNI
+// im2col copies the bytes of the image padded with its zero point (read
+// from the rank-0 tensor), [144, 64] x i8, and the product of the filter's
+// and the columns' quads follows, the zero point's term (filter row sums
+// times it) after; without VNNI the i32 im2col.
+// VNNI-LABEL: func.func @conv_widened_8bit
+// VNNI: %[[ZP:.*]] = tensor.extract %{{.*}}[] : tensor<i8>
+// VNNI: tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// VNNI: tensor.yield %[[ZP]] : i8
+// VNNI: tensor.collapse_shape {{.*}} into tensor<8x144xi8>
+// VNNI: tensor.collapse_shape {{.*}} into tensor<144x64xi8>
+// VNNI: linalg.pack {{.*}} -> tensor<1x36x8x4xi8>
+// VNNI: linalg.pack {{.*}} -> tensor<4x36x16x4xi8>
+// VNNI: attrs = {onnx.cpu.quad_product}
+// VNNI: linalg.unpack {{.*}} -> tensor<8x64xi32>
+// VNNI: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<8x64xi32>, tensor<8xi32>, tensor<i8>)
+// CHECK-LABEL: func.func @conv_widened_8bit
+// CHECK: tensor.collapse_shape {{.*}} into tensor<144x64xi32>
+// CHECK: linalg.mmt4d
+func.func @conv_widened_8bit(%x: tensor<1x16x8x8xi8>, %w: tensor<8x16x3x3xi8>, %xz: tensor<i8>) -> tensor<1x8x8x8xi32> {
+  %ex = tensor.empty() : tensor<1x16x8x8xi32>
+  %wx = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> ()>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %xz : tensor<1x16x8x8xi8>, tensor<i8>) outs(%ex : tensor<1x16x8x8xi32>) {
+  ^bb0(%a: i8, %z: i8, %o: i32):
+    %e = arith.extui %a : i8 to i32
+    %f = arith.extui %z : i8 to i32
+    %d = arith.subi %e, %f : i32
+    linalg.yield %d : i32
+  } -> tensor<1x16x8x8xi32>
+  %ew = tensor.empty() : tensor<8x16x3x3xi32>
+  %ww = linalg.generic {indexing_maps = [affine_map<(f, c, h, w) -> (f, c, h, w)>, affine_map<(f, c, h, w) -> (f, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%w : tensor<8x16x3x3xi8>) outs(%ew : tensor<8x16x3x3xi32>) {
+  ^bb0(%a: i8, %o: i32):
+    %e = arith.extsi %a : i8 to i32
+    linalg.yield %e : i32
+  } -> tensor<8x16x3x3xi32>
+  %c0 = arith.constant 0 : i32
+  %p = tensor.pad %wx low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %c0 : i32
+  } : tensor<1x16x8x8xi32> to tensor<1x16x10x10xi32>
+  %e = tensor.empty() : tensor<1x8x8x8xi32>
+  %f = linalg.fill ins(%c0 : i32) outs(%e : tensor<1x8x8x8xi32>) -> tensor<1x8x8x8xi32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %ww : tensor<1x16x10x10xi32>, tensor<8x16x3x3xi32>) outs(%f : tensor<1x8x8x8xi32>) -> tensor<1x8x8x8xi32>
+  return %y : tensor<1x8x8x8xi32>
+}
+
 // The packed blob of @matmul_const after its alignment (0x40000000: 64):
 // row k = 0 is 1, 2, 3 then 13 zeros, row k = 1 is 4, 5, 6 then 13 zeros
 // (f32, little endian).

@@ -328,21 +328,33 @@ for name, (n, c, h, f, k, stride, pad, dil, group) in {
 
 # ConvInteger: the i32 convolution of the image and filter less their zero
 # points (the border is the image's zero point) through im2col and the
-# packed product; exact.
-for name, (c, h, f, stride, xz, wz) in {
-        "conv_integer_3x3": (16, 9, 20, 1, 120, 3),
-        "conv_integer_3x3_stride2": (8, 11, 12, 2, 7, -2)}.items():
-    x, w = integers(0, 255, 1, c, h, h), integers(-128, 127, f, c, 3, 3)
+# packed product (with AVX-512 VNNI im2col of the bytes and a product of
+# quads); exact. A uint8 image; an int8 one with a zero point per filter;
+# a 1x1 window without padding (the image is the matrix).
+for name, (c, h, f, stride, xz, wz, signed, window) in {
+        "conv_integer_3x3": (16, 9, 20, 1, 120, 3, False, 3),
+        "conv_integer_3x3_stride2": (8, 11, 12, 2, 7, -2, False, 3),
+        "conv_integer_s8_filter_zero_points": (
+            10, 7, 18, 1, -5, integers(-4, 4, 18), True, 3),
+        "conv_integer_1x1": (24, 6, 17, 1, 200, 0, False, 1)}.items():
+    x_type = np.int8 if signed else np.uint8
+    x = integers(-128, 127, 1, c, h, h) if signed else \
+        integers(0, 255, 1, c, h, h)
+    w = integers(-128, 127, f, c, window, window)
+    pad = window // 2
+    w_zero = np.asarray(wz, np.int64).reshape(-1, 1, 1, 1)
     check(name,
-          [helper.make_node("Cast", ["x"], ["xq"], to=TensorProto.UINT8),
+          [helper.make_node("Cast", ["x"], ["xq"],
+                            to=TensorProto.INT8 if signed else
+                            TensorProto.UINT8),
            helper.make_node("ConvInteger", ["xq", "w", "xz", "wz"], ["p"],
-                            pads=[1] * 4, strides=[stride] * 2),
+                            pads=[pad] * 4, strides=[stride] * 2),
            helper.make_node("Cast", ["p"], ["y"], to=TensorProto.FLOAT)],
           [("x", x.astype(np.float32))],
-          conv_ref((x - xz).astype(np.float64), (w - wz).astype(np.float64),
-                   np.zeros(f), stride, 1, 1),
+          conv_ref((x - xz).astype(np.float64), (w - w_zero).astype(np.float64),
+                   np.zeros(f), stride, pad, 1),
           initializers=[("w", w.astype(np.int8)),
-                        ("xz", np.array(xz, np.uint8)),
+                        ("xz", np.array(xz, x_type)),
                         ("wz", np.array(wz, np.int8))],
           rtol=0, atol=0)
 
