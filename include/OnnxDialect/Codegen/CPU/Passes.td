@@ -96,11 +96,21 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     packed tiles and `linalg.unpack` of the result: the left operand in
     `[M/m0, K, m0, 1]` tiles, the right one in `[N/n0, K, n0, 1]` tiles,
     the accumulator in `[M/m0, N/n0, m0, n0]`. An i32 product whose
-    operands are 8-bit values widened (less a zero point: they fit 16 bits)
-    is, with AVX-512 VNNI and 16-lane tiles, of the operands truncated to
+    operands are 8-bit values widened (less a zero point), with AVX-512 VNNI
+    and 16-lane tiles, is computed on the bytes: A as signed bytes and B as
+    unsigned ones (each xor-ed with 0x80 when it is not: a value less or
+    plus 128, its zero point likewise), packed in quads of k,
+    `[M/m0, K/4, m0, 4]` and `[N/n0, K/4, n0, 4]` (a constant B here, with
+    its column sums), a linalg.generic with mmt4d's maps marked
+    `onnx.cpu.quad_product` that onnx-cpu-lower-vectors computes with
+    `vpdpbusd`, then an elementwise op subtracting the zero points' terms,
+    `zb rowsum(A) + za colsum(B) - K za zb` (exact: i32 wraps as the
+    product's). A quantized convolution's im2col then copies the bytes of
+    its image, padded with the image's zero point. Where the bytes are read
+    through another map (a transposed operand), the i16 pairs: both truncated to
     i16 and packed in pairs of k, `[M/m0, K/2, m0, 2]` and
-    `[N/n0, K/2, n0, 2]`: an i16 x i16 -> i32 mmt4d that
-    onnx-cpu-lower-vectors computes with `vpdpwssd` (exact).
+    `[N/n0, K/2, n0, 2]`, an i16 x i16 -> i32 mmt4d computed with
+    `vpdpwssd`.
     The tile fills the register file with accumulators and leaves room for
     the vectors of the right operand and a broadcast: 16 x 16 with AVX-512
     (32 registers), 6 x 16 with AVX2 (16 registers: 12 accumulators); with
@@ -365,7 +375,9 @@ def CPULowerVectors : Pass<"onnx-cpu-lower-vectors", "::mlir::func::FuncOp"> {
     a contraction of [M, 2] x i16 and [16, 2] x i16 pairs into [M, 16] x
     i32, onnx-cpu-pack-matmul's product of 8-bit values, to one
     `llvm.x86.avx512.vpdpwssd.512` per row, the row's pair loaded as one
-    32-bit word and broadcast), transfer
+    32-bit word and broadcast; one of [M, 4] signed bytes and [16, 4]
+    unsigned ones extended to i32, its product of quads, to one
+    `llvm.x86.avx512.vpdpbusd.512` per row likewise), transfer
     permutations to transposes, n-D transfers fully unrolled to 1-D loads and
     stores (never to stack temporaries), reads along a strided dim (a
     stride-2 convolution window) to `vector.gather`, and transposes, shape casts and
