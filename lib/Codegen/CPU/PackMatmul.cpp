@@ -920,6 +920,104 @@ Value elementAccumulator(OpBuilder &b, Location loc, linalg::FillOp fill,
       .getResult(0);
 }
 
+/// The 8-bit operands of an i32 convolution of 8-bit values less their zero
+/// points: the image padded with its zero point where the i32 one was
+/// padded with zeros (or not padded), with how to widen its im2col columns,
+/// and the filter's widening.
+struct NarrowConv {
+  Value image;
+  Widened8Bit imageWidening;
+  Widened8Bit filter;
+};
+
+/// `x` x i8 widened as `w` says (extended, less its zero point): a
+/// per-filter zero point of a filter [F, ...] is read along dim 0, a scalar
+/// one everywhere.
+Value rewiden(OpBuilder &b, Location loc, Value x, const Widened8Bit &w) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank();
+  Type i32 = b.getI32Type();
+  MLIRContext *ctx = b.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  SmallVector<Value> inputs = {x};
+  SmallVector<AffineMap> maps = {id};
+  if (w.zeroPoint) {
+    inputs.push_back(w.zeroPoint);
+    maps.push_back(w.zeroPointMap.getNumResults() == 0
+                       ? AffineMap::get(rank, 0, ctx)
+                       : AffineMap::get(rank, 0, b.getAffineDimExpr(0)));
+  }
+  maps.push_back(id);
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), i32);
+  bool isSigned = w.isSigned;
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{empty.getType()}, inputs, ValueRange{empty},
+             maps,
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               auto extend = [&](Value v) -> Value {
+                 return isSigned
+                            ? arith::ExtSIOp::create(nb, nl, i32, v).getResult()
+                            : arith::ExtUIOp::create(nb, nl, i32, v)
+                                  .getResult();
+               };
+               Value result = extend(args[0]);
+               if (args.size() > 2)
+                 result =
+                     arith::SubIOp::create(nb, nl, result, extend(args[1]));
+               linalg::YieldOp::create(nb, nl, result);
+             })
+      .getResult(0);
+}
+
+/// The 8-bit operands of the i32 convolution of `x` by `w` when each is a
+/// widened 8-bit tensor read whole (the image possibly padded with zeros
+/// after its widening), the image's zero point a scalar and the filter's a
+/// scalar or one per filter; nothing otherwise.
+std::optional<NarrowConv> narrowConv(OpBuilder &b, Location loc, Value x,
+                                     Value w) {
+  auto pad = x.getDefiningOp<tensor::PadOp>();
+  Value widenedImage = pad ? pad.getSource() : x;
+  std::optional<Widened8Bit> image = widened8Bit(widenedImage);
+  std::optional<Widened8Bit> filter = widened8Bit(w);
+  AffineMap perFilter =
+      AffineMap::get(4, 0, b.getAffineDimExpr(0), b.getContext());
+  if (!image || !filter || !image->sourceMap.isIdentity() ||
+      !filter->sourceMap.isIdentity() ||
+      (image->zeroPoint && (image->zeroPointMap.getNumResults() != 0 ||
+                            image->zeroPointSigned != image->isSigned)) ||
+      (filter->zeroPoint && (filter->zeroPointSigned != filter->isSigned ||
+                             (filter->zeroPointMap.getNumResults() != 0 &&
+                              filter->zeroPointMap != perFilter))))
+    return std::nullopt;
+  Value image8 = image->source;
+  if (pad) {
+    Value padValue = pad.getConstantPaddingValue();
+    if (!padValue || !matchPattern(padValue, m_Zero()))
+      return std::nullopt;
+    Type i8 = b.getIntegerType(8);
+    // The zero point (a constant, or a rank-0 tensor read), or zero.
+    Value border;
+    DenseIntElementsAttr zeroPoint;
+    if (!image->zeroPoint)
+      border = arith::ConstantOp::create(b, loc, b.getZeroAttr(i8));
+    else if (matchPattern(image->zeroPoint, m_Constant(&zeroPoint)) &&
+             zeroPoint.isSplat())
+      border = arith::ConstantOp::create(
+          b, loc, b.getIntegerAttr(i8, zeroPoint.getSplatValue<APInt>()));
+    else if (cast<RankedTensorType>(image->zeroPoint.getType()).getRank() == 0)
+      border =
+          tensor::ExtractOp::create(b, loc, image->zeroPoint, ValueRange{});
+    else
+      return std::nullopt;
+    auto padded = pad.getResultType().clone(i8);
+    image8 = tensor::PadOp::create(b, loc, padded, image8, pad.getMixedLowPad(),
+                                   pad.getMixedHighPad(), border);
+  }
+  return NarrowConv{image8, *image, *filter};
+}
+
 /// A 2-D convolution of a batch of N > 1 images as a loop over the images
 /// whose body is the convolution of one image (which ConvToMatmul below
 /// then rewrites): all images share the packed filter, and each image's
@@ -932,13 +1030,22 @@ Value elementAccumulator(OpBuilder &b, Location loc, linalg::FillOp fill,
 /// but was no faster on ResNet-50 at batch 32, and its peak memory grew from
 /// 2.0 to 2.5 GB: the reshaped output shares the tensor.empty of other ops
 /// and bufferizes to more allocations.
+///
+/// A quantized convolution (8-bit values less their zero points, with
+/// `narrow` for AVX-512 VNNI) has its 8-bit images padded once, with their
+/// zero point, and each image's convolution reads its 8-bit image widened,
+/// which ConvToMatmul then takes as an unpadded 8-bit image (im2col of its
+/// bytes and a product of quads).
 LogicalResult convBatchToLoop(PatternRewriter &rewriter,
-                              linalg::Conv2DNchwFchwOp op) {
+                              linalg::Conv2DNchwFchwOp op, bool narrow) {
   Value x = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
   Value init = op.getDpsInits()[0];
   auto xType = cast<RankedTensorType>(x.getType());
   auto yType = cast<RankedTensorType>(init.getType());
   Location loc = op.getLoc();
+  std::optional<NarrowConv> bytes;
+  if (narrow && xType.getElementType().isInteger(32))
+    bytes = narrowConv(rewriter, loc, x, w);
   auto fill = init.getDefiningOp<linalg::FillOp>();
   Value start = fill ? fill.getOutputs()[0] : init;
   auto imageType = [](RankedTensorType type) {
@@ -966,8 +1073,18 @@ LogicalResult convBatchToLoop(PatternRewriter &rewriter,
     auto sizes = [&](RankedTensorType type) {
       return getAsIndexOpFoldResult(rewriter.getContext(), type.getShape());
     };
-    Value image = tensor::ExtractSliceOp::create(
-        rewriter, loc, xImage, x, offsets, sizes(xImage), strides);
+    Value image;
+    if (bytes) {
+      auto bytesImage = xImage.clone(rewriter.getIntegerType(8));
+      image = rewiden(rewriter, loc,
+                      tensor::ExtractSliceOp::create(
+                          rewriter, loc, bytesImage, bytes->image, offsets,
+                          sizes(bytesImage), strides),
+                      bytes->imageWidening);
+    } else {
+      image = tensor::ExtractSliceOp::create(rewriter, loc, xImage, x, offsets,
+                                             sizes(xImage), strides);
+    }
     Value imageInit = elementAccumulator(rewriter, loc, fill, yImage, [&] {
       return tensor::ExtractSliceOp::create(rewriter, loc, yImage, acc, offsets,
                                             sizes(yImage), strides);
@@ -1558,102 +1675,6 @@ Value winogradConv(OpBuilder &b, Location loc, Value x, ArrayRef<float> data,
 /// The shortest reduction (channels x taps of a phase) computed directly.
 constexpr int64_t kMinDirectConvSteps = 32;
 
-/// The 8-bit operands of an i32 convolution of 8-bit values less their zero
-/// points: the image padded with its zero point where the i32 one was
-/// padded with zeros (or not padded), with how to widen its im2col columns,
-/// and the filter's widening.
-struct NarrowConv {
-  Value image;
-  Widened8Bit imageWidening;
-  Widened8Bit filter;
-};
-
-/// `x` [R, C] x i8 widened as `w` says (extended, less its zero point): a
-/// per-filter zero point of a filter [F, ...] is read per row, a scalar one
-/// everywhere.
-Value rewiden(OpBuilder &b, Location loc, Value x, const Widened8Bit &w) {
-  auto type = cast<RankedTensorType>(x.getType());
-  Type i32 = b.getI32Type();
-  MLIRContext *ctx = b.getContext();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(2, ctx);
-  SmallVector<Value> inputs = {x};
-  SmallVector<AffineMap> maps = {id};
-  if (w.zeroPoint) {
-    inputs.push_back(w.zeroPoint);
-    maps.push_back(w.zeroPointMap.getNumResults() == 0
-                       ? AffineMap::get(2, 0, ctx)
-                       : AffineMap::get(2, 0, b.getAffineDimExpr(0)));
-  }
-  maps.push_back(id);
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), i32);
-  bool isSigned = w.isSigned;
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{empty.getType()}, inputs, ValueRange{empty},
-             maps,
-             SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location nl, ValueRange args) {
-               auto extend = [&](Value v) -> Value {
-                 return isSigned
-                            ? arith::ExtSIOp::create(nb, nl, i32, v).getResult()
-                            : arith::ExtUIOp::create(nb, nl, i32, v)
-                                  .getResult();
-               };
-               Value result = extend(args[0]);
-               if (args.size() > 2)
-                 result =
-                     arith::SubIOp::create(nb, nl, result, extend(args[1]));
-               linalg::YieldOp::create(nb, nl, result);
-             })
-      .getResult(0);
-}
-
-/// The 8-bit operands of the i32 convolution of `x` by `w` when each is a
-/// widened 8-bit tensor read whole (the image possibly padded with zeros
-/// after its widening), the image's zero point a scalar and the filter's a
-/// scalar or one per filter; nothing otherwise.
-std::optional<NarrowConv> narrowConv(OpBuilder &b, Location loc, Value x,
-                                     Value w) {
-  auto pad = x.getDefiningOp<tensor::PadOp>();
-  Value widenedImage = pad ? pad.getSource() : x;
-  std::optional<Widened8Bit> image = widened8Bit(widenedImage);
-  std::optional<Widened8Bit> filter = widened8Bit(w);
-  AffineMap perFilter =
-      AffineMap::get(4, 0, b.getAffineDimExpr(0), b.getContext());
-  if (!image || !filter || !image->sourceMap.isIdentity() ||
-      !filter->sourceMap.isIdentity() ||
-      (image->zeroPoint && (image->zeroPointMap.getNumResults() != 0 ||
-                            image->zeroPointSigned != image->isSigned)) ||
-      (filter->zeroPoint && (filter->zeroPointSigned != filter->isSigned ||
-                             (filter->zeroPointMap.getNumResults() != 0 &&
-                              filter->zeroPointMap != perFilter))))
-    return std::nullopt;
-  Value image8 = image->source;
-  if (pad) {
-    Value padValue = pad.getConstantPaddingValue();
-    if (!padValue || !matchPattern(padValue, m_Zero()))
-      return std::nullopt;
-    Type i8 = b.getIntegerType(8);
-    // The zero point (a constant, or a rank-0 tensor read), or zero.
-    Value border;
-    DenseIntElementsAttr zeroPoint;
-    if (!image->zeroPoint)
-      border = arith::ConstantOp::create(b, loc, b.getZeroAttr(i8));
-    else if (matchPattern(image->zeroPoint, m_Constant(&zeroPoint)) &&
-             zeroPoint.isSplat())
-      border = arith::ConstantOp::create(
-          b, loc, b.getIntegerAttr(i8, zeroPoint.getSplatValue<APInt>()));
-    else if (cast<RankedTensorType>(image->zeroPoint.getType()).getRank() == 0)
-      border =
-          tensor::ExtractOp::create(b, loc, image->zeroPoint, ValueRange{});
-    else
-      return std::nullopt;
-    auto padded = pad.getResultType().clone(i8);
-    image8 = tensor::PadOp::create(b, loc, padded, image8, pad.getMixedLowPad(),
-                                   pad.getMixedHighPad(), border);
-  }
-  return NarrowConv{image8, *image, *filter};
-}
-
 /// A 2-D convolution of one image, y[1, F, OH, OW] = x[1, C, H, W] (padded)
 /// * w[F, C, KH, KW]: with a KH x KW window, a direct convolution
 /// (directConv); else the matmul w[F, C*KH*KW] x
@@ -1681,7 +1702,7 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     if (xType.getDimSize(0) == 0)
       return rewriter.notifyMatchFailure(op, "empty");
     if (xType.getDimSize(0) != 1)
-      return convBatchToLoop(rewriter, op);
+      return convBatchToLoop(rewriter, op, target.hasVNNI);
     SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
     SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
     int64_t c = xType.getDimSize(1), h = xType.getDimSize(2),

@@ -330,16 +330,18 @@ for name, (n, c, h, f, k, stride, pad, dil, group) in {
 # points (the border is the image's zero point) through im2col and the
 # packed product (with AVX-512 VNNI im2col of the bytes and a product of
 # quads); exact. A uint8 image; an int8 one with a zero point per filter;
-# a 1x1 window without padding (the image is the matrix).
-for name, (c, h, f, stride, xz, wz, signed, window) in {
-        "conv_integer_3x3": (16, 9, 20, 1, 120, 3, False, 3),
-        "conv_integer_3x3_stride2": (8, 11, 12, 2, 7, -2, False, 3),
+# a 1x1 window without padding (the image is the matrix); a batch of 3
+# (its bytes padded once, each image's product of quads in a loop).
+for name, (n, c, h, f, stride, xz, wz, signed, window) in {
+        "conv_integer_3x3": (1, 16, 9, 20, 1, 120, 3, False, 3),
+        "conv_integer_3x3_stride2": (1, 8, 11, 12, 2, 7, -2, False, 3),
         "conv_integer_s8_filter_zero_points": (
-            10, 7, 18, 1, -5, integers(-4, 4, 18), True, 3),
-        "conv_integer_1x1": (24, 6, 17, 1, 200, 0, False, 1)}.items():
+            1, 10, 7, 18, 1, -5, integers(-4, 4, 18), True, 3),
+        "conv_integer_1x1": (1, 24, 6, 17, 1, 200, 0, False, 1),
+        "conv_integer_batch3": (3, 8, 7, 16, 1, 90, 0, False, 3)}.items():
     x_type = np.int8 if signed else np.uint8
-    x = integers(-128, 127, 1, c, h, h) if signed else \
-        integers(0, 255, 1, c, h, h)
+    x = integers(-128, 127, n, c, h, h) if signed else \
+        integers(0, 255, n, c, h, h)
     w = integers(-128, 127, f, c, window, window)
     pad = window // 2
     w_zero = np.asarray(wz, np.int64).reshape(-1, 1, 1, 1)
