@@ -453,40 +453,50 @@ bool isZeroConstant(Value value) {
          attr.getSplatValue<APInt>().isZero();
 }
 
-/// The right operand of a quad product, an 8-bit constant [K, N] with its
-/// bytes xor-ed with `flip`, packed here into [N/n0, K/4, n0, 4] (zero
-/// past K and N), and the sums of its columns as unsigned bytes, [N] x i32;
-/// nothing when its bytes are not in memory.
+/// An operand of a quad product that is an 8-bit constant (through a
+/// reshape), its bytes xor-ed with `flip`, packed here: the left one, [M,
+/// K], into [M/tile, K/4, tile, 4] with the sums of its rows as signed
+/// bytes, or the right one, [K, N], into [N/tile, K/4, tile, 4] with the
+/// sums of its columns as unsigned bytes ([M] or [N] x i32; zeros past K
+/// and past the tiled dim); nothing when its bytes are not in memory.
 std::optional<std::pair<Value, Value>>
 packQuadConstant(OpBuilder &b, Location loc, Value source, uint8_t flip,
-                 int64_t n0) {
+                 int64_t tile, bool isLeft) {
   int8_t splat = 0;
-  std::optional<ArrayRef<char>> bytes = constantBytes(source, splat);
+  Value stored = source;
+  if (auto collapse = stored.getDefiningOp<tensor::CollapseShapeOp>())
+    stored = collapse.getSrc();
+  std::optional<ArrayRef<char>> bytes = constantBytes(stored, splat);
   if (!bytes)
     return std::nullopt;
   auto type = cast<RankedTensorType>(source.getType());
-  int64_t k = type.getDimSize(0), n = type.getDimSize(1);
-  int64_t k1 = llvm::divideCeilSigned(k, 4), n1 = llvm::divideCeilSigned(n, n0);
-  auto at = [&](int64_t row, int64_t col) {
-    char byte = bytes->empty() ? splat : (*bytes)[row * n + col];
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t k = isLeft ? cols : rows, tiled = isLeft ? rows : cols;
+  int64_t k1 = llvm::divideCeilSigned(k, 4);
+  int64_t t1 = llvm::divideCeilSigned(tiled, tile);
+  // Element (along the tiled dim, along k), flipped.
+  auto at = [&](int64_t along, int64_t kk) {
+    int64_t index = isLeft ? along * cols + kk : kk * cols + along;
+    char byte = bytes->empty() ? splat : (*bytes)[index];
     return static_cast<uint8_t>(static_cast<uint8_t>(byte) ^ flip);
   };
-  auto packed = RankedTensorType::get({n1, k1, n0, 4}, b.getIntegerType(8));
+  auto packed = RankedTensorType::get({t1, k1, tile, 4}, b.getIntegerType(8));
   AsmResourceBlob blob =
       HeapAsmResourceBlob::allocate(packed.getNumElements(), 64);
   MutableArrayRef<char> out = blob.getMutableData();
-  SmallVector<int32_t> sums(n, 0);
-  for (int64_t t = 0; t < n1; ++t)
+  SmallVector<int32_t> sums(tiled, 0);
+  for (int64_t t = 0; t < t1; ++t)
     for (int64_t q = 0; q < k1; ++q)
-      for (int64_t i = 0; i < n0; ++i)
+      for (int64_t i = 0; i < tile; ++i)
         for (int64_t g = 0; g < 4; ++g) {
-          int64_t col = t * n0 + i, row = q * 4 + g;
-          uint8_t value = col < n && row < k ? at(row, col) : 0;
-          out[((t * k1 + q) * n0 + i) * 4 + g] = static_cast<char>(value);
-          if (col < n && row < k)
-            sums[col] += value;
+          int64_t along = t * tile + i, kk = q * 4 + g;
+          bool inside = along < tiled && kk < k;
+          uint8_t value = inside ? at(along, kk) : 0;
+          out[((t * k1 + q) * tile + i) * 4 + g] = static_cast<char>(value);
+          if (inside)
+            sums[along] += isLeft ? static_cast<int8_t>(value) : value;
         }
-  auto sumsType = RankedTensorType::get({n}, b.getI32Type());
+  auto sumsType = RankedTensorType::get({tiled}, b.getI32Type());
   Value packedValue = arith::ConstantOp::create(
       b, loc, packed,
       DenseResourceElementsAttr::get(packed, "onnx_packed_weights",
@@ -656,8 +666,9 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
   /// with the product of packed quads, [M/m0, K/4, m0, 4] x [N/n0, K/4, n0,
   /// 4] (K padded with zeros, which add nothing), and the corrections an
   /// elementwise op on its unpacked result: exact, the accumulators wrapping
-  /// as the i32 product's. A constant B is packed here, with its column
-  /// sums; zero points are per row of A and per column of B, or scalars.
+  /// as the i32 product's. A constant operand (B, or a convolution's
+  /// filter A) is packed here, with its sums; zero points are per row of A
+  /// and per column of B, or scalars.
   LogicalResult quadProduct(PatternRewriter &rewriter, linalg::MatmulOp op,
                             const PlainProduct &p, int64_t m0,
                             int64_t n0) const {
@@ -675,11 +686,21 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
     int64_t m = p.lhsType.getDimSize(0), k = p.lhsType.getDimSize(1),
             n = p.rhsType.getDimSize(1);
     Type i32 = rewriter.getI32Type();
-    Value lhs = a->isSigned ? a->source : flipBytes(rewriter, loc, a->source);
-    Value lhsPacked = packGroups(rewriter, loc, lhs, {0, 1}, m0, 4, {});
+    Value lhsPacked, rowSums;
+    // (Computed when needed below.)
+    Value lhs;
+    if (auto constant = packQuadConstant(rewriter, loc, a->source,
+                                         a->isSigned ? 0 : 0x80, m0,
+                                         /*isLeft=*/true)) {
+      std::tie(lhsPacked, rowSums) = *constant;
+    } else {
+      lhs = a->isSigned ? a->source : flipBytes(rewriter, loc, a->source);
+      lhsPacked = packGroups(rewriter, loc, lhs, {0, 1}, m0, 4, {});
+    }
     Value rhsPacked, columnSums;
     uint8_t flip = b->isSigned ? 0x80 : 0;
-    if (auto constant = packQuadConstant(rewriter, loc, b->source, flip, n0)) {
+    if (auto constant = packQuadConstant(rewriter, loc, b->source, flip, n0,
+                                         /*isLeft=*/false)) {
       std::tie(rhsPacked, columnSums) = *constant;
     } else {
       Value rhs = b->isSigned ? flipBytes(rewriter, loc, b->source) : b->source;
@@ -693,8 +714,10 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
         a->isSigned && (!a->zeroPoint || isZeroConstant(a->zeroPoint));
     bool zbuZero =
         !b->isSigned && (!b->zeroPoint || isZeroConstant(b->zeroPoint));
-    Value rowSums =
-        zbuZero ? Value() : byteSums(rewriter, loc, lhs, 1, /*isSigned=*/true);
+    if (zbuZero)
+      rowSums = Value();
+    else if (!rowSums)
+      rowSums = byteSums(rewriter, loc, lhs, 1, /*isSigned=*/true);
 
     auto accType = RankedTensorType::get(
         {llvm::divideCeilSigned(m, m0), llvm::divideCeilSigned(n, n0), m0, n0},

@@ -854,6 +854,36 @@ func.func @conv_widened_8bit(%x: tensor<1x16x8x8xi8>, %w: tensor<8x16x3x3xi8>, %
   return %y : tensor<1x8x8x8xi32>
 }
 
+// A constant signed A (a quantized convolution's filter) times an unsigned
+// B with a zero point: A is packed in quads here (3 rows in a tile of 4,
+// K = 5) and its row sums, 15, -15, 0, are a constant.
+// VNNI-LABEL: func.func @matmul_8bit_constant_a
+// VNNI-DAG: arith.constant dense<[15, -15, 0]> : tensor<3xi32>
+// VNNI-DAG: arith.constant dense_resource<[[ROWQUADS:onnx_packed_weights[_0-9]*]]> : tensor<1x2x4x4xi8>
+// VNNI: attrs = {onnx.cpu.quad_product}
+func.func @matmul_8bit_constant_a(%b: tensor<5x16xi8>, %bz: tensor<i8>) -> tensor<3x16xi32> {
+  %a = arith.constant dense<[[1, 2, 3, 4, 5], [-1, -2, -3, -4, -5], [10, 0, 0, 0, -10]]> : tensor<3x5xi8>
+  %ea = tensor.empty() : tensor<3x5xi32>
+  %wa = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<3x5xi8>) outs(%ea : tensor<3x5xi32>) {
+  ^bb0(%x: i8, %o: i32):
+    %e = arith.extsi %x : i8 to i32
+    linalg.yield %e : i32
+  } -> tensor<3x5xi32>
+  %eb = tensor.empty() : tensor<5x16xi32>
+  %wb = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%b, %bz : tensor<5x16xi8>, tensor<i8>) outs(%eb : tensor<5x16xi32>) {
+  ^bb0(%x: i8, %z: i8, %o: i32):
+    %e = arith.extui %x : i8 to i32
+    %f = arith.extui %z : i8 to i32
+    %d = arith.subi %e, %f : i32
+    linalg.yield %d : i32
+  } -> tensor<5x16xi32>
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<3x16xi32>
+  %f = linalg.fill ins(%zero : i32) outs(%e : tensor<3x16xi32>) -> tensor<3x16xi32>
+  %p = linalg.matmul ins(%wa, %wb : tensor<3x5xi32>, tensor<5x16xi32>) outs(%f : tensor<3x16xi32>) -> tensor<3x16xi32>
+  return %p : tensor<3x16xi32>
+}
+
 // The packed blob of @matmul_const after its alignment (0x40000000: 64):
 // row k = 0 is 1, 2, 3 then 13 zeros, row k = 1 is 4, 5, 6 then 13 zeros
 // (f32, little endian).
@@ -866,3 +896,7 @@ func.func @conv_widened_8bit(%x: tensor<1x16x8x8xi8>, %w: tensor<8x16x3x3xi8>, %
 // 128 (0x81 0x84 0x87 0x8A), columns 1 and 2 likewise, the other 13 columns
 // zeros; the second quad holds row 4 (13 + 128 = 0x8D) and three zeros.
 // VNNI: [[QUADS]]: "0x400000008184878A8285888B8386898C{{0+}}8D0000008E0000008F000000{{0+}}"
+// @matmul_8bit_constant_a's quads: rows 0-2's first quads (1 2 3 4, -1 -2
+// -3 -4, 10 0 0 0), row 3 of zeros, then their second quads (5, -5, -10,
+// each and three zeros).
+// VNNI: [[ROWQUADS]]: "0x4000000001020304FFFEFDFC0A0000000000000005000000FB000000F600000000000000"
