@@ -36,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unistd.h>
@@ -264,6 +265,25 @@ onnxd_status mlir::onnx::runtime::makeModel(const Signature &signature,
 // OpenMP
 //===----------------------------------------------------------------------===//
 
+/// Binds the OpenMP threads one to a core, spread over the cores the process
+/// may run on (libomp's KMP_AFFINITY=granularity=core,scatter, given through
+/// `kmp_set_defaults`, which leaves the environment alone), unless the
+/// environment already places them (KMP_AFFINITY, OMP_PROC_BIND, OMP_PLACES
+/// or GOMP_CPU_AFFINITY set; OMP_PROC_BIND=false lets them float). It takes
+/// effect when libomp starts its first thread team, so not in a process
+/// whose OpenMP threads already run. Left to the kernel's scheduler, two
+/// threads shared one core now and then: a 2-thread int8 MatMul of 0.21 ms
+/// took 0.8 ms in 5 of 30 processes (none bound).
+static void placeThreads(void *handle) {
+  for (const char *name :
+       {"KMP_AFFINITY", "OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY"})
+    if (getenv(name))
+      return;
+  if (auto defaults = reinterpret_cast<void (*)(const char *)>(
+          dlsym(handle, "kmp_set_defaults")))
+    defaults("KMP_AFFINITY=granularity=core,scatter");
+}
+
 void (*mlir::onnx::runtime::loadOpenMP(std::string &error))(int) {
   void *handle = dlopen(kOpenMPLibrary, RTLD_NOW | RTLD_GLOBAL);
   if (!handle) {
@@ -272,6 +292,8 @@ void (*mlir::onnx::runtime::loadOpenMP(std::string &error))(int) {
             (msg ? msg : "unknown error");
     return nullptr;
   }
+  static std::once_flag placed;
+  std::call_once(placed, placeThreads, handle);
   return reinterpret_cast<void (*)(int)>(dlsym(handle, "omp_set_num_threads"));
 }
 
