@@ -376,19 +376,25 @@ void splitVectorIterArgs(RewriterBase &rewriter, scf::ForOp loop) {
 /// pair of values broadcast to the 16 lanes as one 32-bit word, each lane
 /// summing the products of its pair with the column's pair into its
 /// accumulator. Likewise a step of a product of 8-bit quads (its
-/// quadProduct): vector.contract of [M, 4] signed bytes and [16, 4]
+/// quadProduct): vector.contract of [M, 4] signed bytes and [16 r, 4]
 /// unsigned ones, each extended to i32 (arith.extsi, arith.extui), as one
-/// `vpdpbusd` per row (each lane summing the four products of its quads).
+/// `vpdpbusd` per row and register of 16 columns (each lane summing the four
+/// products of its quads).
 struct ContractToVNNI : OpRewritePattern<vector::ContractionOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(vector::ContractionOp op,
                                 PatternRewriter &rewriter) const override {
+    // (A tile of one row has lost its unit dim: [K] x [N, K] into [N].)
     auto accType = dyn_cast<VectorType>(op.getAccType());
     if (!accType || op.getKind() != vector::CombiningKind::ADD ||
-        !accType.getElementType().isInteger(32) || accType.getRank() != 2 ||
-        accType.getDimSize(1) != 16 || accType.isScalable())
+        !accType.getElementType().isInteger(32) ||
+        (accType.getRank() != 2 && accType.getRank() != 1) ||
+        accType.getShape().back() % 16 != 0 || accType.isScalable())
       return failure();
+    bool oneRow = accType.getRank() == 1;
+    // Registers of 16 columns (several for a product of quads of few rows).
+    int64_t registers = accType.getShape().back() / 16;
     // The rows' and the columns' values, before any extension, and the
     // number of them each lane sums.
     Value lhs = op.getLhs(), rhs = op.getRhs();
@@ -404,29 +410,53 @@ struct ContractToVNNI : OpRewritePattern<vector::ContractionOp> {
       element = IntegerType::get(op.getContext(), 8);
       intrinsic = "llvm.x86.avx512.vpdpbusd.512";
     }
+    if (groups == 2 && registers != 1)
+      return failure();
     auto lhsType = dyn_cast<VectorType>(lhs.getType());
     auto rhsType = dyn_cast<VectorType>(rhs.getType());
-    if (!lhsType || !rhsType || lhsType.getRank() != 2 ||
+    if (!lhsType || !rhsType || lhsType.getRank() != accType.getRank() ||
         lhsType.getElementType() != element ||
         rhsType.getElementType() != element ||
-        rhsType.getShape() != ArrayRef<int64_t>{16, groups} ||
-        lhsType.getDimSize(1) != groups ||
-        accType.getDimSize(0) != lhsType.getDimSize(0) || lhsType.isScalable())
+        rhsType.getShape() != ArrayRef<int64_t>{16 * registers, groups} ||
+        lhsType.getShape().back() != groups ||
+        (!oneRow && accType.getDimSize(0) != lhsType.getDimSize(0)) ||
+        lhsType.isScalable())
       return failure();
     MLIRContext *ctx = op.getContext();
-    AffineExpr m, n, k;
-    bindDims(ctx, m, n, k);
-    if (op.getIndexingMapsArray() !=
-        ArrayRef<AffineMap>{AffineMap::get(3, 0, {m, k}, ctx),
-                            AffineMap::get(3, 0, {n, k}, ctx),
-                            AffineMap::get(3, 0, {m, n}, ctx)})
-      return failure();
+    if (oneRow) {
+      AffineExpr n, k;
+      bindDims(ctx, n, k);
+      if (op.getIndexingMapsArray() !=
+          ArrayRef<AffineMap>{AffineMap::get(2, 0, {k}, ctx),
+                              AffineMap::get(2, 0, {n, k}, ctx),
+                              AffineMap::get(2, 0, {n}, ctx)})
+        return failure();
+    } else {
+      AffineExpr m, n, k;
+      bindDims(ctx, m, n, k);
+      if (op.getIndexingMapsArray() !=
+          ArrayRef<AffineMap>{AffineMap::get(3, 0, {m, k}, ctx),
+                              AffineMap::get(3, 0, {n, k}, ctx),
+                              AffineMap::get(3, 0, {m, n}, ctx)})
+        return failure();
+    }
     Location loc = op.getLoc();
-    int64_t rows = lhsType.getDimSize(0);
+    int64_t rows = oneRow ? 1 : lhsType.getDimSize(0);
     Type i32 = rewriter.getI32Type();
     auto words = VectorType::get({16}, i32);
     auto parts = VectorType::get({16 * groups}, element);
-    Value columns = vector::ShapeCastOp::create(rewriter, loc, parts, rhs);
+    Value allColumns = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get({16 * groups * registers}, element),
+        rhs);
+    SmallVector<Value> columns;
+    for (int64_t g = 0; g < registers; ++g)
+      columns.push_back(registers == 1 ? allColumns
+                                       : vector::ExtractStridedSliceOp::create(
+                                             rewriter, loc, allColumns,
+                                             ArrayRef<int64_t>{g * 16 * groups},
+                                             ArrayRef<int64_t>{16 * groups},
+                                             ArrayRef<int64_t>{1})
+                                             .getResult());
     // Each row's group, loaded as one 32-bit word and broadcast (one
     // vpbroadcastd from memory, or the instruction's broadcast operand) when
     // the rows are read from a buffer; else extracted from the rows' vector
@@ -437,7 +467,7 @@ struct ContractToVNNI : OpRewritePattern<vector::ContractionOp> {
     SmallVector<int64_t> strides;
     int64_t offset;
     bool fromMemory =
-        memref && !read.getMask() && read.getIndices().size() >= 2 &&
+        !oneRow && memref && !read.getMask() && read.getIndices().size() >= 2 &&
         read.getPermutationMap().isMinorIdentity() &&
         llvm::all_of(read.getInBoundsValues(), [](bool b) { return b; }) &&
         succeeded(memref.getStridesAndOffset(strides, offset)) &&
@@ -472,15 +502,36 @@ struct ContractToVNNI : OpRewritePattern<vector::ContractionOp> {
       Value broadcast = vector::BitCastOp::create(
           rewriter, loc, parts,
           vector::BroadcastOp::create(rewriter, loc, words, word));
-      Value acc = vector::ExtractOp::create(rewriter, loc, op.getAcc(), r);
-      // vpdpwssd's operands are both signed; vpdpbusd's second is the
-      // unsigned one and its third (the broadcast) the signed one.
-      Value sum = LLVM::CallIntrinsicOp::create(
-                      rewriter, loc, words, dot,
-                      groups == 4 ? ValueRange{acc, columns, broadcast}
-                                  : ValueRange{acc, broadcast, columns})
-                      ->getResult(0);
-      result = vector::InsertOp::create(rewriter, loc, sum, result, r);
+      Value accRow =
+          oneRow ? op.getAcc()
+                 : vector::ExtractOp::create(rewriter, loc, op.getAcc(), r)
+                       .getResult();
+      Value sumRow = accRow;
+      for (int64_t g = 0; g < registers; ++g) {
+        Value acc = registers == 1
+                        ? accRow
+                        : vector::ExtractStridedSliceOp::create(
+                              rewriter, loc, accRow, ArrayRef<int64_t>{g * 16},
+                              ArrayRef<int64_t>{16}, ArrayRef<int64_t>{1})
+                              .getResult();
+        // vpdpwssd's operands are both signed; vpdpbusd's second is the
+        // unsigned one and its third (the broadcast) the signed one.
+        Value sum = LLVM::CallIntrinsicOp::create(
+                        rewriter, loc, words, dot,
+                        groups == 4 ? ValueRange{acc, columns[g], broadcast}
+                                    : ValueRange{acc, broadcast, columns[g]})
+                        ->getResult(0);
+        sumRow = registers == 1
+                     ? sum
+                     : vector::InsertStridedSliceOp::create(
+                           rewriter, loc, sum, sumRow,
+                           ArrayRef<int64_t>{g * 16}, ArrayRef<int64_t>{1})
+                           .getResult();
+      }
+      result = oneRow
+                   ? sumRow
+                   : vector::InsertOp::create(rewriter, loc, sumRow, result, r)
+                         .getResult();
     }
     rewriter.replaceOp(op, result);
     return success();

@@ -672,8 +672,10 @@ struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
   LogicalResult quadProduct(PatternRewriter &rewriter, linalg::MatmulOp op,
                             const PlainProduct &p, int64_t m0,
                             int64_t n0) const {
+    // (Tiles of fewer than 8 rows are several registers of columns wide: a
+    // vpdpbusd per row and register.)
     if (!target.hasVNNI || !p.lhsType.getElementType().isInteger(32) ||
-        n0 != target.lanes(32))
+        target.lanes(32) != 16 || n0 % 16 != 0)
       return failure();
     std::optional<Widened8Bit> a = widened8Bit(p.lhs), b = widened8Bit(p.rhs);
     if (!a || !b || !a->sourceMap.isIdentity() || !b->sourceMap.isIdentity() ||

@@ -454,9 +454,10 @@ void scheduleDirectConv(RewriterBase &rewriter, linalg::GenericOp conv,
 //===----------------------------------------------------------------------===//
 
 /// One step of a quad product's register tile (kQuadProductAttr): [1, 1,
-/// m0, 4] signed bytes times [1, 1, 16, 4] unsigned ones into [1, 1, m0, 16]
-/// x i32, as a vector.contract of the bytes extended (signed, unsigned) to
-/// i32, which onnx-cpu-lower-vectors computes with one `vpdpbusd` per row.
+/// m0, 4] signed bytes times [1, 1, n0, 4] unsigned ones (n0 a multiple of
+/// 16) into [1, 1, m0, n0] x i32, as a vector.contract of the bytes
+/// extended (signed, unsigned) to i32, which onnx-cpu-lower-vectors
+/// computes with one `vpdpbusd` per row and 16 columns.
 bool vectorizeQuadStep(RewriterBase &rewriter, linalg::GenericOp op) {
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
   Value acc = op.getDpsInits()[0];
@@ -464,10 +465,11 @@ bool vectorizeQuadStep(RewriterBase &rewriter, linalg::GenericOp op) {
   auto rhsType = cast<RankedTensorType>(rhs.getType());
   if (!lhsType.hasStaticShape() || !rhsType.hasStaticShape() ||
       lhsType.getShape().take_front(2) != ArrayRef<int64_t>{1, 1} ||
-      lhsType.getDimSize(3) != 4 ||
-      rhsType.getShape() != ArrayRef<int64_t>{1, 1, 16, 4})
+      lhsType.getDimSize(3) != 4 || rhsType.getRank() != 4 ||
+      rhsType.getShape().take_front(2) != ArrayRef<int64_t>{1, 1} ||
+      rhsType.getDimSize(2) % 16 != 0 || rhsType.getDimSize(3) != 4)
     return false;
-  int64_t rows = lhsType.getDimSize(2);
+  int64_t rows = lhsType.getDimSize(2), cols = rhsType.getDimSize(2);
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   rewriter.setInsertionPoint(op);
@@ -475,16 +477,16 @@ bool vectorizeQuadStep(RewriterBase &rewriter, linalg::GenericOp op) {
   Value quads =
       arith::ExtSIOp::create(rewriter, loc, VectorType::get({rows, 4}, i32),
                              readAtOrigin(rewriter, loc, lhs, {rows, 4}));
-  // The columns' 64 bytes read as one vector (a vector<16x4xi8> read
-  // became 16 loads of 4 bytes and shuffles).
+  // The columns' bytes read as one vector (a vector<16x4xi8> read became
+  // 16 loads of 4 bytes and shuffles).
   Value flat = tensor::CollapseShapeOp::create(
       rewriter, loc, rhs, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}});
   Value columns = arith::ExtUIOp::create(
-      rewriter, loc, VectorType::get({16, 4}, i32),
+      rewriter, loc, VectorType::get({cols, 4}, i32),
       vector::ShapeCastOp::create(
-          rewriter, loc, VectorType::get({16, 4}, rewriter.getIntegerType(8)),
-          readAtOrigin(rewriter, loc, flat, {64})));
-  Value tile = readAtOrigin(rewriter, loc, acc, {rows, 16});
+          rewriter, loc, VectorType::get({cols, 4}, rewriter.getIntegerType(8)),
+          readAtOrigin(rewriter, loc, flat, {cols * 4})));
+  Value tile = readAtOrigin(rewriter, loc, acc, {rows, cols});
   AffineExpr m, n, k;
   bindDims(ctx, m, n, k);
   using vector::IteratorType;

@@ -233,6 +233,22 @@ func.func @quads_tile(%a: memref<16x4xi8>, %b: memref<64xi8>, %c: memref<16x16xi
   return
 }
 
+// A quad tile of one row, four registers of columns wide: the unit row
+// dim is gone ([4] x [64, 4] into [64]); one vpdpbusd per register, the
+// row's quad broadcast.
+// VNNI-LABEL: func.func @quads_one_row
+// VNNI-NOT: vector.contract
+// VNNI-COUNT-4: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"({{.*}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+// VNNI-NOT: llvm.call_intrinsic
+// CHECK-LABEL: func.func @quads_one_row
+// CHECK-NOT: llvm.call_intrinsic
+func.func @quads_one_row(%a: vector<4xi8>, %b: vector<64x4xi8>, %c: vector<64xi32>) -> vector<64xi32> {
+  %ea = arith.extsi %a : vector<4xi8> to vector<4xi32>
+  %eb = arith.extui %b : vector<64x4xi8> to vector<64x4xi32>
+  %r = vector.contract {indexing_maps = [affine_map<(n, k) -> (k)>, affine_map<(n, k) -> (n, k)>, affine_map<(n, k) -> (n)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %ea, %eb, %c : vector<4xi32>, vector<64x4xi32> into vector<64xi32>
+  return %r : vector<64xi32>
+}
+
 // A register tile of 16-bit pairs (onnx-cpu-pack-matmul's product of 8-bit
 // values less their zero points): with AVX-512 VNNI one vpdpwssd per row of
 // the accumulator, the row's pair loaded as one 32-bit word and broadcast;

@@ -884,6 +884,35 @@ func.func @matmul_8bit_constant_a(%b: tensor<5x16xi8>, %bz: tensor<i8>) -> tenso
   return %p : tensor<3x16xi32>
 }
 
+// A quad product of one row (signed A, unsigned B, no zero points): a tile
+// of 1 x 64 (four registers of columns, vpdpbusd for each), and no sums.
+// VNNI-LABEL: func.func @matmul_8bit_one_row
+// VNNI: linalg.pack {{.*}} inner_tiles = [1, 4] {{.*}} -> tensor<1x2x1x4xi8>
+// VNNI: linalg.pack {{.*}} inner_tiles = [64, 4] {{.*}} -> tensor<1x2x64x4xi8>
+// VNNI: attrs = {onnx.cpu.quad_product}
+// VNNI: linalg.unpack {{.*}} -> tensor<1x64xi32>
+// VNNI-NOT: iterator_types = ["parallel", "reduction"]
+// VNNI: return
+func.func @matmul_8bit_one_row(%a: tensor<1x8xi8>, %b: tensor<8x64xi8>) -> tensor<1x64xi32> {
+  %ea = tensor.empty() : tensor<1x8xi32>
+  %wa = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<1x8xi8>) outs(%ea : tensor<1x8xi32>) {
+  ^bb0(%x: i8, %o: i32):
+    %e = arith.extsi %x : i8 to i32
+    linalg.yield %e : i32
+  } -> tensor<1x8xi32>
+  %eb = tensor.empty() : tensor<8x64xi32>
+  %wb = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<8x64xi8>) outs(%eb : tensor<8x64xi32>) {
+  ^bb0(%x: i8, %o: i32):
+    %e = arith.extui %x : i8 to i32
+    linalg.yield %e : i32
+  } -> tensor<8x64xi32>
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x64xi32>
+  %f = linalg.fill ins(%zero : i32) outs(%e : tensor<1x64xi32>) -> tensor<1x64xi32>
+  %p = linalg.matmul ins(%wa, %wb : tensor<1x8xi32>, tensor<8x64xi32>) outs(%f : tensor<1x64xi32>) -> tensor<1x64xi32>
+  return %p : tensor<1x64xi32>
+}
+
 // The packed blob of @matmul_const after its alignment (0x40000000: 64):
 // row k = 0 is 1, 2, 3 then 13 zeros, row k = 1 is 4, 5, 6 then 13 zeros
 // (f32, little endian).

@@ -97,7 +97,7 @@ def CPUPackMatmul : Pass<"onnx-cpu-pack-matmul", "::mlir::func::FuncOp"> {
     `[M/m0, K, m0, 1]` tiles, the right one in `[N/n0, K, n0, 1]` tiles,
     the accumulator in `[M/m0, N/n0, m0, n0]`. An i32 product whose
     operands are 8-bit values widened (less a zero point), with AVX-512 VNNI
-    and 16-lane tiles, is computed on the bytes: A as signed bytes and B as
+    (tiles of whole registers of columns), is computed on the bytes: A as signed bytes and B as
     unsigned ones (each xor-ed with 0x80 when it is not: a value less or
     plus 128, its zero point likewise), packed in quads of k,
     `[M/m0, K/4, m0, 4]` and `[N/n0, K/4, n0, 4]` (a constant B here, with
@@ -375,9 +375,10 @@ def CPULowerVectors : Pass<"onnx-cpu-lower-vectors", "::mlir::func::FuncOp"> {
     a contraction of [M, 2] x i16 and [16, 2] x i16 pairs into [M, 16] x
     i32, onnx-cpu-pack-matmul's product of 8-bit values, to one
     `llvm.x86.avx512.vpdpwssd.512` per row, the row's pair loaded as one
-    32-bit word and broadcast; one of [M, 4] signed bytes and [16, 4]
-    unsigned ones extended to i32, its product of quads, to one
-    `llvm.x86.avx512.vpdpbusd.512` per row likewise), transfer
+    32-bit word and broadcast; one of [M, 4] signed bytes and [16 r, 4]
+    unsigned ones extended to i32 (or [4] and [16 r, 4] for one row), its
+    product of quads, to one `llvm.x86.avx512.vpdpbusd.512` per row and
+    register of 16 columns likewise), transfer
     permutations to transposes, n-D transfers fully unrolled to 1-D loads and
     stores (never to stack temporaries), reads along a strided dim (a
     stride-2 convolution window) to `vector.gather`, and transposes, shape casts and
