@@ -147,9 +147,12 @@ void vectorizeStaticCopy(RewriterBase &rewriter, memref::CopyOp copy) {
     rewriter.eraseOp(copy);
     return;
   }
+  // (Bytes too: a quantized image copied into its padded buffer was a
+  // byte-by-byte loop of index arithmetic, 0.13 ms of a 0.56 ms QLinearConv
+  // at 2 threads.)
   Type element = source.getElementType();
-  if (!element.isF32() && !element.isF64() && !element.isInteger(32) &&
-      !element.isInteger(64))
+  if (!element.isIntOrFloat() ||
+      !llvm::is_contained({8u, 16u, 32u, 64u}, element.getIntOrFloatBitWidth()))
     return;
   int64_t elements = source.getNumElements();
   int64_t inner = source.getShape().back();

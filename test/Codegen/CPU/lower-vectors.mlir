@@ -32,6 +32,18 @@ func.func @copy(%a: memref<4x16xf32, strided<[64, 1], offset: ?>>, %b: memref<4x
   return
 }
 
+// A copy of bytes (a quantized image into its padded buffer) is vector code
+// too, one row vector each.
+// CHECK-LABEL: func.func @byte_rows
+// CHECK-NOT: memref.copy
+// CHECK-COUNT-56: vector.transfer_read {{.*}} vector<56xi8>
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @byte_rows(%a: memref<1x1x56x56xi8, strided<[200704, 3136, 56, 1], offset: ?>>, %b: memref<1x1x56x56xi8, strided<[215296, 3364, 58, 1], offset: ?>>) {
+  memref.copy %a, %b : memref<1x1x56x56xi8, strided<[200704, 3136, 56, 1], offset: ?>> to memref<1x1x56x56xi8, strided<[215296, 3364, 58, 1], offset: ?>>
+  return
+}
+
 // A read along a stride-2 dim (a depthwise convolution's or a pool's
 // window) is one masked load of the 31 elements it spans (32 lanes, the last
 // masked off) and a shuffle keeping the even ones; a larger stride is one
