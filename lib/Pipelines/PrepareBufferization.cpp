@@ -51,6 +51,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Iterators.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
@@ -269,6 +270,44 @@ static void duplicateFills(Operation *root) {
   }
 }
 
+/// Replaces every tensor with no elements (a static shape with a zero dim:
+/// an empty batch) that a memory-effect-free op computes by a tensor.empty:
+/// there is nothing to compute. Bufferized, a pad of such a tensor became a
+/// memref.subview at offset 1 of a dim of size 0, which the verifier
+/// rejects ("offset 0 is out-of-bounds") when the code generation stage,
+/// which does not rewrite empty ops, is off.
+static void emptyTensorsToEmpty(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<tensor::EmptyOp>(op) || op->getNumResults() == 0 ||
+        !isMemoryEffectFree(op))
+      return;
+    if (llvm::all_of(op->getResultTypes(), [](Type type) {
+          auto tensor = dyn_cast<RankedTensorType>(type);
+          return tensor && tensor.hasStaticShape() &&
+                 tensor.getNumElements() == 0;
+        }))
+      ops.push_back(op);
+  });
+  if (ops.empty())
+    return;
+  for (Operation *op : ops) {
+    OpBuilder builder(op);
+    for (Value result : op->getResults()) {
+      auto type = cast<RankedTensorType>(result.getType());
+      result.replaceAllUsesWith(
+          tensor::EmptyOp::create(builder, op->getLoc(), type.getShape(),
+                                  type.getElementType(), type.getEncoding()));
+    }
+  }
+  // The ops replaced and what only they read (the rewrites below take every
+  // fill to have a use).
+  root->walk<WalkOrder::PostOrder, ReverseIterator>([](Operation *op) {
+    if (isOpTriviallyDead(op))
+      op->erase();
+  });
+}
+
 namespace {
 struct PrepareBufferizationPass
     : public mlir::onnx::impl::PrepareBufferizationPassBase<
@@ -276,6 +315,7 @@ struct PrepareBufferizationPass
   using Base::Base;
 
   void runOnOperation() override {
+    emptyTensorsToEmpty(getOperation());
     duplicateFills(getOperation());
     duplicateEmptyViews(getOperation());
     readInsertedFromDestination(getOperation());

@@ -64,9 +64,13 @@ def PrepareBufferizationPass : Pass<"onnx-prepare-bufferization"> {
                 "One-Shot Bufferize from writing values in place";
   let description = [{
     Runs after the last CSE and canonicalization, before
-    `eliminate-empty-tensors` and `one-shot-bufferize`. Three rewrites,
+    `eliminate-empty-tensors` and `one-shot-bufferize`. Four rewrites,
     none of which changes a value:
 
+    - A tensor with no elements (a static shape with a zero dim: an empty
+      batch) that a memory-effect-free op computes becomes a
+      `tensor.empty`: bufferized, a pad of one was a `memref.subview` at
+      an offset past its zero dim, which the verifier rejects.
     - CSE also makes one value of the fills of a shape (two layers' zeroed
       accumulators), which each layer then overwrites; bufferization copied
       the filled buffer for all but one (7.7 MB a run in ResNet-50). An op

@@ -360,6 +360,15 @@ for name, (n, c, h, f, stride, xz, wz, signed, window) in {
                         ("wz", np.array(wz, np.int8))],
           rtol=0, atol=0)
 
+# An empty batch: nothing to compute, an output of [0, F, H, W] (also with
+# --no-codegen, where the pad of the empty image had become a subview that
+# the verifier rejected).
+x, w, b = f32(0, 16, 8, 8), f32(16, 16, 3, 3), f32(16)
+check("conv_empty_batch",
+      [helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=[1] * 4)],
+      [("x", x)], conv_ref(x, w, b, 1, 1, 1).astype(np.float32),
+      initializers=[("w", w), ("b", b)])
+
 # 3x3 convolutions with unit strides, constant filters, whole blocks of 16
 # filters and at least 11 channels go through Winograd's F(m, 3) along the
 # rows (onnx-run's default, --winograd 4; 2 under --winograd 2): output rows
