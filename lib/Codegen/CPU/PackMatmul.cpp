@@ -507,27 +507,36 @@ packQuadConstant(OpBuilder &b, Location loc, Value source, uint8_t flip,
   return std::make_pair(packedValue, sumsValue);
 }
 
+/// `x` with `fn` applied to each element, into elements of `element`: an
+/// elementwise linalg.generic.
+Value mapElements(OpBuilder &b, Location loc, Value x, Type element,
+                  function_ref<Value(OpBuilder &, Location, Value)> fn) {
+  auto type = cast<RankedTensorType>(x.getType());
+  auto resultType = type.clone(element);
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), element);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{x}, ValueRange{empty},
+             ArrayRef<AffineMap>{id, id},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl, fn(nb, nl, args[0]));
+             })
+      .getResult(0);
+}
+
 /// `x` [R, C] x i8 with each byte xor-ed with 0x80: a signed byte's value
 /// plus 128 as an unsigned one, or an unsigned byte's less 128 as a signed
 /// one.
 Value flipBytes(OpBuilder &b, Location loc, Value x) {
-  auto type = cast<RankedTensorType>(x.getType());
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  Value empty =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{x}, ValueRange{empty},
-             ArrayRef<AffineMap>{id, id},
-             SmallVector<utils::IteratorType>(type.getRank(),
-                                              utils::IteratorType::parallel),
-             [](OpBuilder &nb, Location nl, ValueRange args) {
-               Value mask = arith::ConstantOp::create(
-                   nb, nl, nb.getIntegerAttr(nb.getIntegerType(8), -128));
-               linalg::YieldOp::create(
-                   nb, nl,
-                   arith::XOrIOp::create(nb, nl, args[0], mask).getResult());
-             })
-      .getResult(0);
+  return mapElements(b, loc, x, b.getIntegerType(8),
+                     [](OpBuilder &nb, Location nl, Value byte) -> Value {
+                       Value mask = arith::ConstantOp::create(
+                           nb, nl,
+                           nb.getIntegerAttr(nb.getIntegerType(8), -128));
+                       return arith::XOrIOp::create(nb, nl, byte, mask);
+                     });
 }
 
 /// The sums of `x` [R, C] x i8 (bytes extended as `isSigned` says) along
@@ -596,24 +605,11 @@ Value quadProductOp(OpBuilder &b, Location loc, Value lhsPacked,
 
 /// `value` (i32 holding 16-bit values) truncated to i16.
 Value truncateToI16(OpBuilder &b, Location loc, Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  auto i16Type = type.clone(b.getIntegerType(16));
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  Value empty = tensor::EmptyOp::create(b, loc, i16Type.getShape(),
-                                        i16Type.getElementType());
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{i16Type}, ValueRange{value}, ValueRange{empty},
-             ArrayRef<AffineMap>{id, id},
-             SmallVector<utils::IteratorType>(type.getRank(),
-                                              utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location nl, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, nl,
-                   arith::TruncIOp::create(nb, nl, nb.getIntegerType(16),
-                                           args[0])
-                       .getResult());
-             })
-      .getResult(0);
+  Type i16 = b.getIntegerType(16);
+  return mapElements(b, loc, value, i16,
+                     [&](OpBuilder &nb, Location nl, Value v) -> Value {
+                       return arith::TruncIOp::create(nb, nl, i16, v);
+                     });
 }
 
 struct MatmulToMmt4d : OpRewritePattern<linalg::MatmulOp> {
