@@ -207,6 +207,7 @@ void mlir::onnx::buildLowerToNVVMPipeline(OpPassManager &pm,
   addPipeline(pm, std::string("scf-forall-to-parallel,func.func(") +
                       (options.contractionKernels
                            ? "onnx-gpu-contraction-kernels{" +
+                                 std::string(options.tf32 ? "tf32=true " : "") +
                                  options.contractionOptions.getValue() + "},"
                            : std::string()) +
                       "convert-linalg-to-parallel-loops,"

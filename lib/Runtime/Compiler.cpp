@@ -434,7 +434,13 @@ static Error lowerForGPU(Compilation &c, const onnxd_options &options) {
                        std::string("unknown GPU chip '") + options.gpu_chip +
                            "' (sm_50 or newer: sm_80, sm_89, sm_90, ...)");
     pipeline.chip = options.gpu_chip;
+    if (options.gpu_tf32 && version < 80)
+      return makeError(ONNXD_INVALID_ARGUMENT,
+                       std::string("gpu_tf32: the tensor cores' TF32 "
+                                   "products need sm_80 or newer, not ") +
+                           options.gpu_chip);
   }
+  pipeline.tf32 = options.gpu_tf32 != 0;
   // Tuning hook (docs/gpu.md): the options of the matrix-product kernels.
   if (const char *tiles = std::getenv("ONNXD_GPU_CONTRACTION"))
     pipeline.contractionOptions = tiles;
@@ -453,6 +459,9 @@ static Error lower(Compilation &c, const onnxd_options &options) {
   if (device != "cpu")
     return makeError(ONNXD_INVALID_ARGUMENT,
                      "unknown device '" + device + "' (cpu or cuda)");
+  if (options.gpu_tf32)
+    return makeError(ONNXD_INVALID_ARGUMENT,
+                     "gpu_tf32 applies to device cuda, not cpu");
   if (options.winograd != 0 && options.winograd != 2 && options.winograd != 4)
     return makeError(ONNXD_INVALID_ARGUMENT,
                      "winograd " + std::to_string(options.winograd) +

@@ -202,6 +202,7 @@ void onnxd_options_init(onnxd_options *options) {
   options->memory_plan = 1;
   options->winograd = 4;
   options->blocked_layout = 1;
+  options->gpu_tf32 = 0;
 }
 
 void mlir::onnx::runtime::makeRuntimeGlobal() {

@@ -43,6 +43,22 @@ def _device(device, providers):
     return device
 
 
+def _gpu_tf32(gpu_tf32, device, providers):
+    """Whether a session computes f32 products with TF32 on the tensor cores:
+    `gpu_tf32`, else the CUDAExecutionProvider's option use_tf32 (as ONNX
+    Runtime's providers=[("CUDAExecutionProvider", {"use_tf32": 1})]) on
+    device cuda, else no. (An explicit gpu_tf32 on the CPU is the compiler's
+    error.)"""
+    if gpu_tf32 is not None:
+        return bool(gpu_tf32)
+    for p in providers or []:
+        if (device == "cuda" and isinstance(p, (tuple, list)) and len(p) > 1
+                and p[0] == "CUDAExecutionProvider"
+                and isinstance(p[1], dict) and "use_tf32" in p[1]):
+            return str(p[1]["use_tf32"]).lower() not in ("0", "false")
+    return False
+
+
 class NodeArg:
     """A graph input or output, as onnxruntime.NodeArg describes it."""
 
@@ -90,8 +106,11 @@ class InferenceSession:
     model: a file name (.onnx, .onnxtxt, .mlir), the model's bytes or an
     onnx.ModelProto. threads: the compiled code's threads (1: sequential).
     device: "cpu" (the default) or "cuda" (an NVIDIA GPU through its driver,
-    docs/gpu.md; gpu_chip: its architecture, sm_90 by default); without a
-    device, the first of `providers` (CUDAExecutionProvider: "cuda"). A
+    docs/gpu.md; gpu_chip: its architecture, sm_90 by default; gpu_tf32:
+    f32 matrix products and convolutions on the tensor cores with TF32
+    operands, off by default, also set by the CUDAExecutionProvider option
+    use_tf32); without a device, the first of `providers`
+    (CUDAExecutionProvider: "cuda"). A
     session on a device this machine lacks is an error saying why, raised
     before compiling. profile: compile timing probes
     (end_profiling() writes ONNX Runtime's profile format). device_config:
@@ -109,9 +128,10 @@ class InferenceSession:
                  profile=False, target_cpu="", target_features="",
                  gpu_chip="", device_config=None, micro_batches=1,
                  memory_plan=True, winograd=4, blocked_layout=True,
-                 _native_model=None):
+                 gpu_tf32=None, _native_model=None):
         if _native_model is None:
             device = _device(device, providers)
+            gpu_tf32 = _gpu_tf32(gpu_tf32, device, providers)
             _native.device_check(device)
         self._profile_prefix = "onnx_dialect_profile"
         if _native_model is not None:
@@ -128,7 +148,7 @@ class InferenceSession:
                     device_config=device_config or "",
                     micro_batches=int(micro_batches),
                     memory_plan=bool(memory_plan), winograd=int(winograd),
-                    blocked_layout=bool(blocked_layout))
+                    blocked_layout=bool(blocked_layout), gpu_tf32=gpu_tf32)
         self._inputs = [NodeArg(i) for i in self._model.inputs]
         self._outputs = [NodeArg(o) for o in self._model.outputs]
         self._output_index = {o.name: i for i, o in enumerate(self._outputs)}
@@ -186,12 +206,13 @@ def compile(model, output="model.so", *, threads=1, opt_level=3,
             codegen=True, profile=False, target_cpu="", target_features="",
             kind="shared", device="cpu", gpu_chip="", device_config="",
             micro_batches=1, memory_plan=True, winograd=4,
-            blocked_layout=True):
+            blocked_layout=True, gpu_tf32=False):
     """Compiles a model ahead of time. kind "shared" writes a shared library
     (and its C header, model.h) that load() or the C API runs; "object",
     "llvm", "mlir" or "ptx" (device "cuda": the kernels) write what onnx-run
     --emit does. device "cuda" compiles for an NVIDIA GPU (no GPU needed to
-    compile). device_config compiles the program of this process's rank of
+    compile; gpu_tf32 puts its f32 products on the tensor cores with TF32
+    operands). device_config compiles the program of this process's rank of
     an MPI job (one library a rank). Returns output."""
     if kind not in _EMIT_KINDS:
         raise ValueError("kind: one of %s" % ", ".join(_EMIT_KINDS))
@@ -205,7 +226,8 @@ def compile(model, output="model.so", *, threads=1, opt_level=3,
                      device_config=device_config or "",
                      micro_batches=int(micro_batches),
                      memory_plan=bool(memory_plan), winograd=int(winograd),
-                     blocked_layout=bool(blocked_layout))
+                     blocked_layout=bool(blocked_layout),
+                     gpu_tf32=bool(gpu_tf32))
     return output
 
 

@@ -511,7 +511,8 @@ onnxd_options makeOptions(int optLevel, int threads, const std::string &format,
                           bool profile, const std::string &device,
                           const std::string &gpuChip,
                           const std::string &deviceConfig, int microBatches,
-                          bool memoryPlan, int winograd, bool blockedLayout) {
+                          bool memoryPlan, int winograd, bool blockedLayout,
+                          bool gpuTF32) {
   onnxd_options o;
   onnxd_options_init(&o);
   o.opt_level = optLevel;
@@ -528,6 +529,7 @@ onnxd_options makeOptions(int optLevel, int threads, const std::string &format,
   o.memory_plan = memoryPlan ? 1 : 0;
   o.winograd = winograd;
   o.blocked_layout = blockedLayout ? 1 : 0;
+  o.gpu_tf32 = gpuTF32 ? 1 : 0;
   return o;
 }
 
@@ -744,12 +746,12 @@ PYBIND11_MODULE(_onnx_dialect, m) {
          const std::string &targetFeatures, bool codegen, bool profile,
          const std::string &device, const std::string &gpuChip,
          const std::string &deviceConfig, int microBatches, bool memoryPlan,
-         int winograd, bool blockedLayout) {
+         int winograd, bool blockedLayout, bool gpuTF32) {
         return Model::compile(
-            path,
-            makeOptions(optLevel, threads, format, targetCpu, targetFeatures,
-                        codegen, profile, device, gpuChip, deviceConfig,
-                        microBatches, memoryPlan, winograd, blockedLayout));
+            path, makeOptions(optLevel, threads, format, targetCpu,
+                              targetFeatures, codegen, profile, device, gpuChip,
+                              deviceConfig, microBatches, memoryPlan, winograd,
+                              blockedLayout, gpuTF32));
       },
       py::arg("path"), py::arg("opt_level") = 3, py::arg("threads") = 1,
       py::arg("format") = "", py::arg("target_cpu") = "",
@@ -757,7 +759,8 @@ PYBIND11_MODULE(_onnx_dialect, m) {
       py::arg("profile") = false, py::arg("device") = "",
       py::arg("gpu_chip") = "", py::arg("device_config") = "",
       py::arg("micro_batches") = 1, py::arg("memory_plan") = true,
-      py::arg("winograd") = 4, py::arg("blocked_layout") = true);
+      py::arg("winograd") = 4, py::arg("blocked_layout") = true,
+      py::arg("gpu_tf32") = false);
   m.def(
       "emit",
       [](const std::string &path, const std::string &out, int kind,
@@ -765,11 +768,12 @@ PYBIND11_MODULE(_onnx_dialect, m) {
          const std::string &targetCpu, const std::string &targetFeatures,
          bool codegen, bool profile, const std::string &device,
          const std::string &gpuChip, const std::string &deviceConfig,
-         int microBatches, bool memoryPlan, int winograd, bool blockedLayout) {
-        onnxd_options o =
-            makeOptions(optLevel, threads, format, targetCpu, targetFeatures,
-                        codegen, profile, device, gpuChip, deviceConfig,
-                        microBatches, memoryPlan, winograd, blockedLayout);
+         int microBatches, bool memoryPlan, int winograd, bool blockedLayout,
+         bool gpuTF32) {
+        onnxd_options o = makeOptions(
+            optLevel, threads, format, targetCpu, targetFeatures, codegen,
+            profile, device, gpuChip, deviceConfig, microBatches, memoryPlan,
+            winograd, blockedLayout, gpuTF32);
         onnxd_status s;
         {
           py::gil_scoped_release release;
@@ -784,7 +788,7 @@ PYBIND11_MODULE(_onnx_dialect, m) {
       py::arg("device") = "", py::arg("gpu_chip") = "",
       py::arg("device_config") = "", py::arg("micro_batches") = 1,
       py::arg("memory_plan") = true, py::arg("winograd") = 4,
-      py::arg("blocked_layout") = true);
+      py::arg("blocked_layout") = true, py::arg("gpu_tf32") = false);
   m.def("load", &Model::load, py::arg("path"));
   m.def(
       "mpi_init",

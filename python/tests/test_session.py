@@ -4,6 +4,7 @@ sequences/optionals/strings, errors, ahead-of-time libraries, and equality
 with onnx-run."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -250,7 +251,44 @@ def test_cuda_device(tmp_path):
         ONNXD_CUDA_DRIVER=stub, ONNXD_CUDA_STUB_LOG=str(tmp_path / "log"))
     assert out.splitlines() == ["['CUDAExecutionProvider']",
                                 "(3, 10) float32"], out
-    assert "cuLaunchKernel" in open(tmp_path / "log").read()
+    log = open(tmp_path / "log").read()
+    assert "cuLaunchKernel" in log and " mma=0" in log
+    assert not re.search(r" mma=[1-9]", log)
+    # ONNX Runtime's provider option use_tf32: the products' kernels on the
+    # tensor cores (the stub counts the mma instructions of each module).
+    run_python(
+        "import numpy as np, onnx_dialect\n"
+        "s = onnx_dialect.InferenceSession(\n"
+        "    %r, providers=[('CUDAExecutionProvider', {'use_tf32': 1})])\n"
+        "s.run(None, {'image': np.ones((3, 1, 28, 28), np.float32)})\n"
+        % EXAMPLE,
+        ONNXD_CUDA_DRIVER=stub, ONNXD_CUDA_STUB_LOG=str(tmp_path / "tf32"))
+    assert len(re.findall(r" mma=[1-9]",
+                          open(tmp_path / "tf32").read())) == 2
+
+
+def test_gpu_tf32(tmp_path):
+    """gpu_tf32 (docs/gpu.md): TF32 tensor-core products, off by default;
+    the CUDAExecutionProvider's use_tf32 sets it on device cuda; asked for
+    on the CPU it is an error."""
+    ptx = onnx_dialect.compile(EXAMPLE, str(tmp_path / "m.ptx"), kind="ptx",
+                               device="cuda", gpu_tf32=True)
+    text = open(ptx).read()
+    assert "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32" in text
+    assert "cvt.rna.tf32.f32" in text
+    from onnx_dialect._session import _gpu_tf32
+    cuda = [("CUDAExecutionProvider", {"use_tf32": "1"})]
+    assert _gpu_tf32(None, "cuda", cuda)
+    assert not _gpu_tf32(None, "cuda", [("CUDAExecutionProvider",
+                                         {"use_tf32": 0})])
+    assert not _gpu_tf32(None, "cuda", ["CUDAExecutionProvider"])
+    assert not _gpu_tf32(None, "cpu", cuda)
+    assert not _gpu_tf32(False, "cuda", cuda)
+    with pytest.raises(onnx_dialect.InvalidArgument, match="gpu_tf32"):
+        onnx_dialect.InferenceSession(EXAMPLE, gpu_tf32=True)
+    with pytest.raises(onnx_dialect.InvalidArgument, match="sm_80 or newer"):
+        onnx_dialect.compile(EXAMPLE, str(tmp_path / "old.ptx"), kind="ptx",
+                             device="cuda", gpu_chip="sm_75", gpu_tf32=True)
 
 
 def test_run_time_check_fails():

@@ -48,7 +48,7 @@ struct Options {
   std::string device, gpuChip;
   int winograd = 4;
   bool codegen = true, memoryPlan = true, outputDirGiven = false,
-       profileGiven = false, blockedLayout = true;
+       profileGiven = false, blockedLayout = true, gpuTF32 = false;
   std::vector<std::string> inputFiles;
   double rtol = 1e-3, atol = 1e-7;
   unsigned benchRuns = 0;
@@ -116,6 +116,9 @@ static const char *const kUsageText =
     "                        GPU, run through the driver (docs/gpu.md)\n"
     "  --gpu-chip SM         with --device cuda: the GPU architecture "
     "(sm_90)\n"
+    "  --gpu-tf32            with --device cuda: f32 products on the tensor "
+    "cores with\n"
+    "                        TF32 operands (sm_80 or newer; off: full f32)\n"
     "  --emit mlir|llvm|obj|ptx  write the lowered module / LLVM IR / "
     "object /\n"
     "                        the kernels' PTX (--device cuda) and stop\n"
@@ -203,6 +206,8 @@ static bool parseArgs(int argc, char **argv) {
       opts.device = v;
     else if (value("--gpu-chip", v))
       opts.gpuChip = v;
+    else if (arg == "--gpu-tf32")
+      opts.gpuTF32 = true;
     else if (value("--emit", v))
       opts.emitKind = v;
     else if (value("-o", v))
@@ -1009,6 +1014,7 @@ static int mainBody() {
   }
   options.device = opts.device.empty() ? nullptr : opts.device.c_str();
   options.gpu_chip = opts.gpuChip.empty() ? nullptr : opts.gpuChip.c_str();
+  options.gpu_tf32 = opts.gpuTF32 ? 1 : 0;
 
   // Ahead of time: --emit KIND [-o FILE], or -o FILE.so.
   if (!emitKind.empty() || (!outputFile.empty() && testDir.empty())) {

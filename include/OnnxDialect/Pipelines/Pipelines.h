@@ -165,6 +165,13 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "(onnx-gpu-contraction-kernels); false: one thread per "
                      "output element like other ops"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("f32 matrix products and convolutions on the tensor "
+                     "cores with TF32 operands (10-bit mantissas; sm_80 or "
+                     "newer), as PyTorch's allow_tf32 and ONNX Runtime's "
+                     "use_tf32"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> contractionOptions{
       *this, "contraction-options",
       llvm::cl::desc("Options of onnx-gpu-contraction-kernels, as in its "

@@ -228,6 +228,12 @@ typedef struct onnxd_options {
    *  between chains of them (onnx-cpu-blocked-layout, docs/architecture.md);
    *  0 keeps [N, C, H, W] around each of them. */
   int blocked_layout;
+  /** With device "cuda": 1 computes f32 matrix products and convolutions on
+   *  the tensor cores with TF32 operands (f32 rounded to 10-bit mantissas,
+   *  accumulated in f32; sm_80 or newer), as PyTorch's allow_tf32 and ONNX
+   *  Runtime's use_tf32 do. 0 (default): full f32. With device "cpu", 1 is
+   *  ONNXD_INVALID_ARGUMENT. */
+  int gpu_tf32;
 } onnxd_options;
 
 typedef struct onnxd_model onnxd_model;

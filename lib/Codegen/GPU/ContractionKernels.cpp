@@ -14,8 +14,11 @@
 // output, staging tileK-deep slices of both operands in workgroup memory;
 // each thread accumulates a threadM x threadN sub-tile in registers. The
 // thread's rows and columns are two runs of half its tile, tileM/2 apart, so
-// that a warp's reads of workgroup memory are contiguous. Partial tiles read
-// zeros and store nothing (clamped indices, selects and guarded stores).
+// that a warp's reads of workgroup memory are contiguous. With tf32, the
+// warps instead compute 16x8 tiles with mma.sync.m16n8k8 on TF32 operands
+// (rounded to nearest as they are staged), each thread holding its lanes'
+// fragments of the accumulators. Partial tiles read zeros and store nothing
+// (clamped indices, selects and guarded stores).
 // Where the grid would not fit (a dim of 0, more than 65535 blocks in y or
 // z) the op runs as before: the launch is inside an scf.if whose else holds
 // the original op, which the pipeline maps like any other.
@@ -27,6 +30,8 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -47,9 +52,28 @@ namespace {
 /// The tile sizes of one kernel.
 struct Tiles {
   int64_t m, n, k;          // a block's output tile, and the depth staged
-  int64_t threadM, threadN; // a thread's output tile
+  int64_t threadM, threadN; // a thread's output tile (its element count)
   bool prefetch;            // load the next slice while computing
+  bool tf32;                // warp products on the tensor cores
   int64_t threads() const { return (m / threadM) * (n / threadN); }
+  int64_t warps() const { return threads() / 32; }
+  /// With tf32: the warps' grid over the block's tile, warpsM x warpsN,
+  /// each warp computing whole 16x8 tiles of mma.m16n8k8; of the grids
+  /// that divide the tile, the one whose threads read the fewest fragment
+  /// registers from workgroup memory per k-step (4 per 16 rows of A, 2 per
+  /// 8 columns of B). {0, 0} where none divides it.
+  std::pair<int64_t, int64_t> warpGrid() const {
+    std::pair<int64_t, int64_t> best{0, 0};
+    int64_t bestLoads = 0;
+    for (int64_t wm = 1; wm <= warps(); ++wm) {
+      if (warps() % wm || m % (16 * wm) || n % (8 * (warps() / wm)))
+        continue;
+      int64_t loads = m / wm / 16 * 4 + n / (warps() / wm) / 8 * 2;
+      if (!best.first || loads < bestLoads)
+        best = {wm, warps() / wm}, bestLoads = loads;
+    }
+    return best;
+  }
 };
 
 /// The dims of a product as this pass tiles it: the tile's m, n and k,
@@ -204,6 +228,22 @@ private:
   SmallVector<Value> loadStage(const Stage &stage, Value k0,
                                ArrayRef<Value> batch);
   void storeStage(const Stage &stage, ArrayRef<Value> values, Value buffer);
+  /// A thread's place in its warp's tiles (with tf32): its lane's group g
+  /// and index t in the group, the rows of the block's tile its C
+  /// fragments hold (g and g+8 of each 16-row tile, which are also its A
+  /// fragments' rows), their columns (2t and 2t+1 of each 8-column tile)
+  /// and its B fragments' columns (g of each).
+  struct WarpTiles {
+    Value g, t;
+    SmallVector<Value> rows, columns, bColumns;
+  };
+  WarpTiles planWarp(Value tid);
+  /// One k-step of 8 on the tensor cores: every 16x8 tile of the warp's
+  /// output accumulates A(16x8) * B(8x8) from the staged slices at depth
+  /// `kk`. `acc` holds the thread's C fragments, `accColumns` per row of
+  /// `rows`.
+  void mmaStep(Value sA, Value sB, Value kk, const WarpTiles &warp,
+               MutableArrayRef<Value> acc, int64_t accColumns);
 
   OpBuilder &b;
   Location loc;
@@ -264,8 +304,100 @@ SmallVector<Value> KernelBuilder::loadStage(const Stage &stage, Value k0,
 
 void KernelBuilder::storeStage(const Stage &stage, ArrayRef<Value> values,
                                Value buffer) {
-  for (auto [v, kk, row] : llvm::zip(values, stage.kk, stage.row))
+  for (auto [value, kk, row] : llvm::zip(values, stage.kk, stage.row)) {
+    Value v = value;
+    // The tensor cores read the top 19 bits of each f32 (TF32): round to
+    // the nearest TF32 value here, once per element staged, as cuBLAS does,
+    // rather than let them truncate.
+    if (tiles.tf32)
+      v = arith::BitcastOp::create(
+          b, loc, b.getF32Type(),
+          NVVM::ConvertFloatToTF32Op::create(b, loc, b.getI32Type(), v,
+                                             NVVM::FPRoundingMode::RNA));
     memref::StoreOp::create(b, loc, v, buffer, ValueRange{kk, row});
+  }
+}
+
+void KernelBuilder::mmaStep(Value sA, Value sB, Value kk, const WarpTiles &warp,
+                            MutableArrayRef<Value> acc, int64_t accColumns) {
+  // mma.m16n8k8 with TF32 operands (PTX ISA, "Matrix Fragments for
+  // mma.m16n8k8"): lane = 4 * g + t holds A at rows g, g+8 and columns
+  // t, t+4 of the 16x8 tile (a0 (g,t), a1 (g+8,t), a2 (g,t+4),
+  // a3 (g+8,t+4)), B at rows t, t+4 and column g, and C at row g (c0, c1)
+  // and g+8 (c2, c3), columns 2t and 2t+1.
+  Type i32 = b.getI32Type();
+  Value k0 = arith::AddIOp::create(b, loc, kk, warp.t);
+  Value k1 = arith::AddIOp::create(b, loc, k0, index(4));
+  auto fragment = [&](Value buffer, Value k, Value row) -> Value {
+    Value v = memref::LoadOp::create(b, loc, buffer, ValueRange{k, row});
+    return arith::BitcastOp::create(b, loc, i32, v);
+  };
+  SmallVector<std::array<Value, 4>> a;
+  for (size_t i = 0; i < warp.rows.size(); i += 2) {
+    std::array<Value, 4> regs;
+    regs[0] = fragment(sA, k0, warp.rows[i]);
+    regs[1] = fragment(sA, k0, warp.rows[i + 1]);
+    regs[2] = fragment(sA, k1, warp.rows[i]);
+    regs[3] = fragment(sA, k1, warp.rows[i + 1]);
+    a.push_back(regs);
+  }
+  SmallVector<std::array<Value, 2>> c;
+  for (Value column : warp.bColumns) {
+    std::array<Value, 2> regs;
+    regs[0] = fragment(sB, k0, column);
+    regs[1] = fragment(sB, k1, column);
+    c.push_back(regs);
+  }
+  Type f32 = b.getF32Type();
+  auto resultType =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  for (auto [i, aRegs] : llvm::enumerate(a))
+    for (auto [j, bRegs] : llvm::enumerate(c)) {
+      std::array<Value *, 4> d = {&acc[2 * i * accColumns + 2 * j],
+                                  &acc[2 * i * accColumns + 2 * j + 1],
+                                  &acc[(2 * i + 1) * accColumns + 2 * j],
+                                  &acc[(2 * i + 1) * accColumns + 2 * j + 1]};
+      auto mma = NVVM::MmaOp::create(
+          b, loc, resultType, aRegs, bRegs,
+          ValueRange{*d[0], *d[1], *d[2], *d[3]}, {16, 8, 8},
+          /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32,
+                                        NVVM::MMATypes::tf32},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                         NVVM::MMALayout::col});
+      for (int64_t r = 0; r < 4; ++r)
+        *d[r] = LLVM::ExtractValueOp::create(b, loc, mma.getRes(), r);
+    }
+}
+
+KernelBuilder::WarpTiles KernelBuilder::planWarp(Value tid) {
+  auto [warpsM, warpsN] = tiles.warpGrid();
+  int64_t wm = tiles.m / warpsM, wn = tiles.n / warpsN;
+  auto add = [&](Value a, Value c) -> Value {
+    return arith::AddIOp::create(b, loc, a, c);
+  };
+  auto mul = [&](Value a, int64_t c) -> Value {
+    return arith::MulIOp::create(b, loc, a, index(c));
+  };
+  Value warp = arith::DivUIOp::create(b, loc, tid, index(32));
+  Value lane = arith::RemUIOp::create(b, loc, tid, index(32));
+  WarpTiles w;
+  w.g = arith::DivUIOp::create(b, loc, lane, index(4));
+  w.t = arith::RemUIOp::create(b, loc, lane, index(4));
+  Value rowBase =
+      add(mul(arith::DivUIOp::create(b, loc, warp, index(warpsN)), wm), w.g);
+  Value colBase = mul(arith::RemUIOp::create(b, loc, warp, index(warpsN)), wn);
+  for (int64_t i = 0; i < wm; i += 16) {
+    w.rows.push_back(add(rowBase, index(i)));
+    w.rows.push_back(add(rowBase, index(i + 8)));
+  }
+  Value twoT = add(colBase, mul(w.t, 2));
+  for (int64_t j = 0; j < wn; j += 8) {
+    w.columns.push_back(add(twoT, index(j)));
+    w.columns.push_back(add(twoT, index(j + 1)));
+    w.bColumns.push_back(add(add(colBase, w.g), index(j)));
+  }
+  return w;
 }
 
 void KernelBuilder::build(ArrayRef<Value> loopSizes) {
@@ -303,9 +435,12 @@ void KernelBuilder::build(ArrayRef<Value> loopSizes) {
 
   auto workgroup = gpu::AddressSpaceAttr::get(
       b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-  auto stageA = MemRefType::get({tiles.k, tiles.m}, b.getF32Type(),
+  // With tf32, rows of the slices 8 longer: a warp's fragment loads (4
+  // rows of k by 8 of m or n) then fall in 32 different banks.
+  int64_t pad = tiles.tf32 ? 8 : 0;
+  auto stageA = MemRefType::get({tiles.k, tiles.m + pad}, b.getF32Type(),
                                 MemRefLayoutAttrInterface(), workgroup);
-  auto stageB = MemRefType::get({tiles.k, tiles.n}, b.getF32Type(),
+  auto stageB = MemRefType::get({tiles.k, tiles.n + pad}, b.getF32Type(),
                                 MemRefLayoutAttrInterface(), workgroup);
   Value one = index(1);
   auto launch = gpu::LaunchOp::create(
@@ -329,24 +464,36 @@ void KernelBuilder::build(ArrayRef<Value> loopSizes) {
     batch[i] = arith::RemUIOp::create(b, loc, rest, size);
     rest = arith::DivUIOp::create(b, loc, rest, size);
   }
-  int64_t columns = tiles.n / tiles.threadN;
-  Value tRow = arith::DivUIOp::create(b, loc, tid, index(columns));
-  Value tCol = arith::RemUIOp::create(b, loc, tid, index(columns));
-  // A thread's rows: two runs of threadM/2, tile.m/2 apart (likewise its
-  // columns).
-  auto offsets = [&](Value t, int64_t count, int64_t tile) {
-    SmallVector<Value> result;
-    Value base = arith::MulIOp::create(b, loc, t, index(count / 2));
-    for (int64_t i = 0; i < count; ++i)
-      result.push_back(arith::AddIOp::create(
-          b, loc, base, index(i % (count / 2) + (i / (count / 2)) * tile / 2)));
-    return result;
-  };
-  SmallVector<Value> rows = offsets(tRow, tiles.threadM, tiles.m);
-  SmallVector<Value> cols = offsets(tCol, tiles.threadN, tiles.n);
+  // The rows and columns of the block's tile that the thread accumulates:
+  // acc[i * accN + j] is the output at rows[i], cols[j].
+  SmallVector<Value> rows, cols;
+  WarpTiles warp;
+  if (tiles.tf32) {
+    warp = planWarp(tid);
+    rows = warp.rows;
+    cols = warp.columns;
+  } else {
+    int64_t columns = tiles.n / tiles.threadN;
+    Value tRow = arith::DivUIOp::create(b, loc, tid, index(columns));
+    Value tCol = arith::RemUIOp::create(b, loc, tid, index(columns));
+    // A thread's rows: two runs of threadM/2, tile.m/2 apart (likewise its
+    // columns).
+    auto offsets = [&](Value t, int64_t count, int64_t tile) {
+      SmallVector<Value> result;
+      Value base = arith::MulIOp::create(b, loc, t, index(count / 2));
+      for (int64_t i = 0; i < count; ++i)
+        result.push_back(arith::AddIOp::create(
+            b, loc, base,
+            index(i % (count / 2) + (i / (count / 2)) * tile / 2)));
+      return result;
+    };
+    rows = offsets(tRow, tiles.threadM, tiles.m);
+    cols = offsets(tCol, tiles.threadN, tiles.n);
+  }
+  int64_t accM = rows.size(), accN = cols.size();
 
   Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  SmallVector<Value> init(tiles.threadM * tiles.threadN, fzero);
+  SmallVector<Value> init(accM * accN, fzero);
   Stage planA = planStage(lhs, dims.m, m0, sizeM, tiles.m, tid);
   Stage planB = planStage(rhs, dims.n, n0, sizeN, tiles.n, tid);
   auto stageBoth = [&](ArrayRef<Value> a, ArrayRef<Value> c) {
@@ -382,7 +529,9 @@ void KernelBuilder::build(ArrayRef<Value> loopSizes) {
     }
     SmallVector<Value> acc(kLoop.getRegionIterArgs());
 
-    for (int64_t kk = 0; kk < tiles.k; ++kk) {
+    for (int64_t kk = 0; tiles.tf32 && kk < tiles.k; kk += 8)
+      mmaStep(sA, sB, index(kk), warp, acc, accN);
+    for (int64_t kk = 0; !tiles.tf32 && kk < tiles.k; ++kk) {
       Value kIndex = index(kk);
       SmallVector<Value> a, c;
       for (Value r : rows)
@@ -408,7 +557,7 @@ void KernelBuilder::build(ArrayRef<Value> loopSizes) {
   SmallVector<Value> loops(op.getNumLoops(), index(0));
   for (auto [d, value] : llvm::zip(dims.batch, batch))
     loops[d] = value;
-  for (int64_t i = 0; i < tiles.threadM; ++i) {
+  for (int64_t i = 0; i < accM; ++i) {
     Value m = arith::AddIOp::create(b, loc, m0, rows[i]);
     Value inM =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, m, sizeM);
@@ -416,7 +565,7 @@ void KernelBuilder::build(ArrayRef<Value> loopSizes) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifM.getThenRegion().front());
     delinearize(m, dims.m, loops);
-    for (int64_t j = 0; j < tiles.threadN; ++j) {
+    for (int64_t j = 0; j < accN; ++j) {
       Value n = arith::AddIOp::create(b, loc, n0, cols[j]);
       Value inN =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, n, sizeN);
@@ -426,8 +575,8 @@ void KernelBuilder::build(ArrayRef<Value> loopSizes) {
       delinearize(n, dims.n, loops);
       SmallVector<Value> indices = operandIndices(out, loops);
       Value old = memref::LoadOp::create(b, loc, out.get(), indices);
-      Value sum = arith::AddFOp::create(b, loc, old,
-                                        kLoop.getResult(i * tiles.threadN + j));
+      Value sum =
+          arith::AddFOp::create(b, loc, old, kLoop.getResult(i * accN + j));
       memref::StoreOp::create(b, loc, sum, out.get(), indices);
     }
   }
@@ -439,7 +588,7 @@ struct GPUContractionKernels
   using Base::Base;
 
   void runOnOperation() override {
-    Tiles tiles{tileM, tileN, tileK, threadM, threadN, prefetch};
+    Tiles tiles{tileM, tileN, tileK, threadM, threadN, prefetch, tf32};
     if (tiles.m <= 0 || tiles.n <= 0 || tiles.k <= 0 || tiles.threadM <= 0 ||
         tiles.threadN <= 0 || tiles.m % tiles.threadM ||
         tiles.n % tiles.threadN || tiles.threadM % 2 || tiles.threadN % 2 ||
@@ -451,6 +600,14 @@ struct GPUContractionKernels
           << "x" << tiles.k << " with " << tiles.threadM << "x" << tiles.threadN
           << " per thread do not divide into whole warps (threads per block "
              "a multiple of 32 up to 1024, each staging whole elements)";
+      return signalPassFailure();
+    }
+    if (tiles.tf32 && (tiles.k % 8 || !tiles.warpGrid().first)) {
+      getOperation().emitError()
+          << "onnx-gpu-contraction-kernels: with tf32, the tile " << tiles.m
+          << "x" << tiles.n << "x" << tiles.k << " must be staged in multiples "
+          << "of 8 deep and split into 16x8 tiles among its " << tiles.warps()
+          << " warps";
       return signalPassFailure();
     }
     std::vector<std::pair<linalg::LinalgOp, Dims>> matches;

@@ -10,6 +10,16 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tile-m=128 tile-n=128 thread-m=3}))' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BAD
 // BAD: onnx-gpu-contraction-kernels: tiles 128x128x8 with 3x8 per thread do not divide into whole warps
+// RUN: onnx-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tf32=true}))' \
+// RUN:   | FileCheck %s --check-prefix=TF32
+// RUN: onnx-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tf32=true tile-m=32 tile-n=16 thread-m=4 thread-n=4 prefetch=false},canonicalize,cse))' \
+// RUN:   | FileCheck %s --check-prefix=WARP
+// RUN: echo 'func.func @f() { return }' | not onnx-opt \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tf32=true tile-k=4}))' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BADTF32
+// BADTF32: onnx-gpu-contraction-kernels: with tf32, the tile 128x64x4 must be staged in multiples of 8 deep and split into 16x8 tiles among its 4 warps
 
 // A matrix product: one block per 128x64 output tile (grid x over n, y over
 // m), 128 threads, an 8x128 and an 8x64 stage in workgroup memory, 64
@@ -67,6 +77,78 @@
 // SMALL:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256
 // SMALL-SAME:      workgroup(%{{.*}} : memref<4x64xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4x64xf32, #gpu.address_space<workgroup>>)
 // SMALL:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// With tf32, the same staging, each element rounded to TF32 (8 of A and
+// 4 of B per thread) into slices whose rows are 8 longer (136 and 72); the
+// 4 warps form a 2x2 grid of 64x32 tiles, each thread holding 16 C
+// fragments of 4 and computing a k-step of 8 as 16 mma.sync.m16n8k8 from
+// 16 A and 8 B registers read from workgroup memory.
+// TF32-LABEL: func.func @matmul
+// TF32:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128
+// TF32-SAME:      workgroup(%[[SA:.*]] : memref<8x136xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<8x72xf32, #gpu.address_space<workgroup>>)
+// TF32-COUNT-8:   nvvm.convert.float.to.tf32 {{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// TF32-COUNT-4:   nvvm.convert.float.to.tf32
+// TF32:           gpu.barrier
+// TF32:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// TF32-COUNT-16:    memref.load %[[SA]]
+// TF32-COUNT-8:     memref.load %[[SB]]
+// TF32-COUNT-16:    nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// TF32-NOT:         arith.mulf
+// TF32:             gpu.barrier
+// TF32:           scf.yield
+// One warp (32 threads) over a 32x16 tile: lane = 4 g + t; A's fragments
+// at rows g, g+8, g+16, g+24 and k t, t+4; B's at columns g, g+8; C's at
+// those rows and columns 2t, 2t+1, 2t+8, 2t+9. Each mma takes its C from
+// the accumulators of its rows and columns, and they take its D back in
+// the same places.
+// WARP-LABEL: func.func @matmul
+// WARP:         gpu.launch {{.*}} threads(%[[TID:[a-z0-9]+]], %{{.*}}, %{{.*}}) in
+// WARP-SAME:      workgroup(%[[SA:[a-z0-9]+]] : memref<8x40xf32, #gpu.address_space<workgroup>>, %[[SB:[a-z0-9]+]] : memref<8x24xf32, #gpu.address_space<workgroup>>)
+// WARP:           %[[LANE:[0-9]+]] = arith.remui %[[TID]], %c32
+// WARP:           %[[G:[0-9]+]] = arith.divui %[[LANE]], %c4
+// WARP:           %[[T:[0-9]+]] = arith.remui %[[LANE]], %c4
+// WARP:           %[[R0:[0-9]+]] = arith.addi %{{.*}}, %[[G]]
+// WARP:           %[[R1:[0-9]+]] = arith.addi %[[R0]], %c8
+// WARP:           %[[R2:[0-9]+]] = arith.addi %[[R0]], %c16
+// WARP:           %[[R3:[0-9]+]] = arith.addi %[[R0]], %c24
+// WARP:           %[[C0:[0-9]+]] = arith.muli %[[T]], %c2
+// WARP:           %[[C1:[0-9]+]] = arith.addi %[[C0]], %c1
+// WARP:           %[[C2:[0-9]+]] = arith.addi %[[C0]], %c8
+// WARP:           %[[C3:[0-9]+]] = arith.addi %[[C0]], %c9
+// WARP:           %[[BC1:[0-9]+]] = arith.addi %[[G]], %c8
+// WARP:           %[[ACC:.*]]:16 = scf.for %[[K:[a-z0-9]+]] = {{.*}} iter_args(%[[X0:[^ ]*]] = %{{[^,]*}}, %[[X1:[^ ]*]] = %{{[^,]*}}, %[[X2:[^ ]*]] = %{{[^,]*}}, %[[X3:[^ ]*]] = %{{[^,]*}}, %[[X4:[^ ]*]] = %{{[^,]*}}, %[[X5:[^ ]*]] = %{{[^,]*}}, %[[X6:[^ ]*]] = %{{[^,]*}}, %[[X7:[^ ]*]] = %{{[^,]*}}, %[[X8:[^ ]*]] = %{{[^,]*}}, %[[X9:[^ ]*]] = %{{[^,]*}}, %[[X10:[^ ]*]] = %{{[^,]*}}, %[[X11:[^ ]*]] = %{{[^,]*}}, %[[X12:[^ ]*]] = %{{[^,]*}}, %[[X13:[^ ]*]] = %{{[^,]*}}, %[[X14:[^ ]*]] = %{{[^,]*}}, %[[X15:[^ ]*]] = %{{[^,]*}})
+// WARP:             gpu.barrier
+// WARP:             %[[K1:[0-9]+]] = arith.addi %[[T]], %c4
+// WARP:             %[[L0:[0-9]+]] = memref.load %[[SA]][%[[T]], %[[R0]]]
+// WARP:             %[[A0:[0-9]+]] = arith.bitcast %[[L0]] : f32 to i32
+// WARP:             %[[L1:[0-9]+]] = memref.load %[[SA]][%[[T]], %[[R1]]]
+// WARP:             %[[A1:[0-9]+]] = arith.bitcast %[[L1]]
+// WARP:             %[[L2:[0-9]+]] = memref.load %[[SA]][%[[K1]], %[[R0]]]
+// WARP:             %[[A2:[0-9]+]] = arith.bitcast %[[L2]]
+// WARP:             %[[L3:[0-9]+]] = memref.load %[[SA]][%[[K1]], %[[R1]]]
+// WARP:             %[[A3:[0-9]+]] = arith.bitcast %[[L3]]
+// WARP:             memref.load %[[SA]][%[[T]], %[[R2]]]
+// WARP:             memref.load %[[SA]][%[[T]], %[[R3]]]
+// WARP:             memref.load %[[SA]][%[[K1]], %[[R2]]]
+// WARP:             memref.load %[[SA]][%[[K1]], %[[R3]]]
+// WARP:             %[[L4:[0-9]+]] = memref.load %[[SB]][%[[T]], %[[G]]]
+// WARP:             %[[B0:[0-9]+]] = arith.bitcast %[[L4]]
+// WARP:             %[[L5:[0-9]+]] = memref.load %[[SB]][%[[K1]], %[[G]]]
+// WARP:             %[[B1:[0-9]+]] = arith.bitcast %[[L5]]
+// WARP:             memref.load %[[SB]][%[[T]], %[[BC1]]]
+// WARP:             memref.load %[[SB]][%[[K1]], %[[BC1]]]
+// WARP:             %[[D00:[0-9]+]] = nvvm.mma.sync A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]]  B[%[[B0]], %[[B1]]]  C[%[[X0]], %[[X1]], %[[X4]], %[[X5]]]
+// WARP:             %[[E0:[0-9]+]] = llvm.extractvalue %[[D00]][0]
+// WARP:             %[[E1:[0-9]+]] = llvm.extractvalue %[[D00]][1]
+// WARP:             %[[E2:[0-9]+]] = llvm.extractvalue %[[D00]][2]
+// WARP:             %[[E3:[0-9]+]] = llvm.extractvalue %[[D00]][3]
+// WARP:             nvvm.mma.sync A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]]  B[{{.*}}]  C[%[[X2]], %[[X3]], %[[X6]], %[[X7]]]
+// WARP:             nvvm.mma.sync A[{{.*}}]  B[%[[B0]], %[[B1]]]  C[%[[X8]], %[[X9]], %[[X12]], %[[X13]]]
+// WARP:             nvvm.mma.sync A[{{.*}}]  B[{{.*}}]  C[%[[X10]], %[[X11]], %[[X14]], %[[X15]]]
+// WARP:             scf.yield %[[E0]], %[[E1]], %{{[^,]*}}, %{{[^,]*}}, %[[E2]], %[[E3]],
+// WARP:           %[[M0:[0-9]+]] = arith.addi %{{.*}}, %[[R0]]
+// WARP:           %[[N0:[0-9]+]] = arith.addi %{{.*}}, %[[C0]]
+// WARP:           %[[OLD:[0-9]+]] = memref.load %arg2[%[[M0]], %[[N0]]]
+// WARP:           arith.addf %[[OLD]], %[[ACC]]#0
 func.func @matmul(%a: memref<200x300xf32>, %b: memref<300x100xf32>, %c: memref<200x100xf32>) {
   linalg.matmul ins(%a, %b : memref<200x300xf32>, memref<300x100xf32>) outs(%c : memref<200x100xf32>)
   return

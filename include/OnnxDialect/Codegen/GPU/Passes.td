@@ -67,9 +67,13 @@ def GPUContractionKernels
     slices of both operands in workgroup memory, each thread accumulating a
     `thread-m` x `thread-n` sub-tile in registers, then adding it to the
     output. With `prefetch`, each thread loads its part of the next slice
-    into registers before computing on the staged one. Partial tiles read zeros and store nothing. Where the grid would
-    not fit at run time (an empty dim, more than 65535 blocks in y or z),
-    the original op runs instead (an `scf.if` holds both).
+    into registers before computing on the staged one. With `tf32`, each
+    warp computes a grid of 16x8 output tiles with `mma.sync.m16n8k8` on
+    TF32 operands (the f32 elements rounded to nearest as they are staged,
+    accumulated in f32; sm_80 or newer). Partial tiles read zeros and
+    store nothing. Where the grid would not fit at run time (an empty dim,
+    more than 65535 blocks in y or z), the original op runs instead (an
+    `scf.if` holds both).
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", /*default=*/"128",
@@ -85,8 +89,14 @@ def GPUContractionKernels
     Option<"prefetch", "prefetch", "bool", /*default=*/"true",
            "Load the next k-slice into registers while computing on the "
            "staged one">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Compute the products on the tensor cores (mma.sync.m16n8k8 with "
+           "TF32 operands, rounded to nearest; sm_80 or newer), each warp a "
+           "grid of 16x8 output tiles">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];

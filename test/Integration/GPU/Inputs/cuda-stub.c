@@ -126,9 +126,11 @@ CUresult cuModuleLoadDataEx(void **module, const void *image,
   directive(ptx, ".target ", target, sizeof(target));
   directive(ptx, ".entry ", entry, sizeof(entry));
   directive(ptx, ".version ", version, sizeof(version));
-  int externs = 0;
+  int externs = 0, mmas = 0;
   for (const char *p = ptx; (p = strstr(p, ".extern")) != NULL; ++p)
     ++externs;
+  for (const char *p = ptx; (p = strstr(p, "mma.sync")) != NULL; ++p)
+    ++mmas;
   long opt = -1;
   char *log = NULL;
   size_t logSize = 0;
@@ -141,8 +143,8 @@ CUresult cuModuleLoadDataEx(void **module, const void *image,
       logSize = (size_t)(uintptr_t)values[i];
   }
   record("cuModuleLoadDataEx ptx bytes=%zu version=%s target=%s entry=%s "
-         "externs=%d O=%ld",
-         strlen(ptx), version, target, entry, externs, opt);
+         "externs=%d O=%ld mma=%d",
+         strlen(ptx), version, target, entry, externs, opt, mmas);
   if (failing("load")) {
     if (log && logSize)
       snprintf(log, logSize, "ptxas fatal   : stub: unknown target");
