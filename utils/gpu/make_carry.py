@@ -120,8 +120,12 @@ def value_files(path, case_out, model):
     return True
 
 
-def build_case(onnx_run, device, chip, name, path, out):
-    case_out = os.path.join(out, "cases", name.replace("/", "__"))
+def build_case(onnx_run, device, chip, name, path, out, tf32=False):
+    """Compiles one node test into OUT/cases (with --gpu-tf32 under the
+    name's suffix __tf32, which run_carry.py checks with TF32's
+    tolerance)."""
+    case_out = os.path.join(out, "cases", name.replace("/", "__") +
+                            ("__tf32" if tf32 else ""))
     os.makedirs(case_out, exist_ok=True)
     if not tensor_files(path, case_out):
         shutil.rmtree(case_out)
@@ -138,7 +142,8 @@ def build_case(onnx_run, device, chip, name, path, out):
                           if i.name not in inits) + "\n")
     run = subprocess.run(
         [onnx_run, os.path.join(path, "model.onnx"), "--device", device,
-         "--gpu-chip", chip, "-o", os.path.join(case_out, "model.so")],
+         "--gpu-chip", chip, "-o", os.path.join(case_out, "model.so")] +
+        (["--gpu-tf32"] if tf32 else []),
         capture_output=True, text=True, timeout=600)
     if run.returncode != 0:
         shutil.rmtree(case_out)
@@ -261,9 +266,15 @@ def main():
     parser.add_argument("--chip", default="sm_90")
     parser.add_argument("--filter", default="")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--variants", default="",
+    parser.add_argument("--variants",
+                        default="tf32=true;tf32=true tile-k=16;"
+                        "tf32=true tile-k=32;"
+                        "tf32=true tile-n=128 tile-k=16",
                         help="';'-separated options of the matrix-product "
                         "kernels to compile MatMul 4096 with as well")
+    parser.add_argument("--tf32-filter", default=r"node/test_(conv|matmul|gemm)",
+                        help="node tests compiled with --gpu-tf32 as well "
+                        "(device cuda; '' for none)")
     parser.add_argument("--models", default="resnet50,bert",
                         help="bench/models.py models for the whole-model "
                         "benchmark, comma-separated ('' for none)")
@@ -281,11 +292,15 @@ def main():
     cases = [c for s, p in run_conformance.SUITES if s == "onnx-1.22/node"
              for c in run_conformance.discover(s, p)
              if re.search(args.filter, c[0])]
+    builds = [c + (False,) for c in cases]
+    if args.device == "cuda" and args.tf32_filter:
+        builds += [c + (True,) for c in cases
+                   if re.search(args.tf32_filter, c[0])]
     counts = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for name, status in pool.map(
                 lambda c: build_case(onnx_run, args.device, args.chip, c[0],
-                                     c[1], args.out), cases):
+                                     c[1], args.out, tf32=c[2]), builds):
             kind = status.split(":")[0]
             counts[kind] = counts.get(kind, 0) + 1
             if kind == "compile":
@@ -320,8 +335,8 @@ def main():
     with tarfile.open(args.out.rstrip("/") + ".tar.gz", "w:gz") as tar:
         tar.add(args.out, arcname=os.path.basename(args.out.rstrip("/")))
     size = os.path.getsize(args.out.rstrip("/") + ".tar.gz")
-    print("%d cases: %s; %s.tar.gz %.1f MB" % (
-        len(cases), ", ".join("%d %s" % (v, k) for k, v in sorted(counts.items())),
+    print("%d cases (%d with --gpu-tf32): %s; %s.tar.gz %.1f MB" % (
+        len(builds), len(builds) - len(cases), ", ".join("%d %s" % (v, k) for k, v in sorted(counts.items())),
         args.out.rstrip("/"), size / 1e6))
 
 
