@@ -559,6 +559,64 @@ bool mlir::onnx::runtime::copyFromGPUBuffer(void *host, const void *buffer,
          d->streamSynchronize(stream) == kSuccess;
 }
 
+namespace {
+/// The buffers of createDeviceBuffer that are live.
+struct DeviceBuffers {
+  std::mutex mutex;
+  std::unordered_set<void *> live;
+};
+DeviceBuffers &deviceBuffers() {
+  static DeviceBuffers *b = new DeviceBuffers;
+  return *b;
+}
+} // namespace
+
+bool mlir::onnx::runtime::createDeviceBuffer(const void *host, size_t bytes,
+                                             void *&buffer,
+                                             std::string &error) {
+  Driver *d = driver(&error);
+  if (!d)
+    return false;
+  void *block = nullptr;
+  size_t size = std::max<size_t>(bytes, 1);
+  if (CUresult r = allocateShared(*d, size, block); r != kSuccess) {
+    error = "out of memory: cannot allocate a device buffer of " +
+            std::to_string(bytes) + " bytes: " + describe(r);
+    return false;
+  }
+  // Outside a run: no error may end it (failRun), so the legacy stream,
+  // synchronized before returning, rather than the thread's.
+  CUresult r = kSuccess;
+  if (host && bytes)
+    r = d->memcpyAsync(reinterpret_cast<CUdeviceptr>(block),
+                       reinterpret_cast<CUdeviceptr>(host), bytes, nullptr);
+  if (r == kSuccess) {
+    prefetch(*d, block, size, nullptr);
+    r = d->streamSynchronize(nullptr);
+  }
+  if (r != kSuccess) {
+    freeShared(*d, block);
+    error = "cannot copy " + std::to_string(bytes) +
+            " bytes to the device: " + describe(r);
+    return false;
+  }
+  std::lock_guard<std::mutex> lock(deviceBuffers().mutex);
+  deviceBuffers().live.insert(block);
+  buffer = block;
+  return true;
+}
+
+bool mlir::onnx::runtime::freeDeviceBuffer(void *buffer) {
+  {
+    std::lock_guard<std::mutex> lock(deviceBuffers().mutex);
+    if (!deviceBuffers().live.erase(buffer))
+      return false;
+  }
+  if (Driver *d = driver())
+    freeShared(*d, buffer);
+  return true;
+}
+
 void mlir::onnx::runtime::freeGPUBuffer(void *ptr) {
   if (ptr && !release(ptr))
     _mlir_memref_to_llvm_free(ptr);

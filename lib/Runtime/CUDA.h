@@ -47,6 +47,17 @@ private:
 /// Frees a buffer that compiled GPU code returned (onnxd_gpu_free).
 void freeGPUBuffer(void *ptr);
 
+/// A buffer of `bytes` in memory the device reaches (managed memory,
+/// prefetched to the device; pinned host memory where the driver refuses
+/// managed memory), holding a copy of `host` (left as the driver gives it
+/// where `host` is null): onnxd_device_buffer_create. False with a one-line
+/// reason where there is no GPU or no memory.
+bool createDeviceBuffer(const void *host, size_t bytes, void *&buffer,
+                        std::string &error);
+
+/// Frees a buffer of createDeviceBuffer; false when `buffer` is not one.
+bool freeDeviceBuffer(void *buffer);
+
 /// Copies `bytes` of a buffer compiled GPU code returned into host memory
 /// by the driver (no page faults on managed memory); false where the driver
 /// refuses (then the caller copies on the host).

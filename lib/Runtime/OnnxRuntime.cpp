@@ -185,6 +185,29 @@ const char *onnxd_model_device(const onnxd_model *model) {
   return model && model->signature.onGPU() ? "cuda" : "cpu";
 }
 
+onnxd_status onnxd_device_buffer_create(const char *device, const void *host,
+                                        size_t bytes, void **buffer) {
+  std::string name = device ? device : "";
+  if (name != "cuda")
+    return fail(ONNXD_INVALID_ARGUMENT,
+                "device buffers: device '" + name +
+                    "' (only cuda has memory of its own)");
+  if (!buffer)
+    return fail(ONNXD_INVALID_ARGUMENT, "device buffers: no result pointer");
+  *buffer = nullptr;
+  std::string error;
+  if (!createDeviceBuffer(host, bytes, *buffer, error))
+    return fail(ONNXD_RUNTIME_ERROR, "device cuda: " + error);
+  return ONNXD_OK;
+}
+
+onnxd_status onnxd_device_buffer_free(void *buffer) {
+  if (buffer && !freeDeviceBuffer(buffer))
+    return fail(ONNXD_INVALID_ARGUMENT,
+                "onnxd_device_buffer_free: not a live device buffer");
+  return ONNXD_OK;
+}
+
 void onnxd_options_init(onnxd_options *options) {
   if (!options)
     return;

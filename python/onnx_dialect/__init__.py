@@ -14,6 +14,8 @@ integer arrays of their bit patterns (bfloat16: uint16; float8 and uint4/
 uint2/float4e2m1: uint8; int4/int2: int8, sign-extended), or as ml_dtypes'
 types when ml_dtypes is installed. Strings are numpy arrays of str (object
 dtype on output), sequences are lists, an optional is None or its value.
+OrtValue.ortvalue_from_numpy(a, "cuda") keeps an input on the GPU across
+runs (as with ONNX Runtime's CUDA OrtValues).
 
 The MLIR level: import_model, run_passes and export_model work on MLIR text
 (or bytecode) through the dialect's C API.
@@ -25,11 +27,13 @@ node or rule.
 
 from ._onnx_dialect import (CompileError, Error, FileError, InvalidArgument,
                             RunError, Unsupported)
-from ._session import (InferenceSession, NodeArg, compile, export_model,
-                       import_model, load, mpi_init, mpi_set_comm, run_passes)
+from ._session import (InferenceSession, NodeArg, OrtValue, compile,
+                       export_model, import_model, load, mpi_init, mpi_set_comm,
+                       run_passes)
 
 __all__ = [
-    "InferenceSession", "NodeArg", "compile", "load", "import_model",
+    "InferenceSession", "NodeArg", "OrtValue", "compile", "load",
+    "import_model",
     "run_passes", "export_model", "Error", "InvalidArgument", "CompileError",
     "FileError", "RunError", "Unsupported", "mpi_init", "mpi_set_comm",
 ]

@@ -59,6 +59,49 @@ def _gpu_tf32(gpu_tf32, device, providers):
     return False
 
 
+class OrtValue:
+    """A tensor to feed to run(), as onnxruntime.OrtValue.
+    ortvalue_from_numpy(array, "cuda") copies the array to the GPU once
+    (onnxd_device_buffer_create): runs of a session on device cuda given it
+    read it on the device instead of copying it over the bus each time (a
+    model's weights as inputs, an input reused by many runs). "cpu" keeps
+    the array. The device memory is freed with the value."""
+
+    def __init__(self, value, device):
+        self._value = value
+        self._device = device
+
+    @staticmethod
+    def ortvalue_from_numpy(array, device_type="cpu", device_id=0):
+        device = str(device_type).lower()
+        if device not in _PROVIDER_OF:
+            raise _native.Unsupported(
+                "device %r: 'cpu' and 'cuda' are supported" % (device_type,))
+        if device_id != 0:
+            raise _native.Unsupported(
+                "device_id %r: the GPU is chosen by ONNXD_CUDA_DEVICE "
+                "(docs/gpu.md); pass 0" % (device_id,))
+        array = np.asarray(array)
+        if device == "cpu":
+            return OrtValue(array, device)
+        return OrtValue(_native.DeviceTensor(array, device), device)
+
+    def device_name(self):
+        return self._device
+
+    def shape(self):
+        return list(self._value.shape)
+
+    def is_tensor(self):
+        return True
+
+    def numpy(self):
+        """A host copy of the tensor."""
+        if self._device == "cpu":
+            return self._value
+        return self._value.numpy()
+
+
 class NodeArg:
     """A graph input or output, as onnxruntime.NodeArg describes it."""
 
@@ -166,11 +209,13 @@ class InferenceSession:
 
     def run(self, output_names, input_feed, run_options=None):
         """Runs the model on input_feed (a dict name -> numpy array, list,
-        None, ...) and returns the outputs named by output_names (all of them
+        None, OrtValue, ...) and returns the outputs named by output_names (all of them
         when None or empty), in that order. Inputs are checked (names, element
         types, ranks, dims) before anything runs."""
         if not isinstance(input_feed, dict):
             raise TypeError("input_feed: a dict of input name -> value")
+        input_feed = {k: v._value if isinstance(v, OrtValue) else v
+                      for k, v in input_feed.items()}
         outputs = self._model.run(input_feed)
         if _ml_dtypes is not None:
             for i, view in enumerate(self._views):

@@ -198,6 +198,50 @@ ValueInfo describeValue(const onnxd_value_info &info) {
 // Models
 //===----------------------------------------------------------------------===//
 
+/// A tensor kept in device memory across runs (onnxd_device_buffer_create;
+/// OrtValue.ortvalue_from_numpy(a, "cuda") in Python): a run given it as an
+/// input reads it on the device.
+struct DeviceTensor {
+  void *data = nullptr;
+  std::vector<int64_t> shape;
+  int32_t dtype = ONNXD_UNDEFINED;
+  py::dtype npType;
+  size_t bytes = 0;
+
+  DeviceTensor(const py::array &source, const std::string &device) {
+    py::array array =
+        py::array::ensure(source, py::array::c_style | py::array::forcecast);
+    if (!array)
+      raise(ONNXD_INVALID_ARGUMENT, "a device tensor needs a numpy array");
+    npType = array.dtype();
+    dtype = onnxType(npType);
+    if (dtype == ONNXD_UNDEFINED || dtype == ONNXD_STRING)
+      raise(ONNXD_INVALID_ARGUMENT,
+            "a device tensor of numpy type " + std::string(py::str(npType)) +
+                ": only numbers and booleans go to the device");
+    shape.assign(array.shape(), array.shape() + array.ndim());
+    bytes = size_t(array.nbytes());
+    const void *host = array.data();
+    onnxd_status s;
+    {
+      py::gil_scoped_release release;
+      s = onnxd_device_buffer_create(device.c_str(), host, bytes, &data);
+    }
+    check(s);
+  }
+  DeviceTensor(const DeviceTensor &) = delete;
+  DeviceTensor &operator=(const DeviceTensor &) = delete;
+  ~DeviceTensor() { onnxd_device_buffer_free(data); }
+
+  /// A host copy (the buffer is managed memory: the host reads it).
+  py::array numpy() const {
+    py::array out(npType, shape);
+    if (bytes)
+      std::memcpy(out.mutable_data(), data, bytes);
+    return out;
+  }
+};
+
 /// What keeps the inputs of one run alive: converted arrays, shapes, UTF-8
 /// strings and the pointers to them, nested values.
 struct Arena {
@@ -361,6 +405,16 @@ py::object toPython(const onnxd_value &v) {
 
 void Model::bindTensor(const py::handle &object, const ValueInfo &info,
                        const std::string &what, onnxd_tensor &t, Arena &arena) {
+  if (py::isinstance<DeviceTensor>(object)) {
+    // Its device memory itself (the run checks its type and shape).
+    const DeviceTensor &d = object.cast<const DeviceTensor &>();
+    t.dtype = bindType(d.dtype, info.dtype, d.npType);
+    t.rank = int32_t(d.shape.size());
+    arena.shapes.push_back(d.shape);
+    t.shape = arena.shapes.back().data();
+    t.data = d.data;
+    return;
+  }
   py::array array;
   if (py::isinstance<py::array>(object)) {
     array = py::reinterpret_borrow<py::array>(object);
@@ -729,6 +783,15 @@ PYBIND11_MODULE(_onnx_dialect, m) {
       .def_readonly("dim_params", &ValueInfo::dimParams)
       .def_readonly("kind", &ValueInfo::kind)
       .def_readonly("type", &ValueInfo::type);
+
+  py::class_<DeviceTensor>(m, "DeviceTensor")
+      .def(py::init<const py::array &, const std::string &>(), py::arg("array"),
+           py::arg("device"))
+      .def("numpy", &DeviceTensor::numpy)
+      .def_property_readonly("shape",
+                             [](const DeviceTensor &d) { return d.shape; })
+      .def_property_readonly("dtype",
+                             [](const DeviceTensor &d) { return d.npType; });
 
   py::class_<Model>(m, "Model")
       .def_readonly("inputs", &Model::inputs)

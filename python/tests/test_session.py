@@ -218,6 +218,16 @@ def run_python(code, **env):
     return run.stdout
 
 
+def stub_driver():
+    """The recording stub of the CUDA driver in the build
+    (test/Integration/GPU/Inputs/cuda-stub.c); skips the test without it."""
+    stub = os.path.join(os.environ.get("ONNX_DIALECT_BUILD", "build"),
+                        "lib", "cuda-stub", "libcuda.so.1")
+    if not os.path.exists(stub):
+        pytest.skip("no CUDA driver stub (ONNX_DIALECT_BUILD)")
+    return stub
+
+
 def test_cuda_device(tmp_path):
     """Device cuda (docs/gpu.md): compiled here without a GPU; run through
     the driver, a stub of it here (test/Integration/GPU/Inputs/cuda-stub.c)
@@ -237,10 +247,7 @@ def test_cuda_device(tmp_path):
         "        print(e)\n" % EXAMPLE,
         ONNXD_CUDA_DRIVER=str(tmp_path / "none" / "libcuda.so.1"))
     assert out.count("device cuda: no CUDA driver") == 2, out
-    stub = os.path.join(os.environ.get("ONNX_DIALECT_BUILD", "build"),
-                        "lib", "cuda-stub", "libcuda.so.1")
-    if not os.path.exists(stub):
-        pytest.skip("no CUDA driver stub (ONNX_DIALECT_BUILD)")
+    stub = stub_driver()
     out = run_python(
         "import numpy as np, onnx_dialect\n"
         "s = onnx_dialect.InferenceSession(\n"
@@ -265,6 +272,79 @@ def test_cuda_device(tmp_path):
         ONNXD_CUDA_DRIVER=stub, ONNXD_CUDA_STUB_LOG=str(tmp_path / "tf32"))
     assert len(re.findall(r" mma=[1-9]",
                           open(tmp_path / "tf32").read())) == 2
+
+
+def test_device_inputs(tmp_path):
+    """OrtValue.ortvalue_from_numpy(a, "cuda") (onnxd_device_buffer_create):
+    copied to the device once; runs read it device to device (over the stub
+    driver, whose log says which way each copy goes)."""
+    stub = stub_driver()
+    out = run_python(
+        "import numpy as np, onnx_dialect\n"
+        "x = np.arange(3 * 28 * 28, dtype=np.float32).reshape(3, 1, 28, 28)\n"
+        "v = onnx_dialect.OrtValue.ortvalue_from_numpy(x, 'cuda', 0)\n"
+        "print(v.device_name(), v.shape(), np.array_equal(v.numpy(), x))\n"
+        "s = onnx_dialect.InferenceSession(\n"
+        "    %r, providers=['CUDAExecutionProvider'])\n"
+        "for _ in range(2):\n"
+        "    y, = s.run(None, {'image': v})\n"
+        "print(y.shape)\n"
+        "cpu = onnx_dialect.InferenceSession(%r)\n"
+        "want, = cpu.run(None, {'image': x})\n"
+        "got, = cpu.run(None, {'image': v})\n"
+        "print('cpu model', np.array_equal(got, want))\n"
+        "for bad in (np.array(['a']),):\n"
+        "    try:\n"
+        "        onnx_dialect.OrtValue.ortvalue_from_numpy(bad, 'cuda')\n"
+        "    except onnx_dialect.InvalidArgument as e:\n"
+        "        print(e)\n"
+        "try:\n"
+        "    s.run(None, {'image': onnx_dialect.OrtValue.ortvalue_from_numpy(\n"
+        "        np.ones((3, 1, 28, 28), np.float64), 'cuda')})\n"
+        "except onnx_dialect.Error as e:\n"
+        "    print(type(e).__name__)\n" % (EXAMPLE, EXAMPLE),
+        ONNXD_CUDA_DRIVER=stub, ONNXD_CUDA_STUB_LOG=str(tmp_path / "log"))
+    lines = out.splitlines()
+    assert lines[:3] == ["cuda [3, 1, 28, 28] True", "(3, 10)",
+                         "cpu model True"], out
+    assert "only numbers and booleans go to the device" in lines[3], out
+    assert lines[4] == "InvalidArgument", out
+    log = open(tmp_path / "log").read()
+    # 3x1x28x28 f32: copied to the device once, then device to device by
+    # each run (the entry's copy of its input).
+    assert log.count("cuMemcpyAsync bytes=9408 host->device") == 1, log
+    assert log.count("cuMemcpyAsync bytes=9408 device->device") == 2, log
+    # Without a driver: an error saying so; cpu values need none.
+    out = run_python(
+        "import numpy as np, onnx_dialect\n"
+        "v = onnx_dialect.OrtValue.ortvalue_from_numpy(np.ones(2), 'cpu')\n"
+        "print(v.device_name(), v.numpy().tolist())\n"
+        "for args in ((np.ones(2), 'cuda'), (np.ones(2), 'cuda', 1),\n"
+        "             (np.ones(2), 'tpu')):\n"
+        "    try:\n"
+        "        onnx_dialect.OrtValue.ortvalue_from_numpy(*args)\n"
+        "    except onnx_dialect.Error as e:\n"
+        "        print(type(e).__name__, e)\n",
+        ONNXD_CUDA_DRIVER=str(tmp_path / "none" / "libcuda.so.1"))
+    lines = out.splitlines()
+    assert lines[0] == "cpu [1.0, 1.0]", out
+    assert lines[1].startswith("RunError device cuda: no CUDA driver"), out
+    assert lines[2].startswith("Unsupported device_id 1"), out
+    assert lines[3].startswith("Unsupported device 'tpu'"), out
+    # The C API's own checks: another device, a pointer not its own.
+    import ctypes
+    lib = ctypes.CDLL(os.path.join(
+        os.environ.get("ONNX_DIALECT_BUILD", "build"), "lib",
+        "libOnnxDialectRuntime.so"))
+    lib.onnxd_last_error.restype = ctypes.c_char_p
+    lib.onnxd_device_buffer_free.argtypes = [ctypes.c_void_p]
+    buf = ctypes.c_void_p()
+    assert lib.onnxd_device_buffer_create(b"cpu", None, 4,
+                                          ctypes.byref(buf)) != 0
+    assert b"only cuda has memory of its own" in lib.onnxd_last_error()
+    assert lib.onnxd_device_buffer_free(ctypes.c_void_p(4096)) != 0
+    assert b"not a live device buffer" in lib.onnxd_last_error()
+    assert lib.onnxd_device_buffer_free(None) == 0
 
 
 def test_gpu_tf32(tmp_path):

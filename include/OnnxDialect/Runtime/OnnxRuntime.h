@@ -247,6 +247,23 @@ onnxd_status onnxd_device_check(const char *device);
 /** Where a model's kernels run: "cpu" or "cuda". */
 const char *onnxd_model_device(const onnxd_model *model);
 
+/** A buffer on `device` ("cuda") holding a copy of the `bytes` bytes at
+ *  `host` (uninitialized where `host` is NULL), for inputs that stay on the
+ *  device across runs, as ONNX Runtime's IOBinding with CUDA OrtValues: a
+ *  tensor whose data is such a buffer is read by a model on that device
+ *  device to device instead of over the bus (weights given as inputs, an
+ *  input reused by many runs). Managed memory prefetched to the device, so
+ *  host code (and CPU models) may also read it, slowly. *buffer receives
+ *  it; free it with onnxd_device_buffer_free. ONNXD_INVALID_ARGUMENT for
+ *  another device, ONNXD_RUNTIME_ERROR without a GPU or memory. */
+onnxd_status onnxd_device_buffer_create(const char *device, const void *host,
+                                        size_t bytes, void **buffer);
+
+/** Frees a buffer of onnxd_device_buffer_create (NULL: nothing);
+ *  ONNXD_INVALID_ARGUMENT (nothing freed) for a pointer that is not a live
+ *  one. */
+onnxd_status onnxd_device_buffer_free(void *buffer);
+
 /** Sets the defaults (opt_level 3, one thread, the host CPU, codegen on). */
 void onnxd_options_init(onnxd_options *options);
 

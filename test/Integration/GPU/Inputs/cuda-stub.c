@@ -226,6 +226,41 @@ CUresult cuEventElapsedTime_v2(float *ms, void *start, void *stop) {
   return kSuccess;
 }
 
+/* The stub's blocks ("device" memory), so that copies say which way they
+   go. */
+enum { kMaxBlocks = 1 << 16 };
+static struct {
+  uintptr_t start;
+  size_t bytes;
+} blocks[kMaxBlocks];
+static size_t numBlocks;
+
+static void remember(uintptr_t start, size_t bytes) {
+  for (size_t i = 0; i < numBlocks; ++i)
+    if (blocks[i].bytes == 0) {
+      blocks[i].start = start;
+      blocks[i].bytes = bytes ? bytes : 1;
+      return;
+    }
+  if (numBlocks < kMaxBlocks) {
+    blocks[numBlocks].start = start;
+    blocks[numBlocks++].bytes = bytes ? bytes : 1;
+  }
+}
+
+static void forget(uintptr_t start) {
+  for (size_t i = 0; i < numBlocks; ++i)
+    if (blocks[i].start == start)
+      blocks[i].bytes = 0;
+}
+
+static const char *side(uint64_t ptr) {
+  for (size_t i = 0; i < numBlocks; ++i)
+    if (ptr >= blocks[i].start && ptr < blocks[i].start + blocks[i].bytes)
+      return "device";
+  return "host";
+}
+
 static CUresult allocate(uint64_t *ptr, size_t bytes, const char *what) {
   if (failing("alloc"))
     return kOutOfMemory;
@@ -234,6 +269,7 @@ static CUresult allocate(uint64_t *ptr, size_t bytes, const char *what) {
     return kOutOfMemory;
   memset(block, 0, bytes);
   *ptr = (uint64_t)(uintptr_t)block;
+  remember((uintptr_t)block, bytes);
   record("%s bytes=%zu", what, bytes);
   return kSuccess;
 }
@@ -255,6 +291,7 @@ CUresult cuMemHostAlloc(void **ptr, size_t bytes, unsigned flags) {
 
 CUresult cuMemFreeHost(void *ptr) {
   record("cuMemFreeHost");
+  forget((uintptr_t)ptr);
   free(ptr);
   return kSuccess;
 }
@@ -264,12 +301,13 @@ CUresult cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
 }
 
 CUresult cuMemFree_v2(uint64_t ptr) {
+  forget((uintptr_t)ptr);
   free((void *)(uintptr_t)ptr);
   return kSuccess;
 }
 
 CUresult cuMemcpyAsync(uint64_t dst, uint64_t src, size_t bytes, void *stream) {
-  record("cuMemcpyAsync bytes=%zu", bytes);
+  record("cuMemcpyAsync bytes=%zu %s->%s", bytes, side(src), side(dst));
   memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
   return kSuccess;
 }
