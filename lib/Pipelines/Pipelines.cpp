@@ -228,7 +228,7 @@ void mlir::onnx::buildLowerToNVVMPipeline(OpPassManager &pm,
   addPipeline(pm, "func.func(convert-linalg-to-loops)");
   addHostToLLVM(pm, /*runtimeAllocator=*/true);
   addPipeline(pm, "gpu-to-llvm,reconcile-unrealized-casts,"
-                  "onnx-gpu-runtime-calls,"
+                  "onnx-gpu-runtime-calls,onnx-gpu-defer-syncs,"
                   "gpu-module-to-binary{format=isa}");
 }
 

@@ -318,12 +318,14 @@ std::string firstEntry(const char *image) {
   return std::string(entry, n);
 }
 
+/// The stream of this thread (null until it is first needed).
+thread_local CUstream currentStream = nullptr;
+
 CUstream threadStream() {
-  static thread_local CUstream stream = nullptr;
-  if (!stream)
-    check(requireDriver().streamCreate(&stream, kStreamNonBlocking),
+  if (!currentStream)
+    check(requireDriver().streamCreate(&currentStream, kStreamNonBlocking),
           "cuStreamCreate");
-  return stream;
+  return currentStream;
 }
 
 //===----------------------------------------------------------------------===//
@@ -407,7 +409,12 @@ struct Pool {
   std::mutex mutex;
   /// Live blocks, by the pointer compiled code got.
   std::unordered_map<void *, LiveBlock> live;
-  std::map<size_t, std::vector<void *>> freed; // driver blocks by size
+  /// Freed driver blocks by size, each with the stream of the thread that
+  /// freed it while that stream may still have had work using it (launches
+  /// are queued without waiting: onnx-gpu-defer-syncs), else null. A block
+  /// goes only to that stream (which runs after that work) until the
+  /// stream is next synchronized; a null one to any.
+  std::map<size_t, std::vector<std::pair<void *, CUstream>>> freed;
   size_t freedBytes = 0;
 };
 
@@ -426,10 +433,16 @@ void *allocate(size_t size, size_t alignment) {
   {
     std::lock_guard<std::mutex> lock(p.mutex);
     auto it = p.freed.find(bytes);
-    if (it != p.freed.end() && !it->second.empty()) {
-      block = it->second.back();
-      it->second.pop_back();
-      p.freedBytes -= bytes;
+    if (it != p.freed.end()) {
+      std::vector<std::pair<void *, CUstream>> &blocks = it->second;
+      for (size_t i = blocks.size(); i-- > 0;) {
+        if (blocks[i].second && blocks[i].second != currentStream)
+          continue;
+        block = blocks[i].first;
+        blocks.erase(blocks.begin() + i);
+        p.freedBytes -= bytes;
+        break;
+      }
     }
   }
   if (!block) {
@@ -460,14 +473,29 @@ bool release(void *ptr) {
   size_t bytes = it->second.bytes;
   p.live.erase(it);
   if (p.freedBytes + bytes <= kCacheLimit) {
-    p.freed[bytes].push_back(block);
+    p.freed[bytes].push_back({block, currentStream});
     p.freedBytes += bytes;
     return true;
   }
   lock.unlock();
-  if (Driver *d = driver())
+  if (Driver *d = driver()) {
+    // Work queued on this thread's stream may still use it.
+    if (currentStream)
+      d->streamSynchronize(currentStream);
     freeShared(*d, block);
+  }
   return true;
+}
+
+/// After `stream` was synchronized: the blocks its thread freed may go to
+/// any stream.
+void streamIdle(CUstream stream) {
+  Pool &p = pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  for (auto &[bytes, blocks] : p.freed)
+    for (auto &[block, owner] : blocks)
+      if (owner == stream)
+        owner = nullptr;
 }
 
 /// Managed memory that the host wrote migrates to the device page by page
@@ -553,10 +581,13 @@ bool mlir::onnx::runtime::copyFromGPUBuffer(void *host, const void *buffer,
   if (!d || bytes == 0)
     return bytes == 0;
   CUstream stream = threadStream();
-  return d->memcpyAsync(reinterpret_cast<CUdeviceptr>(host),
-                        reinterpret_cast<CUdeviceptr>(buffer), bytes,
-                        stream) == kSuccess &&
-         d->streamSynchronize(stream) == kSuccess;
+  if (d->memcpyAsync(reinterpret_cast<CUdeviceptr>(host),
+                     reinterpret_cast<CUdeviceptr>(buffer), bytes,
+                     stream) != kSuccess ||
+      d->streamSynchronize(stream) != kSuccess)
+    return false;
+  streamIdle(stream);
+  return true;
 }
 
 namespace {
@@ -871,6 +902,18 @@ void mgpuLaunchKernel(void *fn, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
     failRun("launching kernel " + kernelName(fn) + " (" +
             std::to_string(gridX) + " blocks of " + std::to_string(blockX) +
             " threads): " + describe(r));
+  // Compiled code queues launches without waiting (onnx-gpu-defer-syncs);
+  // ONNXD_CUDA_SYNC=launch waits for each, as before that pass (to tell a
+  // kernel's fault from a missing synchronization).
+  static const bool syncEach = [] {
+    const char *env = std::getenv("ONNXD_CUDA_SYNC");
+    return env && std::string(env) == "launch";
+  }();
+  if (syncEach) {
+    check(d.streamSynchronize(stream),
+          ("kernel " + kernelName(fn) + " failed").c_str());
+    streamIdle(static_cast<CUstream>(stream));
+  }
 }
 
 void *mgpuStreamCreate() { return threadStream(); }
@@ -881,6 +924,7 @@ void mgpuStreamDestroy(void *stream) {}
 void mgpuStreamSynchronize(void *stream) {
   Driver &d = requireDriver();
   check(d.streamSynchronize(stream), "a kernel failed");
+  streamIdle(static_cast<CUstream>(stream));
   if (!pendingTimes.empty())
     collectKernelTimes(d);
 }

@@ -145,6 +145,28 @@ def GPURuntimeCalls : Pass<"onnx-gpu-runtime-calls", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def GPUDeferSyncs : Pass<"onnx-gpu-defer-syncs", "::mlir::ModuleOp"> {
+  let summary = "Launch kernels without waiting for them; synchronize only "
+                "where the host touches memory";
+  let description = [{
+    Runs on the host's LLVM dialect, after `gpu-to-llvm` and
+    `onnx-gpu-runtime-calls`. A synchronous `gpu.launch_func` becomes, when
+    LLVM IR is emitted, a launch on a new stream followed by a
+    synchronization; and each copy (`mgpuMemcpy`) is followed by one. Here
+    every launch goes to the stream of `mgpuStreamCreate` (the runtime's
+    stream of the thread, lib/Runtime/CUDA.cpp) without a synchronization,
+    the synchronizations after copies are dropped, and one is put back
+    before each operation of the host that may read or write memory while
+    a launch or a copy may still be pending on any path that reaches it (a
+    forward data flow over the function's blocks), and before each return.
+    Kernels and copies run in order on the one stream; allocating and
+    freeing buffers through the runtime (a pool) and reading a global's
+    device copy need no synchronization.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def GPUToNVVM : Pass<"onnx-gpu-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower a kernel module to the LLVM and NVVM dialects without "
                 "libdevice";

@@ -193,6 +193,7 @@ CUresult cuStreamCreate(void **stream, unsigned flags) {
 CUresult cuStreamDestroy_v2(void *stream) { return kSuccess; }
 
 CUresult cuStreamSynchronize(void *stream) {
+  record("cuStreamSynchronize");
   return failing("sync") ? kIllegalAddress : kSuccess;
 }
 
