@@ -897,9 +897,9 @@ static unsigned codeGenParts(const llvm::Module &module) {
 /// Splits `module` into `n` modules that link back into it, each with
 /// whole functions: the functions go to the part with the fewest
 /// instructions so far, largest first, and the global variables to the part
-/// with the fewest bytes. Local symbols become hidden global ones (a part
-/// may use what another defines); `llvm.*` arrays (constructors) stay in
-/// part 0.
+/// with the fewest bytes. Local and linkonce symbols become hidden global
+/// ones (a part may use what another defines); `llvm.*` arrays
+/// (constructors) stay in part 0.
 static void
 splitByFunctions(llvm::Module &module, unsigned n,
                  llvm::function_ref<void(std::unique_ptr<llvm::Module>)> take) {
@@ -911,7 +911,10 @@ splitByFunctions(llvm::Module &module, unsigned n,
       continue;
     if (!gv.hasName())
       gv.setName("onnxd_unnamed");
-    if (gv.hasLocalLinkage()) {
+    // A linkonce definition (convert-math-to-funcs' __mlir_math_ipowi_*)
+    // would be dropped by its part's optimizer when only another part
+    // calls it: it becomes a hidden external one too.
+    if (gv.hasLocalLinkage() || gv.hasLinkOnceLinkage()) {
       gv.setLinkage(llvm::GlobalValue::ExternalLinkage);
       gv.setVisibility(llvm::GlobalValue::HiddenVisibility);
     }
