@@ -932,8 +932,9 @@ class Pool:
     """--jobs worker processes; a case that runs past --case-timeout is
     killed and reported as a hang, a worker that dies as a crash."""
 
-    def __init__(self, args):
+    def __init__(self, args, env=None):
         self.args = args
+        self.env = dict(os.environ, **(env or {}))
         self.lock = threading.Lock()
         self.results = {}
 
@@ -942,7 +943,7 @@ class Pool:
         return subprocess.Popen(
             [sys.executable, os.path.abspath(__file__), self.args.dir, "--worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
-            bufsize=0), log
+            bufsize=0, env=self.env), log
 
     def loop(self, n, queue, deadline):
         proc, log = None, None
@@ -979,6 +980,33 @@ class Pool:
             proc.wait()
 
 
+def rerun_with_waits(args, failed):
+    """Runs the failed cases again with ONNXD_CUDA_SYNC=launch (the runtime
+    waits after each launch, as compiled code did before
+    onnx-gpu-defer-syncs): a case that passes then points at a missing wait,
+    one that fails again at its kernels (or the CPU's expected failures)."""
+    if not failed or not args.rerun_budget:
+        return
+    failed = failed[:args.rerun_limit]
+    pool = Pool(args, env={"ONNXD_CUDA_SYNC": "launch"})
+    queue = list(failed)
+    start = time.time()
+    print("== the %d failed cases again, waiting after each launch "
+          "(ONNXD_CUDA_SYNC=launch)" % len(failed), flush=True)
+    threads = [threading.Thread(target=pool.loop,
+                                args=(n, queue, start + args.rerun_budget))
+               for n in range(args.jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    now_pass = sorted(c for c, r in pool.results.items() if r == "pass")
+    print("waiting after each launch: %d of %d rerun pass%s" % (
+        len(now_pass), len(pool.results),
+        (" (a missing wait in the compiled code: %s)" % ", ".join(now_pass))
+        if now_pass else ""), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dir", nargs="?", default=os.path.dirname(os.path.abspath(__file__)))
@@ -990,6 +1018,11 @@ def main():
                         help="seconds after which no new case starts")
     parser.add_argument("--json", help="writes {case: result} there")
     parser.add_argument("--logs", default=None, help="the workers' stderr")
+    parser.add_argument("--rerun-budget", type=float, default=60,
+                        help="seconds to rerun failed cases with a wait "
+                        "after each launch (0: none)")
+    parser.add_argument("--rerun-limit", type=int, default=60,
+                        help="how many failed cases to rerun at most")
     parser.add_argument("--model-filter", default="",
                         help="the model entries ('resnet50 b32', ...) to run")
     parser.add_argument("--model-kernel-times", action="store_true",
@@ -1051,6 +1084,7 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1, sort_keys=True)
+    rerun_with_waits(args, [c for c, r in sorted(results.items()) if r != "pass"])
     if os.path.isdir(os.path.join(args.dir, "bench")) and args.bench_runs > 0:
         bench(rt, os.path.join(args.dir, "bench"), args.bench_runs)
     if (os.path.exists(os.path.join(args.dir, "models", "manifest.json")) and
