@@ -6,8 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// onnx-gpu-contraction-kernels (Passes.td): each f32 linalg contraction on
-// buffers (MatMul, Gemm, batched and transposed products: any op whose body
+// onnx-gpu-contraction-kernels (Passes.td): each linalg contraction into an
+// f32 buffer (of f32 operands, or f16/bf16 ones extended to f32 as they are
+// loaded) (MatMul, Gemm, batched and transposed products: any op whose body
 // multiplies and adds and whose dims are batch, m, n and k) becomes one
 // gpu.launch of a shared-memory kernel, the shape shared/notes/gpu-path.md
 // section 7 measured in PTX: a block computes a tileM x tileN tile of the
@@ -85,15 +86,28 @@ struct Dims {
   unsigned lhs = 0, rhs = 1;
 };
 
-/// Two f32 buffers in, one out (the callers check that the body multiplies
-/// and adds).
+/// Two buffers in, one f32 buffer out (the callers check that the body
+/// multiplies and adds). The inputs are f32, or f16 or bf16 that the body
+/// only extends to f32 (an f16 MatMul accumulates in f32: the product is
+/// f32's too), which the kernel does as it loads them.
 static bool isF32BufferProduct(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1)
     return false;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type || !type.getElementType().isF32() || type.getMemorySpace())
+    if (!type || type.getMemorySpace())
+      return false;
+    Type element = type.getElementType();
+    if (element.isF32())
+      continue;
+    if (!op.isDpsInput(&operand) || !isa<Float16Type, BFloat16Type>(element))
+      return false;
+    BlockArgument arg = op.getMatchingBlockArgument(&operand);
+    if (arg.use_empty() || !llvm::all_of(arg.getUsers(), [](Operation *user) {
+          auto ext = dyn_cast<arith::ExtFOp>(user);
+          return ext && ext.getType().isF32();
+        }))
       return false;
   }
   return true;
@@ -297,6 +311,8 @@ SmallVector<Value> KernelBuilder::loadStage(const Stage &stage, Value k0,
     delinearize(arith::MinUIOp::create(b, loc, gk, lastK), dims.k, loops);
     Value v = memref::LoadOp::create(b, loc, stage.operand->get(),
                                      operandIndices(*stage.operand, loops));
+    if (!v.getType().isF32()) // f16 or bf16, which the body extends
+      v = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
     values.push_back(arith::SelectOp::create(b, loc, in, v, zero));
   }
   return values;

@@ -233,6 +233,44 @@ func.func @conv(%in: memref<2x3x6x6xf32>, %filter: memref<5x3x3x3xf32>, %out: me
 
 // -----
 
+// f16 operands that the body extends to f32 (an f16 MatMul, which
+// accumulates in f32): extended as they are loaded, staged as f32.
+// CHECK-LABEL: func.func @f16_operands
+// CHECK:       gpu.launch
+// CHECK-SAME:    workgroup(%{{.*}} : memref<8x128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x64xf32, #gpu.address_space<workgroup>>)
+// CHECK:         memref.load %arg0{{.*}} : memref<64x32xf16>
+// CHECK-NEXT:    arith.extf {{.*}} : f16 to f32
+// CHECK:         memref.load %arg1{{.*}} : memref<32x16xbf16>
+// CHECK-NEXT:    arith.extf {{.*}} : bf16 to f32
+// CHECK:       } else {
+// CHECK:         linalg.matmul
+func.func @f16_operands(%a: memref<64x32xf16>, %b: memref<32x16xbf16>, %c: memref<64x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x16xbf16>) outs(%c : memref<64x16xf32>)
+  return
+}
+
+// -----
+
+// A product computed in f16 (its body multiplies f16 values) is not an f32
+// product: it stays as it is.
+// CHECK-LABEL: func.func @f16_product
+// CHECK-NOT:   gpu.launch
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @f16_product(%a: memref<64x32xf16>, %b: memref<32x16xf16>, %c: memref<64x16xf32>) {
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<64x32xf16>, memref<32x16xf16>) outs(%c : memref<64x16xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %p = arith.mulf %x, %y : f16
+    %e = arith.extf %p : f16 to f32
+    %s = arith.addf %acc, %e : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // Depthwise convolutions stay as they are.
 // CHECK-LABEL: func.func @depthwise
 // CHECK-NOT:   gpu.launch

@@ -59,7 +59,9 @@ def GPUContractionKernels
                 "shared-memory GPU kernels";
   let description = [{
     Runs on buffers, before `convert-linalg-to-parallel-loops`. Each linalg
-    op on f32 buffers that is a contraction (its body multiplies and adds;
+    op into an f32 buffer, from f32 buffers or from f16/bf16 ones whose
+    elements the body only extends to f32, that is a contraction (its body
+    multiplies and adds;
     its dims are batch dims, one m, one n and one k, with projected
     permutations as indexing maps: MatMul, Gemm, batched, broadcast and
     transposed products) becomes a `gpu.launch`: one block per
