@@ -165,6 +165,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "(onnx-gpu-contraction-kernels); false: one thread per "
                      "output element like other ops"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> reductionKernels{
+      *this, "reduction-kernels",
+      llvm::cl::desc("Row reductions with a warp per row "
+                     "(onnx-gpu-reduction-kernels); false: one thread per "
+                     "output element like other ops"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> tf32{
       *this, "tf32",
       llvm::cl::desc("f32 matrix products and convolutions on the tensor "

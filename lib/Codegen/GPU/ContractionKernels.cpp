@@ -445,7 +445,7 @@ void KernelBuilder::build(ArrayRef<Value> loopSizes) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    b.clone(*op.getOperation());
+    b.clone(*op.getOperation())->setAttr(kGPUFallbackAttr, b.getUnitAttr());
   }
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
 
@@ -628,7 +628,7 @@ struct GPUContractionKernels
     }
     std::vector<std::pair<linalg::LinalgOp, Dims>> matches;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (op->getParentOfType<gpu::LaunchOp>())
+      if (op->getParentOfType<gpu::LaunchOp>() || op->hasAttr(kGPUFallbackAttr))
         return;
       if (std::optional<Dims> dims = matchContraction(op))
         matches.push_back({op, *dims});

@@ -135,6 +135,11 @@ bool mlir::onnx::canRunOnDevice(Operation *root, std::string &why) {
   return !result.wasInterrupted();
 }
 
+bool mlir::onnx::canRunInKernel(Operation *op) {
+  std::string why;
+  return isDeviceOp(op) && canRunOnDevice(op, why);
+}
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//

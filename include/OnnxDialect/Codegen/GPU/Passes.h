@@ -37,6 +37,15 @@ inline constexpr const char *kGPUGlobalsAttr = "onnx.gpu_globals";
 /// onnx-gpu-to-nvvm lowers; if not, `why` says what stops it.
 bool canRunOnDevice(Operation *op, std::string &why);
 
+/// Marks the original op that a product or reduction kernel keeps for the
+/// grids it cannot launch (in the else of their scf.if): the other kernel
+/// passes leave it as it is.
+inline constexpr const char *kGPUFallbackAttr = "onnx.gpu_fallback";
+
+/// Whether `op` itself (an op of a linalg body, say) can be cloned into a
+/// kernel: canRunOnDevice's test of each op it holds, applied to `op`.
+bool canRunInKernel(Operation *op);
+
 #define GEN_PASS_DECL
 #include "OnnxDialect/Codegen/GPU/Passes.h.inc"
 

@@ -104,6 +104,32 @@ def GPUContractionKernels
                            "::mlir::scf::SCFDialect"];
 }
 
+def GPUReductionKernels
+    : Pass<"onnx-gpu-reduction-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Turn row reductions on buffers into kernels with a warp per "
+                "row";
+  let description = [{
+    Runs on buffers, before `convert-linalg-to-parallel-loops` (which would
+    give each output element one thread looping over its row: a warp's
+    loads then touch 32 rows at once). Each linalg op with one f32 output
+    whose body combines the output with a value computed from the inputs by
+    `addf`, `mulf`, `maximumf`, `maxnumf`, `minimumf` or `minnumf`, whose
+    reduced dims are the innermost of a contiguous input and, statically,
+    at least 32 elements (or dynamic), becomes a `gpu.launch` of blocks of
+    8 warps, a warp per output element: its lanes combine every 32nd
+    element of the row (consecutive lanes reading consecutive elements),
+    then the warp combines the lanes' values by shuffles (`gpu.shuffle xor`
+    16, 8, 4, 2, 1) and its first lane combines the result into the output.
+    The order of the combination differs from the loop's (as the CPU's
+    vectorized reductions do). Where the grid would not fit (no row, more
+    than 2^31 - 1 blocks) the original op runs instead.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def GPUDeviceMemory : Pass<"onnx-gpu-device-memory", "::mlir::ModuleOp"> {
   let summary = "Put the entry's inputs in buffers the device reaches and "
                 "name the globals the kernels read";

@@ -1,0 +1,145 @@
+// RUN: onnx-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-reduction-kernels))' | FileCheck %s
+
+// A row sum: blocks of 8 warps (256 threads), a warp per row (64 rows: 8
+// blocks); lane l adds elements l, l + 32, ... of its row, the warp adds
+// its lanes' sums by 5 xor shuffles, lane 0 adds the result to the output.
+// Where the grid does not fit, the op runs as before.
+// CHECK-LABEL: func.func @row_sum
+// CHECK:       scf.if
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %[[BLOCKS:[^,]*]], {{.*}} threads(%[[TID:[^,]*]], {{.*}} in (%{{.*}} = %c256
+// CHECK:           %[[LANE:.*]] = arith.remui %[[TID]], %c32
+// CHECK:           %[[WARP:.*]] = arith.divui %[[TID]], %c32
+// CHECK:           %[[ROW:.*]] = arith.addi %{{.*}}, %[[WARP]]
+// CHECK:           %[[IN:.*]] = arith.cmpi ult, %[[ROW]]
+// CHECK:           scf.if %[[IN]] {
+// CHECK:             %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:             %[[SUM:.*]] = scf.for %[[K:.*]] = %[[LANE]] to %{{.*}} step %c32{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// CHECK:               %[[X:.*]] = memref.load %arg0[%{{.*}}, %{{.*}}] : memref<64x768xf32>
+// CHECK:               %[[NEXT:.*]] = arith.addf %[[ACC]], %[[X]] : f32
+// CHECK:               scf.yield %[[NEXT]]
+// CHECK:             gpu.shuffle  xor %[[SUM]], %c16_i32
+// CHECK-COUNT-4:     gpu.shuffle  xor
+// CHECK:             %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0
+// CHECK:             scf.if %[[FIRST]] {
+// CHECK:               %[[OLD:.*]] = memref.load %arg1
+// CHECK:               %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} : f32
+// CHECK:               memref.store %[[NEW]], %arg1
+// CHECK:           gpu.terminator
+// CHECK:       } else {
+// CHECK:         linalg.generic
+func.func @row_sum(%x: memref<64x768xf32>, %y: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x768xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The variance of LayerNormalization: the body's other ops are computed per
+// element (the row's mean read at the row), the lanes start from the
+// identity of maximumf for a maximum.
+// CHECK-LABEL: func.func @squares
+// CHECK:         scf.for
+// CHECK:           memref.load %arg0
+// CHECK:           memref.load %arg1
+// CHECK:           arith.subf
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK-COUNT-5: gpu.shuffle
+// CHECK-LABEL: func.func @row_max
+// CHECK:         arith.constant 0xFF800000 : f32
+// CHECK:         scf.for
+// CHECK:           arith.maximumf
+// CHECK-COUNT-5: gpu.shuffle
+// CHECK:         arith.maximumf
+func.func @squares(%x: memref<64x768xf32>, %mean: memref<64xf32>, %y: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x, %mean : memref<64x768xf32>, memref<64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %sq = arith.mulf %d, %d : f32
+    %s = arith.addf %out, %sq : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @row_max(%x: memref<8x100xf32>, %y: memref<8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8x100xf32>) outs(%y : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.maximumf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Left as they are: a column sum (the reduced dim is not the innermost: a
+// warp would read 32 rows apart), rows shorter than a warp, an arg-max-like
+// body (it reads the index), an integer sum.
+// CHECK-LABEL: func.func @left
+// CHECK-NOT:   gpu.launch
+// CHECK-COUNT-4: linalg.generic
+func.func @left(%x: memref<768x64xf32>, %y: memref<64xf32>, %s: memref<64x8xf32>, %z: memref<64xf32>, %i: memref<64x768xi32>, %j: memref<64xi32>, %w: memref<64x768xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<768x64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %out, %in : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%s : memref<64x8xf32>) outs(%z : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %out, %in : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%w : memref<64x768xf32>) outs(%z : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %k = linalg.index 1 : index
+    %kf = arith.index_cast %k : index to i32
+    %f = arith.sitofp %kf : i32 to f32
+    %p = arith.mulf %in, %f : f32
+    %r = arith.addf %out, %p : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%i : memref<64x768xi32>) outs(%j : memref<64xi32>) {
+  ^bb0(%in: i32, %out: i32):
+    %r = arith.addi %out, %in : i32
+    linalg.yield %r : i32
+  }
+  return
+}
+
+// -----
+
+// The op a product or reduction kernel keeps for grids it cannot launch
+// stays as it is.
+// CHECK-LABEL: func.func @fallback
+// CHECK-NOT:   gpu.launch
+// CHECK:       linalg.generic
+func.func @fallback(%x: memref<64x768xf32>, %y: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x768xf32>) outs(%y : memref<64xf32>) attrs = {onnx.gpu_fallback} {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Dynamic sizes: the grid and the row length at run time.
+// CHECK-LABEL: func.func @dynamic
+// CHECK:         memref.dim %arg0, %c0
+// CHECK:         memref.dim %arg0, %c1
+// CHECK:         gpu.launch
+// CHECK-COUNT-5:   gpu.shuffle
+func.func @dynamic(%x: memref<?x?xf32>, %y: memref<?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?x?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
