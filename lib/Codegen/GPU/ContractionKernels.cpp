@@ -26,9 +26,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelUtils.h"
 #include "OnnxDialect/Codegen/GPU/Passes.h"
 
-#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -191,12 +191,7 @@ private:
   }
   /// The indices of `operand` for the loop dims' values `loops`.
   SmallVector<Value> operandIndices(OpOperand &operand, ArrayRef<Value> loops) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    SmallVector<Value> indices;
-    for (AffineExpr expr : map.getResults())
-      indices.push_back(
-          affine::expandAffineExpr(b, loc, expr, loops, ValueRange()));
-    return indices;
+    return operandIndicesAt(b, loc, op, operand, loops);
   }
   /// True when the innermost index of `operand` depends on k dims only.
   bool innermostIsK(OpOperand &operand) {
@@ -211,20 +206,13 @@ private:
   }
   /// The product of the sizes of `group`.
   Value groupSize(ArrayRef<unsigned> group, ArrayRef<Value> sizes) {
-    Value size = sizes[group.front()];
-    for (unsigned d : group.drop_front())
-      size = arith::MulIOp::create(b, loc, size, sizes[d]);
-    return size;
+    return loopProduct(b, loc, group, sizes);
   }
   /// Sets the loop values of `group` from their linear index (the last
   /// dim fastest).
   void delinearize(Value linear, ArrayRef<unsigned> group,
                    SmallVectorImpl<Value> &loops) {
-    for (unsigned d : llvm::reverse(group.drop_front())) {
-      loops[d] = arith::RemUIOp::create(b, loc, linear, sizes[d]);
-      linear = arith::DivUIOp::create(b, loc, linear, sizes[d]);
-    }
-    loops[group.front()] = linear;
+    delinearizeLoops(b, loc, linear, group, sizes, loops);
   }
   /// How one operand's k-slice is staged: the elements each thread copies,
   /// as (k, row) positions in the slice, where consecutive threads read

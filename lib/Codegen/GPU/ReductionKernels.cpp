@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelUtils.h"
 #include "OnnxDialect/Codegen/GPU/Passes.h"
 
-#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -166,25 +166,13 @@ public:
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value product(ArrayRef<unsigned> dims) {
-    Value p = index(1);
-    for (unsigned d : dims)
-      p = arith::MulIOp::create(b, loc, p, sizes[d]);
-    return p;
+    return loopProduct(b, loc, dims, sizes);
   }
-  /// Sets the loop values of `dims` from their linear index (the last
-  /// fastest).
   void delinearize(Value linear, ArrayRef<unsigned> dims) {
-    for (unsigned d : llvm::reverse(dims)) {
-      loops[d] = arith::RemUIOp::create(b, loc, linear, sizes[d]);
-      linear = arith::DivUIOp::create(b, loc, linear, sizes[d]);
-    }
+    delinearizeLoops(b, loc, linear, dims, sizes, loops);
   }
   SmallVector<Value> indices(OpOperand &operand) {
-    SmallVector<Value> result;
-    for (AffineExpr expr : op.getMatchingIndexingMap(&operand).getResults())
-      result.push_back(
-          affine::expandAffineExpr(b, loc, expr, loops, ValueRange()));
-    return result;
+    return operandIndicesAt(b, loc, op, operand, loops);
   }
   /// combine(out := a, partial := c), as the body's op.
   Value combine(Value a, Value c) {
