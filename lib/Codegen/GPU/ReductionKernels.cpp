@@ -93,10 +93,14 @@ std::optional<Reduction> matchReduction(linalg::LinalgOp op) {
   auto outType = dyn_cast<MemRefType>(init->get().getType());
   if (!outType || !outType.getElementType().isF32() || outType.getMemorySpace())
     return std::nullopt;
-  // The output is indexed by every parallel dim (each element is one row).
+  // The output is indexed by every parallel dim and no reduced one (each
+  // element is one row).
   AffineMap outMap = op.getMatchingIndexingMap(init);
   for (unsigned d : r.parallel)
     if (!outMap.isFunctionOfDim(d))
+      return std::nullopt;
+  for (unsigned d : r.reduced)
+    if (outMap.isFunctionOfDim(d))
       return std::nullopt;
   for (OpOperand *input : op.getDpsInputOperands())
     if (isa<MemRefType>(input->get().getType()) &&
@@ -112,7 +116,7 @@ std::optional<Reduction> matchReduction(linalg::LinalgOp op) {
   r.combine = yield.getOperand(0).getDefiningOp();
   if (!r.combine || *out.getUsers().begin() != r.combine ||
       r.combine->getNumOperands() != 2 || r.combine->getNumResults() != 1 ||
-      r.combine->getBlock() != body)
+      !r.combine->getResult(0).hasOneUse() || r.combine->getBlock() != body)
     return std::nullopt;
   r.partial = r.combine->getOperand(0) == out ? r.combine->getOperand(1)
                                               : r.combine->getOperand(0);
