@@ -48,7 +48,7 @@ static bool isDeviceScalar(Type type) {
   return false;
 }
 
-static bool isDeviceType(Type type) {
+bool mlir::onnx::isKernelType(Type type) {
   if (auto memref = dyn_cast<MemRefType>(type))
     return !memref.getMemorySpace() && isDeviceScalar(memref.getElementType());
   return isDeviceScalar(type);
@@ -124,7 +124,7 @@ bool mlir::onnx::canRunOnDevice(Operation *root, std::string &why) {
     for (TypeRange types :
          {TypeRange(op->getOperandTypes()), TypeRange(op->getResultTypes())})
       for (Type type : types)
-        if (!isDeviceType(type)) {
+        if (!isKernelType(type)) {
           llvm::raw_string_ostream os(why);
           os << "'" << op->getName() << "' uses " << type
              << ", which kernels do not handle";

@@ -63,19 +63,6 @@ std::optional<float> identityOf(Operation *op) {
   return std::nullopt;
 }
 
-/// A buffer whose elements a kernel loads: no memory space, a scalar type
-/// kernels compute with.
-bool isKernelBuffer(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || memref.getMemorySpace())
-    return false;
-  Type element = memref.getElementType();
-  if (auto integer = dyn_cast<IntegerType>(element))
-    return integer.getWidth() <= 64;
-  return isa<IndexType, Float16Type, BFloat16Type, Float32Type, Float64Type>(
-      element);
-}
-
 std::optional<Reduction> matchReduction(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
       op.getNumDpsInputs() == 0 || op->getNumRegions() != 1)
@@ -103,8 +90,7 @@ std::optional<Reduction> matchReduction(linalg::LinalgOp op) {
     if (outMap.isFunctionOfDim(d))
       return std::nullopt;
   for (OpOperand *input : op.getDpsInputOperands())
-    if (isa<MemRefType>(input->get().getType()) &&
-        !isKernelBuffer(input->get().getType()))
+    if (!isKernelType(input->get().getType()))
       return std::nullopt;
 
   // The body: yield(combine(out, partial)), partial from the inputs alone.

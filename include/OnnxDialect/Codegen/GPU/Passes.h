@@ -42,6 +42,11 @@ bool canRunOnDevice(Operation *op, std::string &why);
 /// passes leave it as it is.
 inline constexpr const char *kGPUFallbackAttr = "onnx.gpu_fallback";
 
+/// Whether kernels compute with `type`: integers up to 64 bits, index, the
+/// floats NVPTX has registers for, and buffers of those with no memory
+/// space.
+bool isKernelType(Type type);
+
 /// Whether `op` itself (an op of a linalg body, say) can be cloned into a
 /// kernel: canRunOnDevice's test of each op it holds, applied to `op`.
 bool canRunInKernel(Operation *op);
