@@ -73,9 +73,25 @@ def GPUContractionKernels
     warp computes a grid of 16x8 output tiles with `mma.sync.m16n8k8` on
     TF32 operands (the f32 elements rounded to nearest as they are staged,
     accumulated in f32; sm_80 or newer). Partial tiles read zeros and
-    store nothing. Where the grid would not fit at run time (an empty dim,
-    more than 65535 blocks in y or z), the original op runs instead (an
-    `scf.if` holds both).
+    store nothing.
+
+    With `fuse`, where the output is a buffer of its own (a `memref.alloc`),
+    two elementwise ops (all loops parallel, bodies free of memory effects)
+    are computed in the kernel too. The prologue is the op before that
+    writes the whole output without reading it (a `linalg.fill`, a
+    broadcast bias), with nothing in between touching the output or
+    writing the prologue's inputs: the kernel adds its products to the
+    prologue's values instead of loading the output. The epilogue is the op
+    right after (past allocations and ops free of memory effects) that
+    reads the output at a permutation (a bias, a BatchNormalization, an
+    activation): the kernel evaluates its body on the sums and stores its
+    results, which go to the output itself or to buffers of their own that
+    none of the three ops reads. The sums are then stored only where
+    another op uses the output.
+
+    Where the grid would not fit at run time (an empty dim, more than
+    65535 blocks in y or z), the original ops run instead (an `scf.if`
+    holds both).
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", /*default=*/"128",
@@ -95,6 +111,9 @@ def GPUContractionKernels
            "Compute the products on the tensor cores (mma.sync.m16n8k8 with "
            "TF32 operands, rounded to nearest; sm_80 or newer), each warp a "
            "grid of 16x8 output tiles">,
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Compute the elementwise ops that initialize the output and "
+           "consume it right after in the kernel too">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect",
