@@ -173,8 +173,12 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
     addPipeline(pm, "convert-scf-to-openmp");
     pm.addPass(createInlineAllocaScopesPass());
   } else if (options.gpuMappingOnCPU) {
+    // The product and reduction kernels' computation (with the elementwise
+    // ops they fuse) as host loops, the rest mapped as for the GPU.
     addPipeline(pm, "scf-forall-to-parallel,"
-                    "func.func(convert-linalg-to-parallel-loops,"
+                    "func.func(onnx-gpu-contraction-kernels{test-on-cpu=true},"
+                    "onnx-gpu-reduction-kernels{test-on-cpu=true},"
+                    "convert-linalg-to-parallel-loops,"
                     "onnx-gpu-map-to-kernels),"
                     "onnx-gpu-device-memory{driver-copies=false}");
   } else {

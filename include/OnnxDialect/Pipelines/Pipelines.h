@@ -118,8 +118,10 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       *this, "test-gpu-mapping-on-cpu",
       llvm::cl::desc("Test: map the loop nests onto blocks and threads as "
                      "onnx-lower-to-nvvm does (onnx-gpu-map-to-kernels, "
-                     "onnx-gpu-device-memory), then run them as loops on "
-                     "the CPU, to check the mapping's arithmetic"),
+                     "onnx-gpu-device-memory), products and reductions with "
+                     "the elementwise ops their kernels fuse as host loops "
+                     "(test-on-cpu), then run them as loops on the CPU, to "
+                     "check the mapping's arithmetic and the fusion"),
       llvm::cl::init(false)};
 };
 

@@ -43,7 +43,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir {
 namespace onnx {
@@ -179,173 +178,6 @@ std::optional<Dims> matchConvolution(linalg::LinalgOp op) {
   result.lhs = holds(0) ? 0 : 1;
   result.rhs = 1 - result.lhs;
   return result;
-}
-
-/// The elementwise ops computed in a product's kernel (matchFusion).
-struct Fusion {
-  /// The op that initializes the product's output, or null: its body is
-  /// evaluated where the kernel would load the output.
-  linalg::LinalgOp prologue;
-  /// The op that consumes the output right after the product, or null: its
-  /// body is evaluated on the sums, and its results stored.
-  linalg::LinalgOp epilogue;
-  /// The epilogue's operands that are the product's output.
-  SmallVector<OpOperand *> fused;
-  /// Whether the kernel stores the sums into the product's output.
-  bool storeProduct = true;
-};
-
-/// Whether `buffer` is a buffer of its own, which nothing outside the
-/// function body aliases.
-static bool isAllocated(Value buffer) {
-  return buffer.getDefiningOp<memref::AllocOp>() ||
-         buffer.getDefiningOp<memref::AllocaOp>();
-}
-
-/// The op before `op` that initializes its output `out` (of root `root`,
-/// aliased by `aliases`): an elementwise op whose only output is `out`, at
-/// a permutation, whose body does not read it, and whose inputs nothing
-/// between it and `op` may write; nothing between them may touch the
-/// output either.
-static linalg::LinalgOp
-matchPrologue(linalg::LinalgOp op, Value out, Value root,
-              const llvm::SmallPtrSetImpl<Value> &aliases) {
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    auto candidate = dyn_cast<linalg::LinalgOp>(prev);
-    if (!candidate || candidate.getNumDpsInits() != 1 ||
-        candidate.getDpsInitOperand(0)->get() != out) {
-      if (touchesBuffer(prev, aliases))
-        return nullptr;
-      continue;
-    }
-    OpOperand *init = candidate.getDpsInitOperand(0);
-    if (!isElementwiseKernelOp(candidate) ||
-        !candidate.getMatchingIndexingMap(init).isPermutation() ||
-        !candidate.getMatchingBlockArgument(init).use_empty())
-      return nullptr;
-    for (OpOperand *input : candidate.getDpsInputOperands()) {
-      if (!isa<MemRefType>(input->get().getType()))
-        continue;
-      Value inputRoot = bufferRoot(input->get());
-      if (inputRoot == root)
-        return nullptr;
-      llvm::SmallPtrSet<Value, 8> inputAliases = bufferAliases(inputRoot);
-      for (Operation *between = candidate->getNextNode(); between != op;
-           between = between->getNextNode())
-        if (touchesBuffer(between, inputAliases))
-          return nullptr;
-    }
-    return candidate;
-  }
-  return nullptr;
-}
-
-/// The op right after `op` (past allocations and ops free of memory
-/// effects) that consumes its output `out`: an elementwise op that reads
-/// `out` (and no other view of its root) at one permutation, and writes, at
-/// permutations, either `out` itself at that permutation or buffers of
-/// their own that neither `op` nor the prologue reads, and that it reads
-/// itself only at the element it writes. Sets `fused` to its operands that
-/// are `out`.
-static linalg::LinalgOp matchEpilogue(linalg::LinalgOp op,
-                                      linalg::LinalgOp prologue, Value out,
-                                      Value root,
-                                      SmallVectorImpl<OpOperand *> &fused) {
-  Operation *next = op->getNextNode();
-  while (next && !isa<linalg::LinalgOp>(next) &&
-         (isMemoryEffectFree(next) ||
-          isa<memref::AllocOp, memref::AllocaOp>(next)))
-    next = next->getNextNode();
-  auto consumer = dyn_cast_or_null<linalg::LinalgOp>(next);
-  if (!consumer || !isElementwiseKernelOp(consumer))
-    return nullptr;
-  // The buffers the product and the prologue read: other blocks may still
-  // read them while a thread runs the epilogue.
-  llvm::SmallPtrSet<Value, 8> read;
-  for (linalg::LinalgOp reader : {op, prologue})
-    if (reader)
-      for (OpOperand *input : reader.getDpsInputOperands())
-        if (isa<MemRefType>(input->get().getType()))
-          read.insert(bufferRoot(input->get()));
-  AffineMap fusedMap;
-  bool readsOut = false;
-  llvm::SmallPtrSet<Value, 4> written;
-  fused.clear();
-  for (OpOperand &operand : consumer->getOpOperands()) {
-    Value value = operand.get();
-    if (!isa<MemRefType>(value.getType()))
-      continue;
-    AffineMap map = consumer.getMatchingIndexingMap(&operand);
-    if (value == out) {
-      if (!map.isPermutation() || (fusedMap && map != fusedMap))
-        return nullptr;
-      fusedMap = map;
-      fused.push_back(&operand);
-      readsOut |= consumer.isDpsInput(&operand);
-      continue;
-    }
-    Value valueRoot = bufferRoot(value);
-    if (valueRoot == root)
-      return nullptr;
-    if (!consumer.isDpsInit(&operand))
-      continue;
-    if (!map.isPermutation() || !isAllocated(valueRoot) ||
-        read.contains(valueRoot) || !written.insert(valueRoot).second)
-      return nullptr;
-    // An input of the epilogue in the buffer it writes: only the element
-    // each thread writes (in place, as a residual sum's).
-    for (OpOperand *input : consumer.getDpsInputOperands())
-      if (isa<MemRefType>(input->get().getType()) &&
-          bufferRoot(input->get()) == valueRoot &&
-          (input->get() != value ||
-           consumer.getMatchingIndexingMap(input) != map))
-        return nullptr;
-  }
-  if (!readsOut)
-    return nullptr;
-  return consumer;
-}
-
-/// The elementwise ops that `op`'s kernel computes too, with `fuse`: the
-/// prologue and epilogue above, where the output is a buffer of its own
-/// (no argument or global aliases it). The kernel stores the product's
-/// output unless the epilogue writes it in place or no other op than these
-/// three (and deallocations and views) uses it. `claimed` holds the ops
-/// other kernels compute already, which are not fused again.
-static Fusion matchFusion(linalg::LinalgOp op,
-                          llvm::SmallPtrSetImpl<Operation *> &claimed) {
-  Fusion fusion;
-  Value out = op.getDpsInitOperand(0)->get();
-  Value root = bufferRoot(out);
-  if (!isAllocated(root))
-    return fusion;
-  llvm::SmallPtrSet<Value, 8> aliases = bufferAliases(root);
-  fusion.prologue = matchPrologue(op, out, root, aliases);
-  if (fusion.prologue && claimed.contains(fusion.prologue))
-    fusion.prologue = nullptr;
-  fusion.epilogue = matchEpilogue(op, fusion.prologue, out, root, fusion.fused);
-  if (fusion.epilogue && claimed.contains(fusion.epilogue))
-    fusion.epilogue = nullptr;
-  for (linalg::LinalgOp fusedOp : {fusion.prologue, fusion.epilogue})
-    if (fusedOp)
-      claimed.insert(fusedOp);
-  if (!fusion.epilogue)
-    return fusion;
-  if (llvm::any_of(fusion.fused, [&](OpOperand *operand) {
-        return fusion.epilogue.isDpsInit(operand);
-      })) {
-    fusion.storeProduct = false;
-    return fusion;
-  }
-  fusion.storeProduct = false;
-  for (Value alias : aliases)
-    for (Operation *user : alias.getUsers()) {
-      if (isa<ViewLikeOpInterface, memref::DeallocOp, memref::DimOp>(user) ||
-          user == op || user == fusion.prologue || user == fusion.epilogue)
-        continue;
-      fusion.storeProduct = true;
-    }
-  return fusion;
 }
 
 class KernelBuilder {
@@ -608,11 +440,7 @@ void KernelBuilder::build(ArrayRef<Value> loopSizes) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    if (fusion.prologue)
-      b.clone(*fusion.prologue.getOperation());
-    b.clone(*op.getOperation())->setAttr(kGPUFallbackAttr, b.getUnitAttr());
-    if (fusion.epilogue)
-      b.clone(*fusion.epilogue.getOperation());
+    cloneFallback(b, fusion, op);
   }
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
 
@@ -758,34 +586,10 @@ void KernelBuilder::build(ArrayRef<Value> loopSizes) {
       b.setInsertionPointToStart(&ifN.getThenRegion().front());
       delinearize(n, dims.n, loops);
       SmallVector<Value> indices = operandIndices(out, loops);
-      Value init;
-      if (linalg::LinalgOp prologue = fusion.prologue)
-        init =
-            emitBodyAt(b, loc, prologue,
-                       loopsAtIndices(prologue, *prologue.getDpsInitOperand(0),
-                                      indices),
-                       llvm::SmallDenseMap<OpOperand *, Value>())
-                .front();
-      else
-        init = memref::LoadOp::create(b, loc, out.get(), indices);
+      Value init = emitOutputElement(b, loc, fusion, out, indices);
       Value sum =
           arith::AddFOp::create(b, loc, init, kLoop.getResult(i * accN + j));
-      if (fusion.storeProduct)
-        memref::StoreOp::create(b, loc, sum, out.get(), indices);
-      if (linalg::LinalgOp epilogue = fusion.epilogue) {
-        SmallVector<Value> epilogueLoops =
-            loopsAtIndices(epilogue, *fusion.fused.front(), indices);
-        llvm::SmallDenseMap<OpOperand *, Value> given;
-        for (OpOperand *operand : fusion.fused)
-          given[operand] = sum;
-        SmallVector<Value> results =
-            emitBodyAt(b, loc, epilogue, epilogueLoops, given);
-        for (auto [init, result] :
-             llvm::zip(epilogue.getDpsInitsMutable(), results))
-          memref::StoreOp::create(
-              b, loc, result, init.get(),
-              operandIndicesAt(b, loc, epilogue, init, epilogueLoops));
-      }
+      emitStoreOutputElement(b, loc, fusion, out, indices, sum);
     }
   }
   gpu::TerminatorOp::create(b, loc);
@@ -818,38 +622,30 @@ struct GPUContractionKernels
           << " warps";
       return signalPassFailure();
     }
-    struct Match {
-      linalg::LinalgOp op;
-      Dims dims;
-      Fusion fusion;
-    };
-    std::vector<Match> matches;
-    llvm::SmallPtrSet<Operation *, 16> claimed;
-    getOperation().walk([&](linalg::LinalgOp op) {
-      if (op->getParentOfType<gpu::LaunchOp>() || op->hasAttr(kGPUFallbackAttr))
-        return;
-      std::optional<Dims> dims = matchContraction(op);
-      if (!dims)
-        dims = matchConvolution(op);
-      if (!dims || claimed.contains(op))
-        return;
-      claimed.insert(op);
-      matches.push_back(
-          {op, *dims, fuse ? matchFusion(op, claimed) : Fusion()});
-    });
-    for (Match &match : matches) {
+    for (auto &match : matchKernelOps<Dims>(
+             getOperation(), fuse,
+             [](linalg::LinalgOp op) -> std::optional<Dims> {
+               if (std::optional<Dims> dims = matchContraction(op))
+                 return dims;
+               return matchConvolution(op);
+             })) {
       linalg::LinalgOp op = match.op;
-      // After the epilogue, whose operands may be defined after the product.
-      OpBuilder b(match.fusion.epilogue ? match.fusion.epilogue : op);
+      OpBuilder b(match.anchor());
+      if (testOnCPU) {
+        buildHostLoops(
+            b, op.getLoc(), op, match.fusion, b.getF32FloatAttr(0),
+            [](OpBuilder &b, Location loc, Value init, Value sum) -> Value {
+              return arith::AddFOp::create(b, loc, init, sum);
+            });
+        eraseFused(match.fusion, op);
+        continue;
+      }
       Location loc = op.getLoc();
       SmallVector<Value> sizes;
       for (Range range : op.createLoopRanges(b, loc))
         sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
-      KernelBuilder(b, loc, op, match.dims, tiles, match.fusion).build(sizes);
-      for (linalg::LinalgOp erased :
-           {match.fusion.epilogue, op, match.fusion.prologue})
-        if (erased)
-          erased->erase();
+      KernelBuilder(b, loc, op, match.info, tiles, match.fusion).build(sizes);
+      eraseFused(match.fusion, op);
     }
   }
 };

@@ -1,4 +1,4 @@
-//===- KernelUtils.cpp - Index arithmetic of the kernel builders ----------===//
+//===- KernelUtils.cpp - What the GPU kernel builders share ---------------===//
 //
 // Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -12,11 +12,13 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
+using namespace mlir::onnx;
 
 Value mlir::onnx::loopProduct(OpBuilder &b, Location loc,
                               ArrayRef<unsigned> dims, ArrayRef<Value> sizes) {
@@ -118,13 +120,15 @@ bool mlir::onnx::isElementwiseKernelOp(linalg::LinalgOp op) {
 SmallVector<Value>
 mlir::onnx::emitBodyAt(OpBuilder &b, Location loc, linalg::LinalgOp op,
                        ArrayRef<Value> loops,
-                       const llvm::SmallDenseMap<OpOperand *, Value> &given) {
+                       ArrayRef<std::pair<OpOperand *, Value>> given) {
   IRMapping mapping;
   for (OpOperand &operand : op->getOpOperands()) {
     BlockArgument arg = op.getMatchingBlockArgument(&operand);
     if (arg.use_empty())
       continue;
-    if (auto it = given.find(&operand); it != given.end()) {
+    if (auto it = llvm::find_if(
+            given, [&](auto &pair) { return pair.first == &operand; });
+        it != given.end()) {
       mapping.map(arg, it->second);
       continue;
     }
@@ -145,4 +149,305 @@ mlir::onnx::emitBodyAt(OpBuilder &b, Location loc, linalg::LinalgOp op,
   for (Value yielded : body->getTerminator()->getOperands())
     results.push_back(mapping.lookupOrDefault(yielded));
   return results;
+}
+
+/// Whether `buffer` is a buffer of its own, which nothing outside the
+/// function body aliases.
+static bool isAllocated(Value buffer) {
+  return buffer.getDefiningOp<memref::AllocOp>() ||
+         buffer.getDefiningOp<memref::AllocaOp>();
+}
+
+/// The op before `op` that initializes its output `out` (of root `root`,
+/// aliased by `aliases`): an elementwise op whose only output is `out`, at
+/// a permutation, whose body does not read it, and whose inputs nothing
+/// between it and `op` may write; nothing between them may touch the
+/// output either.
+static linalg::LinalgOp
+matchPrologue(linalg::LinalgOp op, Value out, Value root,
+              const llvm::SmallPtrSetImpl<Value> &aliases) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    auto candidate = dyn_cast<linalg::LinalgOp>(prev);
+    if (!candidate || candidate.getNumDpsInits() != 1 ||
+        candidate.getDpsInitOperand(0)->get() != out) {
+      if (touchesBuffer(prev, aliases))
+        return nullptr;
+      continue;
+    }
+    OpOperand *init = candidate.getDpsInitOperand(0);
+    if (!isElementwiseKernelOp(candidate) ||
+        !candidate.getMatchingIndexingMap(init).isPermutation() ||
+        !candidate.getMatchingBlockArgument(init).use_empty())
+      return nullptr;
+    for (OpOperand *input : candidate.getDpsInputOperands()) {
+      if (!isa<MemRefType>(input->get().getType()))
+        continue;
+      Value inputRoot = bufferRoot(input->get());
+      if (inputRoot == root)
+        return nullptr;
+      llvm::SmallPtrSet<Value, 8> inputAliases = bufferAliases(inputRoot);
+      for (Operation *between = candidate->getNextNode(); between != op;
+           between = between->getNextNode())
+        if (touchesBuffer(between, inputAliases))
+          return nullptr;
+    }
+    return candidate;
+  }
+  return nullptr;
+}
+
+/// The op right after `op` (past allocations and ops free of memory
+/// effects) that consumes `value`, which `op` writes: an elementwise op
+/// that reads `value` (and no other view of the buffers in `written`, those
+/// the kernel writes) at one permutation, and writes, at permutations,
+/// either `value` itself at that permutation or buffers of their own that
+/// are not in `read` (those the kernel reads), and that it reads itself
+/// only at the element it writes. Sets `fused` to its operands that are
+/// `value`.
+static linalg::LinalgOp
+matchEpilogue(Operation *op, Value value,
+              const llvm::SmallPtrSetImpl<Value> &read,
+              const llvm::SmallPtrSetImpl<Value> &written,
+              SmallVectorImpl<OpOperand *> &fused) {
+  Operation *next = op->getNextNode();
+  while (next && !isa<linalg::LinalgOp>(next) &&
+         (isMemoryEffectFree(next) ||
+          isa<memref::AllocOp, memref::AllocaOp>(next)))
+    next = next->getNextNode();
+  auto consumer = dyn_cast_or_null<linalg::LinalgOp>(next);
+  if (!consumer || !isElementwiseKernelOp(consumer))
+    return nullptr;
+  AffineMap fusedMap;
+  bool readsValue = false;
+  llvm::SmallPtrSet<Value, 4> writes;
+  fused.clear();
+  for (OpOperand &operand : consumer->getOpOperands()) {
+    Value buffer = operand.get();
+    if (!isa<MemRefType>(buffer.getType()))
+      continue;
+    AffineMap map = consumer.getMatchingIndexingMap(&operand);
+    if (buffer == value) {
+      if (!map.isPermutation() || (fusedMap && map != fusedMap))
+        return nullptr;
+      fusedMap = map;
+      fused.push_back(&operand);
+      readsValue |= consumer.isDpsInput(&operand);
+      continue;
+    }
+    Value root = bufferRoot(buffer);
+    if (written.contains(root))
+      return nullptr;
+    if (!consumer.isDpsInit(&operand))
+      continue;
+    if (!map.isPermutation() || !isAllocated(root) || read.contains(root) ||
+        !writes.insert(root).second)
+      return nullptr;
+    // An input of the epilogue in the buffer it writes: only the element
+    // each thread writes (in place, as a residual sum's).
+    for (OpOperand *input : consumer.getDpsInputOperands())
+      if (isa<MemRefType>(input->get().getType()) &&
+          bufferRoot(input->get()) == root &&
+          (input->get() != buffer ||
+           consumer.getMatchingIndexingMap(input) != map))
+        return nullptr;
+  }
+  if (!readsValue)
+    return nullptr;
+  return consumer;
+}
+
+/// Whether an op other than `ops` (and deallocations, views and dims) uses
+/// the buffer of root `root`.
+static bool hasOtherUsers(Value root, ArrayRef<Operation *> ops) {
+  for (Value alias : bufferAliases(root))
+    for (Operation *user : alias.getUsers())
+      if (!isa<ViewLikeOpInterface, memref::DeallocOp, memref::DimOp>(user) &&
+          !llvm::is_contained(ops, user))
+        return true;
+  return false;
+}
+
+/// Whether `stage` writes the value it reads in place.
+static bool writesInPlace(const Fusion::Stage &stage) {
+  linalg::LinalgOp op = stage.op;
+  return llvm::any_of(
+      stage.fused, [&](OpOperand *operand) { return op.isDpsInit(operand); });
+}
+
+Fusion mlir::onnx::matchFusion(linalg::LinalgOp op,
+                               llvm::SmallPtrSetImpl<Operation *> &claimed) {
+  Fusion fusion;
+  Value out = op.getDpsInitOperand(0)->get();
+  Value root = bufferRoot(out);
+  if (!isAllocated(root))
+    return fusion;
+  fusion.prologue = matchPrologue(op, out, root, bufferAliases(root));
+  if (fusion.prologue && claimed.contains(fusion.prologue))
+    fusion.prologue = nullptr;
+  // The buffers the kernel reads (other threads may still read them while
+  // a thread runs an epilogue) and writes.
+  llvm::SmallPtrSet<Value, 8> read, written;
+  auto addInputs = [&](linalg::LinalgOp reader) {
+    for (OpOperand *input : reader.getDpsInputOperands())
+      if (isa<MemRefType>(input->get().getType()))
+        read.insert(bufferRoot(input->get()));
+  };
+  addInputs(op);
+  if (fusion.prologue)
+    addInputs(fusion.prologue);
+  written.insert(root);
+  // A chain of epilogues, each reading the one output of the one before.
+  Operation *last = op;
+  Value value = out;
+  while (fusion.epilogues.size() < kMaxEpilogues) {
+    Fusion::Stage stage;
+    stage.op = matchEpilogue(last, value, read, written, stage.fused);
+    if (!stage.op || claimed.contains(stage.op))
+      break;
+    addInputs(stage.op);
+    for (Value init : stage.op.getDpsInits())
+      written.insert(bufferRoot(init));
+    fusion.epilogues.push_back(stage);
+    if (stage.op.getNumDpsInits() != 1)
+      break;
+    last = stage.op;
+    value = stage.op.getDpsInits().front();
+  }
+  if (fusion.prologue)
+    claimed.insert(fusion.prologue);
+  for (Fusion::Stage &stage : fusion.epilogues)
+    claimed.insert(stage.op);
+  // Each stage's results (the kernel's, then each epilogue's but the
+  // last's) are stored unless the next stage writes them in place, or no
+  // op but it and the next stage uses them.
+  for (size_t i = 0; i < fusion.epilogues.size(); ++i) {
+    const Fusion::Stage &next = fusion.epilogues[i];
+    bool &store =
+        i == 0 ? fusion.storeOutput : fusion.epilogues[i - 1].storeResults;
+    SmallVector<Operation *> users = {next.op};
+    Value stored = out;
+    if (i == 0) {
+      users.push_back(op);
+      if (fusion.prologue)
+        users.push_back(fusion.prologue);
+    } else {
+      users.push_back(fusion.epilogues[i - 1].op);
+      stored = fusion.epilogues[i - 1].op.getDpsInits().front();
+    }
+    store = !writesInPlace(next) && hasOtherUsers(bufferRoot(stored), users);
+  }
+  return fusion;
+}
+
+Value mlir::onnx::emitOutputElement(OpBuilder &b, Location loc,
+                                    const Fusion &fusion, OpOperand &out,
+                                    ArrayRef<Value> indices) {
+  linalg::LinalgOp prologue = fusion.prologue;
+  if (!prologue)
+    return memref::LoadOp::create(b, loc, out.get(), indices);
+  SmallVector<Value> loops =
+      loopsAtIndices(prologue, *prologue.getDpsInitOperand(0), indices);
+  return emitBodyAt(b, loc, prologue, loops,
+                    /*given=*/{})
+      .front();
+}
+
+void mlir::onnx::emitStoreOutputElement(OpBuilder &b, Location loc,
+                                        const Fusion &fusion, OpOperand &out,
+                                        ArrayRef<Value> indices, Value value) {
+  if (fusion.storeOutput)
+    memref::StoreOp::create(b, loc, value, out.get(), indices);
+  SmallVector<Value> at(indices);
+  for (const Fusion::Stage &stage : fusion.epilogues) {
+    linalg::LinalgOp epilogue = stage.op;
+    SmallVector<Value> loops =
+        loopsAtIndices(epilogue, *stage.fused.front(), at);
+    SmallVector<std::pair<OpOperand *, Value>> given;
+    for (OpOperand *operand : stage.fused)
+      given.push_back({operand, value});
+    SmallVector<Value> results = emitBodyAt(b, loc, epilogue, loops, given);
+    for (auto [init, result] :
+         llvm::zip(epilogue.getDpsInitsMutable(), results)) {
+      SmallVector<Value> initAt =
+          operandIndicesAt(b, loc, epilogue, init, loops);
+      if (stage.storeResults)
+        memref::StoreOp::create(b, loc, result, init.get(), initAt);
+      // The next stage reads the one result.
+      value = result;
+      at = initAt;
+    }
+  }
+}
+
+void mlir::onnx::cloneFallback(OpBuilder &b, const Fusion &fusion,
+                               linalg::LinalgOp op) {
+  if (linalg::LinalgOp prologue = fusion.prologue)
+    b.clone(*prologue.getOperation());
+  b.clone(*op.getOperation())->setAttr(kGPUFallbackAttr, b.getUnitAttr());
+  for (const Fusion::Stage &stage : fusion.epilogues) {
+    linalg::LinalgOp epilogue = stage.op;
+    b.clone(*epilogue.getOperation());
+  }
+}
+
+void mlir::onnx::eraseFused(const Fusion &fusion, linalg::LinalgOp op) {
+  for (const Fusion::Stage &stage : llvm::reverse(fusion.epilogues)) {
+    linalg::LinalgOp epilogue = stage.op;
+    epilogue->erase();
+  }
+  op->erase();
+  if (linalg::LinalgOp prologue = fusion.prologue)
+    prologue->erase();
+}
+
+void mlir::onnx::buildHostLoops(
+    OpBuilder &b, Location loc, linalg::LinalgOp op, const Fusion &fusion,
+    TypedAttr identity,
+    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  OpBuilder::InsertionGuard guard(b);
+  SmallVector<Value> sizes;
+  for (Range range : op.createLoopRanges(b, loc))
+    sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  SmallVector<Value> loops(op.getNumLoops(), zero);
+  SmallVector<unsigned> reduced;
+  for (auto [d, type] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (type == utils::IteratorType::reduction) {
+      reduced.push_back(d);
+      continue;
+    }
+    auto loop = scf::ForOp::create(b, loc, zero, sizes[d], one);
+    b.setInsertionPointToStart(loop.getBody());
+    loops[d] = loop.getInductionVar();
+  }
+  OpOperand &out = *op.getDpsInitOperand(0);
+  Value folded = arith::ConstantOp::create(b, loc, identity);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    SmallVector<scf::ForOp> nest;
+    for (unsigned d : reduced) {
+      auto loop = scf::ForOp::create(
+          b, loc, zero, sizes[d], one,
+          ValueRange{nest.empty() ? folded
+                                  : nest.back().getRegionIterArgs().front()});
+      if (!nest.empty())
+        scf::YieldOp::create(b, loc, loop.getResults());
+      b.setInsertionPointToStart(loop.getBody());
+      loops[d] = loop.getInductionVar();
+      nest.push_back(loop);
+    }
+    if (!nest.empty()) {
+      std::pair<OpOperand *, Value> given = {
+          &out, nest.back().getRegionIterArgs().front()};
+      scf::YieldOp::create(b, loc, emitBodyAt(b, loc, op, loops, given));
+      folded = nest.front().getResult(0);
+    }
+  }
+  for (unsigned d : reduced)
+    loops[d] = zero;
+  SmallVector<Value> indices = operandIndicesAt(b, loc, op, out, loops);
+  Value init = emitOutputElement(b, loc, fusion, out, indices);
+  emitStoreOutputElement(b, loc, fusion, out, indices,
+                         combine(b, loc, init, folded));
 }

@@ -1,4 +1,4 @@
-//===- KernelUtils.h - Index arithmetic of the kernel builders --*- C++ -*-===//
+//===- KernelUtils.h - What the GPU kernel builders share -------*- C++ -*-===//
 //
 // Part of the OnnxDialect project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -6,18 +6,21 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What onnx-gpu-contraction-kernels and onnx-gpu-reduction-kernels both do
-// when they turn a linalg op's loop dims into a kernel's indices.
+// What onnx-gpu-contraction-kernels and onnx-gpu-reduction-kernels both do:
+// turn a linalg op's loop dims into a kernel's indices, and compute in their
+// kernels the elementwise ops that initialize and consume their outputs.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ONNXDIALECT_LIB_CODEGEN_GPU_KERNELUTILS_H
 #define ONNXDIALECT_LIB_CODEGEN_GPU_KERNELUTILS_H
 
+#include "OnnxDialect/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir {
@@ -67,10 +70,129 @@ bool isElementwiseKernelOp(linalg::LinalgOp op);
 /// `loops` and returns the values it yields. The block arguments of the
 /// operands in `given` are the given values; the other used ones are their
 /// buffer's element at the operand's indices (a load), or their scalar.
-SmallVector<Value>
-emitBodyAt(OpBuilder &b, Location loc, linalg::LinalgOp op,
-           ArrayRef<Value> loops,
-           const llvm::SmallDenseMap<OpOperand *, Value> &given);
+SmallVector<Value> emitBodyAt(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                              ArrayRef<Value> loops,
+                              ArrayRef<std::pair<OpOperand *, Value>> given);
+
+/// The most epilogues chained after one kernel's op.
+inline constexpr size_t kMaxEpilogues = 4;
+
+/// The elementwise ops that a kernel computing one output element at a
+/// time (a product's, a reduction's) computes too (matchFusion).
+struct Fusion {
+  /// The op that initializes the output, or null: its body is evaluated
+  /// where the kernel would load the output's element.
+  linalg::LinalgOp prologue;
+  /// An op that consumes the output (the first), or the one output of the
+  /// stage before, right after: its body is evaluated on the value the
+  /// stage before computed.
+  struct Stage {
+    linalg::LinalgOp op;
+    /// Its operands that are the value it consumes.
+    SmallVector<OpOperand *> fused;
+    /// Whether the kernel stores its results (the last stage's always).
+    bool storeResults = true;
+  };
+  SmallVector<Stage> epilogues;
+  /// Whether the kernel stores its results into the output.
+  bool storeOutput = true;
+  /// The last op of the chain (where the kernel goes), or null.
+  linalg::LinalgOp last() const {
+    return epilogues.empty() ? linalg::LinalgOp() : epilogues.back().op;
+  }
+};
+
+/// The elementwise ops that the kernel of `op` (one output, whose elements
+/// it computes each in one thread, from `op`'s inputs alone) can compute
+/// too, where the output is a buffer of its own (a memref.alloc):
+/// - the prologue: the op before `op` that writes the whole output without
+///   reading it (a fill, a broadcast bias; isElementwiseKernelOp, its output
+///   at a permutation), where no op between them touches the output or
+///   may write the prologue's inputs;
+/// - the epilogues: the op right after `op` (past allocations and ops free
+///   of memory effects) that reads the output (and no other view of it) at
+///   one permutation, and writes, at permutations, the output itself at
+///   that permutation or buffers of their own that neither `op` nor the
+///   prologue reads, and that it reads itself only at the element it
+///   writes; then, while each has one output, up to kMaxEpilogues in all,
+///   the op right after it that reads that output likewise (and writes
+///   nothing the stages before read or write).
+/// The kernel stores the results of each stage but the last (its own into
+/// the output) unless the next stage writes them in place or no op but the
+/// two stages (and deallocations, views and dims) uses them. `claimed`
+/// holds the ops other kernels compute already, which are not fused again;
+/// those fused here are added.
+Fusion matchFusion(linalg::LinalgOp op,
+                   llvm::SmallPtrSetImpl<Operation *> &claimed);
+
+/// An op a kernel pass takes, what its matcher says of it, and the ops
+/// its kernel fuses.
+template <typename Info> struct KernelMatch {
+  linalg::LinalgOp op;
+  Info info;
+  Fusion fusion;
+  /// Where the kernel goes: before the last epilogue (whose operands may
+  /// be defined after `op`), or `op`.
+  Operation *anchor() const {
+    linalg::LinalgOp last = fusion.last() ? fusion.last() : op;
+    return last.getOperation();
+  }
+};
+
+/// The linalg ops in `root` (outside kernels and fallbacks) for which
+/// `match` returns something, in order, each with the ops its kernel fuses
+/// (matchFusion, with `fuse`); an op fused into an earlier one's kernel is
+/// not taken.
+template <typename Info>
+std::vector<KernelMatch<Info>> matchKernelOps(
+    Operation *root, bool fuse,
+    llvm::function_ref<std::optional<Info>(linalg::LinalgOp)> match) {
+  std::vector<KernelMatch<Info>> matches;
+  llvm::SmallPtrSet<Operation *, 16> claimed;
+  root->walk([&](linalg::LinalgOp op) {
+    if (op->getParentOfType<gpu::LaunchOp>() || op->hasAttr(kGPUFallbackAttr) ||
+        claimed.contains(op))
+      return;
+    std::optional<Info> info = match(op);
+    if (!info)
+      return;
+    claimed.insert(op);
+    matches.push_back(
+        {op, std::move(*info), fuse ? matchFusion(op, claimed) : Fusion()});
+  });
+  return matches;
+}
+
+/// The output's element at `indices` before `op` runs: the prologue's value
+/// there, or a load.
+Value emitOutputElement(OpBuilder &b, Location loc, const Fusion &fusion,
+                        OpOperand &out, ArrayRef<Value> indices);
+
+/// Stores `value`, the output's element at `indices`, where the fusion
+/// needs it: into the output (storeOutput), then each epilogue's results
+/// at that element into its outputs (storeResults).
+void emitStoreOutputElement(OpBuilder &b, Location loc, const Fusion &fusion,
+                            OpOperand &out, ArrayRef<Value> indices,
+                            Value value);
+
+/// Clones the prologue, `op` (marked kGPUFallbackAttr) and the epilogues at
+/// `b`'s insertion point, for where the kernel cannot run.
+void cloneFallback(OpBuilder &b, const Fusion &fusion, linalg::LinalgOp op);
+
+/// For testing on the CPU what the kernel computes (test-on-cpu): `op`
+/// (one output, whose body folds the output's element with a value from
+/// the inputs) as host loops, its prologue and epilogues fused as in the
+/// kernel. Each element of the output folds the reduction loops' values
+/// into `identity`, then is `combine(init, folded)`, init the output's
+/// element before (emitOutputElement), stored as the kernel stores it
+/// (emitStoreOutputElement).
+void buildHostLoops(
+    OpBuilder &b, Location loc, linalg::LinalgOp op, const Fusion &fusion,
+    TypedAttr identity,
+    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> combine);
+
+/// Erases `op` and the ops fused into its kernel.
+void eraseFused(const Fusion &fusion, linalg::LinalgOp op);
 
 } // namespace onnx
 } // namespace mlir

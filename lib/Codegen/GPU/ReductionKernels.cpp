@@ -10,6 +10,9 @@
 // maxima of Softmax, LayerNormalization, ReduceSum/Mean/Max, global pools)
 // as kernels in which a warp reduces a row: its lanes read the row's
 // consecutive elements together, then combine their values by shuffles.
+// With `fuse`, the op that initializes the output (the fill with the
+// identity) and the elementwise op right after that reads it (a mean's
+// division) are computed by the lane that stores (matchFusion).
 //
 //===----------------------------------------------------------------------===//
 
@@ -148,8 +151,8 @@ std::optional<Reduction> matchReduction(linalg::LinalgOp op) {
 class ReductionBuilder {
 public:
   ReductionBuilder(OpBuilder &b, Location loc, linalg::LinalgOp op,
-                   const Reduction &r)
-      : b(b), loc(loc), op(op), r(r) {}
+                   const Reduction &r, const Fusion &fusion)
+      : b(b), loc(loc), op(op), r(r), fusion(fusion) {}
 
   void build();
 
@@ -177,6 +180,7 @@ private:
   Location loc;
   linalg::LinalgOp op;
   const Reduction &r;
+  const Fusion &fusion;
   SmallVector<Value> sizes, loops;
 };
 
@@ -196,7 +200,7 @@ void ReductionBuilder::build() {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    b.clone(*op.getOperation())->setAttr(kGPUFallbackAttr, b.getUnitAttr());
+    cloneFallback(b, fusion, op);
   }
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   Value one = index(1);
@@ -258,26 +262,39 @@ void ReductionBuilder::build() {
   b.setInsertionPointToStart(&first.getThenRegion().front());
   OpOperand &out = *op.getDpsInitOperand(0);
   SmallVector<Value> at = indices(out);
-  Value old = memref::LoadOp::create(b, loc, out.get(), at);
-  memref::StoreOp::create(b, loc, combine(old, acc), out.get(), at);
+  Value old = emitOutputElement(b, loc, fusion, out, at);
+  emitStoreOutputElement(b, loc, fusion, out, at, combine(old, acc));
   b.setInsertionPointAfter(inRows);
   gpu::TerminatorOp::create(b, loc);
 }
 
 struct GPUReductionKernels
     : public onnx::impl::GPUReductionKernelsBase<GPUReductionKernels> {
+  using Base::Base;
+
   void runOnOperation() override {
-    std::vector<std::pair<linalg::LinalgOp, Reduction>> matches;
-    getOperation().walk([&](linalg::LinalgOp op) {
-      if (op->getParentOfType<gpu::LaunchOp>() || op->hasAttr(kGPUFallbackAttr))
-        return;
-      if (std::optional<Reduction> r = matchReduction(op))
-        matches.push_back({op, *r});
-    });
-    for (auto &[op, r] : matches) {
-      OpBuilder b(op);
-      ReductionBuilder(b, op.getLoc(), op, r).build();
-      op->erase();
+    for (auto &match : matchKernelOps<Reduction>(
+             getOperation(), fuse,
+             [](linalg::LinalgOp op) { return matchReduction(op); })) {
+      OpBuilder b(match.anchor());
+      if (testOnCPU) {
+        linalg::LinalgOp op = match.op;
+        const Reduction &r = match.info;
+        buildHostLoops(
+            b, op.getLoc(), op, match.fusion, b.getF32FloatAttr(r.identity),
+            [&](OpBuilder &b, Location loc, Value init, Value folded) -> Value {
+              IRMapping map;
+              map.map(op.getMatchingBlockArgument(op.getDpsInitOperand(0)),
+                      init);
+              map.map(r.partial, folded);
+              return b.clone(*r.combine, map)->getResult(0);
+            });
+        eraseFused(match.fusion, op);
+        continue;
+      }
+      ReductionBuilder(b, match.op.getLoc(), match.op, match.info, match.fusion)
+          .build();
+      eraseFused(match.fusion, match.op);
     }
   }
 };

@@ -8,6 +8,9 @@
 // RUN: onnx-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{fuse=false}))' \
 // RUN:   | FileCheck %s --check-prefix=NOFUSE
+// RUN: onnx-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{test-on-cpu=true},canonicalize,cse))' \
+// RUN:   | FileCheck %s --check-prefix=CPU
 
 // The fill and the bias + Relu: each thread adds its sums to the fill's
 // zero, then the bias, and stores the Relu into the epilogue's buffer; the
@@ -29,6 +32,29 @@
 // CHECK:         gpu.terminator
 // CHECK-NOT:     linalg.
 // CHECK:         return %[[D]]
+// test-on-cpu: the same computation as host loops (what
+// ONNXD_TEST_GPU_MAPPING_ON_CPU runs).
+// CPU-LABEL: func.func @bias_relu
+// CPU-SAME:    %[[A:[a-z0-9]+]]: memref<32x8xf32>, %[[B:[a-z0-9]+]]: memref<8x16xf32>, %[[BIAS:[a-z0-9]+]]: memref<16xf32>
+// CPU:         %[[D:.*]] = memref.alloc() : memref<32x16xf32>
+// CPU-NOT:     memref.alloc
+// CPU-NEXT:    scf.for %[[I:.*]] = %c0 to %c32
+// CPU-NEXT:      scf.for %[[J:.*]] = %c0 to %c16
+// CPU-NEXT:        %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %c8 step %c1 iter_args(%[[ACC:.*]] = %cst)
+// CPU-NEXT:          memref.load %[[A]][%[[I]], %[[K]]]
+// CPU-NEXT:          memref.load %[[B]][%[[K]], %[[J]]]
+// CPU-NEXT:          arith.mulf
+// CPU-NEXT:          arith.addf %[[ACC]]
+// CPU-NEXT:          scf.yield
+// CPU-NEXT:        }
+// CPU-NEXT:      %[[S:.*]] = arith.addf %[[SUM]], %cst
+// CPU-NEXT:      %[[BV:.*]] = memref.load %[[BIAS]][%[[J]]]
+// CPU-NEXT:      %[[T:.*]] = arith.addf %[[S]], %[[BV]]
+// CPU-NEXT:      %[[R:.*]] = arith.maximumf %[[T]], %cst
+// CPU-NEXT:      memref.store %[[R]], %[[D]][%[[I]], %[[J]]]
+// CPU-NOT:     gpu.launch
+// CPU-NOT:     linalg.
+// CPU:         return %[[D]]
 // NOFUSE-LABEL: func.func @bias_relu
 // NOFUSE:       linalg.fill
 // NOFUSE:       gpu.launch
@@ -339,4 +365,43 @@ func.func @reads_written_elsewhere(%a: memref<16x8xf32>, %b: memref<8x16xf32>, %
   }
   memref.dealloc %c : memref<16x16xf32>
   return %r : memref<16x16xf32>
+}
+
+// -----
+
+// A chain: the bias, then the transpose of the biased product (a head
+// split): both computed in the kernel. The biased product is read again
+// after the transpose, so it is stored; the sums are not.
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME:    %[[BIAS:[a-z0-9]+]]: memref<16xf32>
+// CHECK:         %[[X:.*]] = memref.alloc() : memref<32x16xf32>
+// CHECK:         %[[Y:.*]] = memref.alloc() : memref<16x32xf32>
+// CHECK-NOT:     linalg.
+// CHECK:         %[[ACC:.*]]:4 = scf.for
+// CHECK:         %[[S:.*]] = arith.addf %[[ACC]]#0, %cst
+// CHECK-NEXT:    %[[B:.*]] = memref.load %[[BIAS]][%[[N:.*]]]
+// CHECK-NEXT:    %[[T:.*]] = arith.addf %[[S]], %[[B]]
+// CHECK-NEXT:    memref.store %[[T]], %[[X]][%[[M:.*]], %[[N]]]
+// CHECK-NEXT:    memref.store %[[T]], %[[Y]][%[[N]], %[[M]]]
+// CHECK:         gpu.terminator
+// CHECK-NOT:     linalg.
+// CHECK:         return %[[X]], %[[Y]]
+#id = affine_map<(i, j) -> (i, j)>
+#bias = affine_map<(i, j) -> (j)>
+func.func @chain(%a: memref<32x8xf32>, %b: memref<8x16xf32>, %bias: memref<16xf32>) -> (memref<32x16xf32>, memref<16x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<32x16xf32>
+  %x = memref.alloc() : memref<32x16xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x16xf32>)
+  linalg.matmul ins(%a, %b : memref<32x8xf32>, memref<8x16xf32>) outs(%c : memref<32x16xf32>)
+  linalg.generic {indexing_maps = [#id, #bias, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<32x16xf32>, memref<16xf32>) outs(%x : memref<32x16xf32>) {
+  ^bb0(%v: f32, %w: f32, %o: f32):
+    %s = arith.addf %v, %w : f32
+    linalg.yield %s : f32
+  }
+  %y = memref.alloc() : memref<16x32xf32>
+  linalg.transpose ins(%x : memref<32x16xf32>) outs(%y : memref<16x32xf32>) permutation = [1, 0]
+  memref.dealloc %c : memref<32x16xf32>
+  return %x, %y : memref<32x16xf32>, memref<16x32xf32>
 }

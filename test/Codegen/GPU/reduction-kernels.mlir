@@ -1,5 +1,11 @@
 // RUN: onnx-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-reduction-kernels))' | FileCheck %s
+// RUN: onnx-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-reduction-kernels,canonicalize,cse))' \
+// RUN:   | FileCheck %s --check-prefix=FUSE
+// RUN: onnx-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-reduction-kernels{fuse=false}))' \
+// RUN:   | FileCheck %s --check-prefix=NOFUSE
 
 // A row sum: blocks of 8 warps (256 threads), a warp per row (64 rows: 8
 // blocks); lane l adds elements l, l + 32, ... of its row, the warp adds
@@ -142,4 +148,46 @@ func.func @dynamic(%x: memref<?x?xf32>, %y: memref<?xf32>) {
     linalg.yield %s : f32
   }
   return
+}
+
+// -----
+
+// A mean: the zero fill before and the division after are computed by the
+// lane that stores (fuse); the sum's buffer is not stored (canonicalize
+// then removes it). With fuse=false, both stay ops of their own.
+// FUSE-LABEL: func.func @mean
+// FUSE:         %[[MEAN:.*]] = memref.alloc() : memref<64xf32>
+// FUSE-NOT:     memref.alloc
+// FUSE-NOT:     linalg.
+// FUSE:         gpu.shuffle
+// FUSE:         scf.if
+// FUSE-NEXT:      %[[SUM:.*]] = arith.addf %{{.*}}, %cst
+// FUSE-NEXT:      %[[DIV:.*]] = arith.divf %[[SUM]], %cst
+// FUSE-NEXT:      memref.store %[[DIV]], %[[MEAN]][%{{.*}}] : memref<64xf32>
+// FUSE-NEXT:    }
+// FUSE:         gpu.terminator
+// FUSE-NOT:     linalg.
+// FUSE:         return %[[MEAN]]
+// NOFUSE-LABEL: func.func @mean
+// NOFUSE:       linalg.fill
+// NOFUSE:       gpu.launch
+// NOFUSE:       linalg.generic
+func.func @mean(%x: memref<64x768xf32>) -> memref<64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 768.0 : f32
+  %sum = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x768xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  %mean = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%sum : memref<64xf32>) outs(%mean : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.divf %in, %n : f32
+    linalg.yield %m : f32
+  }
+  memref.dealloc %sum : memref<64xf32>
+  return %mean : memref<64xf32>
 }

@@ -86,8 +86,9 @@ def GPUContractionKernels
     reads the output at a permutation (a bias, a BatchNormalization, an
     activation): the kernel evaluates its body on the sums and stores its
     results, which go to the output itself or to buffers of their own that
-    none of the three ops reads. The sums are then stored only where
-    another op uses the output.
+    none of the three ops reads; then, up to four in all, the op right
+    after that reads its one output likewise (a transpose). Each result is
+    stored only where another op uses it.
 
     Where the grid would not fit at run time (an empty dim, more than
     65535 blocks in y or z), the original ops run instead (an `scf.if`
@@ -113,7 +114,9 @@ def GPUContractionKernels
            "grid of 16x8 output tiles">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Compute the elementwise ops that initialize the output and "
-           "consume it right after in the kernel too">,
+           "consume it right after in the kernel too">,    Option<"testOnCPU", "test-on-cpu", "bool", /*default=*/"false",
+           "Test hook: compute what the kernel computes as host loops (the "
+           "fusion included) instead of a gpu.launch, to run on the CPU">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect",
@@ -140,9 +143,20 @@ def GPUReductionKernels
     then the warp combines the lanes' values by shuffles (`gpu.shuffle xor`
     16, 8, 4, 2, 1) and its first lane combines the result into the output.
     The order of the combination differs from the loop's (as the CPU's
-    vectorized reductions do). Where the grid would not fit (no row, more
-    than 2^31 - 1 blocks) the original op runs instead.
+    vectorized reductions do). With `fuse`, the op that initializes the
+    output (the fill with the identity) and the elementwise op right after
+    that reads it (a mean's division) are computed by that lane too, as
+    `onnx-gpu-contraction-kernels` does for products. Where the grid would
+    not fit (no row, more than 2^31 - 1 blocks) the original ops run
+    instead.
   }];
+  let options = [
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Compute the elementwise ops that initialize the output and "
+           "consume it right after in the kernel too">,    Option<"testOnCPU", "test-on-cpu", "bool", /*default=*/"false",
+           "Test hook: compute what the kernel computes as host loops (the "
+           "fusion included) instead of a gpu.launch, to run on the CPU">,
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
