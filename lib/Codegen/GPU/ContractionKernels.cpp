@@ -632,11 +632,12 @@ struct GPUContractionKernels
       linalg::LinalgOp op = match.op;
       OpBuilder b(match.anchor());
       if (testOnCPU) {
-        buildHostLoops(
+        buildFusedLoops(
             b, op.getLoc(), op, match.fusion, b.getF32FloatAttr(0),
             [](OpBuilder &b, Location loc, Value init, Value sum) -> Value {
               return arith::AddFOp::create(b, loc, init, sum);
-            });
+            },
+            /*parallel=*/false);
         eraseFused(match.fusion, op);
         continue;
       }

@@ -400,10 +400,11 @@ void mlir::onnx::eraseFused(const Fusion &fusion, linalg::LinalgOp op) {
     prologue->erase();
 }
 
-void mlir::onnx::buildHostLoops(
+void mlir::onnx::buildFusedLoops(
     OpBuilder &b, Location loc, linalg::LinalgOp op, const Fusion &fusion,
     TypedAttr identity,
-    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
+    bool parallel) {
   OpBuilder::InsertionGuard guard(b);
   SmallVector<Value> sizes;
   for (Range range : op.createLoopRanges(b, loc))
@@ -411,15 +412,24 @@ void mlir::onnx::buildHostLoops(
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   SmallVector<Value> loops(op.getNumLoops(), zero);
-  SmallVector<unsigned> reduced;
-  for (auto [d, type] : llvm::enumerate(op.getIteratorTypesArray())) {
-    if (type == utils::IteratorType::reduction) {
-      reduced.push_back(d);
-      continue;
-    }
-    auto loop = scf::ForOp::create(b, loc, zero, sizes[d], one);
+  SmallVector<unsigned> reduced, outer;
+  for (auto [d, type] : llvm::enumerate(op.getIteratorTypesArray()))
+    (type == utils::IteratorType::reduction ? reduced : outer).push_back(d);
+  if (parallel && !outer.empty()) {
+    SmallVector<Value> zeros(outer.size(), zero), ones(outer.size(), one),
+        upper;
+    for (unsigned d : outer)
+      upper.push_back(sizes[d]);
+    auto loop = scf::ParallelOp::create(b, loc, zeros, upper, ones);
     b.setInsertionPointToStart(loop.getBody());
-    loops[d] = loop.getInductionVar();
+    for (auto [d, iv] : llvm::zip(outer, loop.getInductionVars()))
+      loops[d] = iv;
+  } else {
+    for (unsigned d : outer) {
+      auto loop = scf::ForOp::create(b, loc, zero, sizes[d], one);
+      b.setInsertionPointToStart(loop.getBody());
+      loops[d] = loop.getInductionVar();
+    }
   }
   OpOperand &out = *op.getDpsInitOperand(0);
   Value folded = arith::ConstantOp::create(b, loc, identity);

@@ -179,17 +179,19 @@ void emitStoreOutputElement(OpBuilder &b, Location loc, const Fusion &fusion,
 /// `b`'s insertion point, for where the kernel cannot run.
 void cloneFallback(OpBuilder &b, const Fusion &fusion, linalg::LinalgOp op);
 
-/// For testing on the CPU what the kernel computes (test-on-cpu): `op`
-/// (one output, whose body folds the output's element with a value from
-/// the inputs) as host loops, its prologue and epilogues fused as in the
-/// kernel. Each element of the output folds the reduction loops' values
+/// `op` (one output, whose body folds the output's element with a value
+/// from the inputs) as loops, its prologue and epilogues fused as in a
+/// kernel: each element of the output folds the reduction loops' values
 /// into `identity`, then is `combine(init, folded)`, init the output's
-/// element before (emitOutputElement), stored as the kernel stores it
-/// (emitStoreOutputElement).
-void buildHostLoops(
+/// element before (emitOutputElement), and is stored as a kernel stores it
+/// (emitStoreOutputElement). The parallel dims are one scf.parallel with
+/// `parallel` (a thread per element once mapped), nested scf.for without
+/// (test-on-cpu: what a kernel computes, run on the CPU).
+void buildFusedLoops(
     OpBuilder &b, Location loc, linalg::LinalgOp op, const Fusion &fusion,
     TypedAttr identity,
-    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> combine);
+    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
+    bool parallel);
 
 /// Erases `op` and the ops fused into its kernel.
 void eraseFused(const Fusion &fusion, linalg::LinalgOp op);

@@ -10,9 +10,11 @@
 // maxima of Softmax, LayerNormalization, ReduceSum/Mean/Max, global pools)
 // as kernels in which a warp reduces a row: its lanes read the row's
 // consecutive elements together, then combine their values by shuffles.
+// The other reductions (windows, short or strided rows) become a thread per
+// output element, one scf.parallel mapped later as the other loop nests.
 // With `fuse`, the op that initializes the output (the fill with the
-// identity) and the elementwise op right after that reads it (a mean's
-// division) are computed by the lane that stores (matchFusion).
+// identity) and the elementwise ops right after that read it (a mean's
+// division) are computed by the lane or thread that stores (matchFusion).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +52,9 @@ struct Reduction {
   Value partial;
   float identity;
   SmallVector<unsigned> parallel, reduced;
+  /// A warp per row; otherwise (rows not contiguous, or shorter than a
+  /// warp) a thread per row, as the other loop nests, with its fusion.
+  bool warp = true;
 };
 
 /// The identity of a combining op of f32 values, if it is one.
@@ -76,10 +81,14 @@ std::optional<Reduction> matchReduction(linalg::LinalgOp op) {
         .push_back(d);
   if (r.reduced.empty())
     return std::nullopt;
-  for (AffineMap map : op.getIndexingMapsArray())
-    if (!map.isProjectedPermutation())
-      return std::nullopt;
+  // Windows (pools, depthwise convolutions) index their inputs by sums of
+  // dims; the output is indexed by dims.
+  bool permutations = llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) {
+    return m.isProjectedPermutation();
+  });
   OpOperand *init = op.getDpsInitOperand(0);
+  if (!op.getMatchingIndexingMap(init).isProjectedPermutation())
+    return std::nullopt;
   auto outType = dyn_cast<MemRefType>(init->get().getType());
   if (!outType || !outType.getElementType().isF32() || outType.getMemorySpace())
     return std::nullopt;
@@ -133,17 +142,18 @@ std::optional<Reduction> matchReduction(linalg::LinalgOp op) {
         return false;
     return true;
   });
-  if (!coalesced)
-    return std::nullopt;
   // Rows shorter than a warp are better left to a thread each.
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t length = 1;
-  for (unsigned d : r.reduced) {
-    if (ShapedType::isDynamic(ranges[d]))
-      return r;
-    length *= ranges[d];
-  }
-  if (length < 32)
+  for (unsigned d : r.reduced)
+    length = ShapedType::isDynamic(ranges[d]) || ShapedType::isDynamic(length)
+                 ? ShapedType::kDynamic
+                 : length * ranges[d];
+  r.warp = permutations && coalesced &&
+           (ShapedType::isDynamic(length) || length >= 32);
+  // A thread per row needs rows to spread over threads (a whole reduction
+  // to one value stays as it was).
+  if (!r.warp && r.parallel.empty())
     return std::nullopt;
   return r;
 }
@@ -277,10 +287,12 @@ struct GPUReductionKernels
              getOperation(), fuse,
              [](linalg::LinalgOp op) { return matchReduction(op); })) {
       OpBuilder b(match.anchor());
-      if (testOnCPU) {
+      // A thread per row (mapped with the other loop nests), or on the
+      // CPU for testing, as loops.
+      if (testOnCPU || !match.info.warp) {
         linalg::LinalgOp op = match.op;
         const Reduction &r = match.info;
-        buildHostLoops(
+        buildFusedLoops(
             b, op.getLoc(), op, match.fusion, b.getF32FloatAttr(r.identity),
             [&](OpBuilder &b, Location loc, Value init, Value folded) -> Value {
               IRMapping map;
@@ -288,7 +300,8 @@ struct GPUReductionKernels
                       init);
               map.map(r.partial, folded);
               return b.clone(*r.combine, map)->getResult(0);
-            });
+            },
+            /*parallel=*/!testOnCPU);
         eraseFused(match.fusion, op);
         continue;
       }

@@ -83,12 +83,21 @@ func.func @row_max(%x: memref<8x100xf32>, %y: memref<8xf32>) {
 
 // -----
 
-// Left as they are: a column sum (the reduced dim is not the innermost: a
-// warp would read 32 rows apart), rows shorter than a warp, an arg-max-like
-// body (it reads the index), an integer sum.
+// A thread per row (one scf.parallel, mapped later as the other loop
+// nests): a column sum (the reduced dim is not the innermost: a warp would
+// read 32 rows apart), rows shorter than a warp. Left as they are: an
+// arg-max-like body (it reads the index), an integer sum.
 // CHECK-LABEL: func.func @left
 // CHECK-NOT:   gpu.launch
-// CHECK-COUNT-4: linalg.generic
+// CHECK:       scf.parallel (%[[ROW:.*]]) = (%c0) to (%c64) step (%c1) {
+// CHECK:         %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %c768 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
+// CHECK:           memref.load %arg0[%[[K]], %[[ROW]]] : memref<768x64xf32>
+// CHECK:         %[[OLD:.*]] = memref.load %arg1[%[[ROW]]]
+// CHECK:         %[[NEW:.*]] = arith.addf %[[OLD]], %[[SUM]]
+// CHECK:         memref.store %[[NEW]], %arg1[%[[ROW]]]
+// CHECK:       scf.parallel
+// CHECK-NOT:   gpu.launch
+// CHECK-COUNT-2: linalg.generic
 func.func @left(%x: memref<768x64xf32>, %y: memref<64xf32>, %s: memref<64x8xf32>, %z: memref<64xf32>, %i: memref<64x768xi32>, %j: memref<64xi32>, %w: memref<64x768xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<768x64xf32>) outs(%y : memref<64xf32>) {
   ^bb0(%in: f32, %out: f32):
@@ -190,4 +199,39 @@ func.func @mean(%x: memref<64x768xf32>) -> memref<64xf32> {
   }
   memref.dealloc %sum : memref<64xf32>
   return %mean : memref<64xf32>
+}
+
+// -----
+
+// A window: a max pool's thread per output, with the fill before it and
+// the Relu after it computed by that thread.
+// FUSE-LABEL: func.func @pool_relu
+// FUSE:         %[[Y:.*]] = memref.alloc() : memref<1x4x3x3xf32>
+// FUSE-NOT:     memref.alloc
+// FUSE-NOT:     linalg.
+// FUSE:         scf.parallel (%[[C:.*]], %[[H:.*]], %[[W:.*]]) =
+// FUSE:           %[[M:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %cst) -> (f32) {
+// FUSE:             scf.for {{.*}} iter_args
+// FUSE:               memref.load %arg0
+// FUSE:               arith.maximumf
+// FUSE:           %[[RELU:.*]] = arith.maximumf %[[M]], %cst_0
+// FUSE-NEXT:      memref.store %[[RELU]], %[[Y]][%c0, %[[C]], %[[H]], %[[W]]]
+// FUSE-NOT:     linalg.
+// FUSE:         return %[[Y]]
+func.func @pool_relu(%x: memref<1x4x6x6xf32>) -> memref<1x4x3x3xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<1x4x3x3xf32>
+  linalg.fill ins(%ninf : f32) outs(%p : memref<1x4x3x3xf32>)
+  %window = memref.alloc() : memref<2x2xf32>
+  linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %window : memref<1x4x6x6xf32>, memref<2x2xf32>) outs(%p : memref<1x4x3x3xf32>)
+  %y = memref.alloc() : memref<1x4x3x3xf32>
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p : memref<1x4x3x3xf32>) outs(%y : memref<1x4x3x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %p : memref<1x4x3x3xf32>
+  memref.dealloc %window : memref<2x2xf32>
+  return %y : memref<1x4x3x3xf32>
 }

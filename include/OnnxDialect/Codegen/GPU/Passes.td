@@ -143,12 +143,17 @@ def GPUReductionKernels
     then the warp combines the lanes' values by shuffles (`gpu.shuffle xor`
     16, 8, 4, 2, 1) and its first lane combines the result into the output.
     The order of the combination differs from the loop's (as the CPU's
-    vectorized reductions do). With `fuse`, the op that initializes the
-    output (the fill with the identity) and the elementwise op right after
-    that reads it (a mean's division) are computed by that lane too, as
-    `onnx-gpu-contraction-kernels` does for products. Where the grid would
-    not fit (no row, more than 2^31 - 1 blocks) the original ops run
-    instead.
+    vectorized reductions do). The other reductions into f32 by those ops
+    (windows: pools, depthwise convolutions; rows that are short or not
+    contiguous) with at least one parallel dim become one `scf.parallel`
+    over the output, each element folded in turn, which
+    `onnx-gpu-map-to-kernels` maps as the other loop nests. With `fuse`,
+    the op that initializes the output (the fill with the identity) and
+    the elementwise ops right after that read it (a mean's division, a
+    Relu after a pool) are computed by the lane or thread that stores, as
+    `onnx-gpu-contraction-kernels` does for products. Where the grid of a
+    warp per row would not fit (no row, more than 2^31 - 1 blocks) the
+    original ops run instead.
   }];
   let options = [
     Option<"fuse", "fuse", "bool", /*default=*/"true",
