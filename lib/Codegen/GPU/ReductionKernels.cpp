@@ -241,21 +241,10 @@ void ReductionBuilder::build() {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     delinearize(loop.getInductionVar(), r.reduced);
-    IRMapping map;
-    for (OpOperand *input : op.getDpsInputOperands()) {
-      BlockArgument arg = op.getMatchingBlockArgument(input);
-      if (arg.use_empty())
-        continue;
-      Value v = input->get();
-      if (isa<MemRefType>(v.getType()))
-        v = memref::LoadOp::create(b, loc, v, indices(*input));
-      map.map(arg, v);
-    }
-    for (Operation &bodyOp : op.getBlock()->without_terminator())
-      if (&bodyOp != r.combine)
-        b.clone(bodyOp, map);
-    Value acc = loop.getRegionIterArgs().front();
-    scf::YieldOp::create(b, loc, combine(acc, map.lookupOrDefault(r.partial)));
+    // The body at this element, its output the lane's value so far.
+    std::pair<OpOperand *, Value> acc = {op.getDpsInitOperand(0),
+                                         loop.getRegionIterArgs().front()};
+    scf::YieldOp::create(b, loc, emitBodyAt(b, loc, op, loops, acc));
   }
   // The warp's lanes combined by a butterfly: every lane ends with the
   // whole row's value.
