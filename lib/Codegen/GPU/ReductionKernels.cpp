@@ -27,6 +27,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <limits>
 
@@ -52,6 +54,9 @@ struct Reduction {
   Value partial;
   float identity;
   SmallVector<unsigned> parallel, reduced;
+  /// Whether the maps are permutations and an input has each row's
+  /// elements contiguous.
+  bool contiguous = true;
   /// A warp per row; otherwise (rows not contiguous, or shorter than a
   /// warp) a thread per row, as the other loop nests, with its fusion.
   bool warp = true;
@@ -149,8 +154,8 @@ std::optional<Reduction> matchReduction(linalg::LinalgOp op) {
     length = ShapedType::isDynamic(ranges[d]) || ShapedType::isDynamic(length)
                  ? ShapedType::kDynamic
                  : length * ranges[d];
-  r.warp = permutations && coalesced &&
-           (ShapedType::isDynamic(length) || length >= 32);
+  r.contiguous = permutations && coalesced;
+  r.warp = r.contiguous && (ShapedType::isDynamic(length) || length >= 32);
   // A thread per row needs rows to spread over threads (a whole reduction
   // to one value stays as it was).
   if (!r.warp && r.parallel.empty())
@@ -267,11 +272,585 @@ void ReductionBuilder::build() {
   gpu::TerminatorOp::create(b, loc);
 }
 
+//===----------------------------------------------------------------------===//
+// Fills moved to the first op that uses their buffer
+//===----------------------------------------------------------------------===//
+
+/// Moves each fill of a buffer of its own (a memref.alloc, through views)
+/// down to the first op after it in its block that uses the buffer (past
+/// the ops that do not, and views), or erases it where that op is the
+/// buffer's deallocation. Canonicalization merges the fills of equal
+/// tensors, so bufferization leaves the fills that initialize reductions
+/// where the first of them was, often layers before their reduction.
+void sinkFills(Operation *root) {
+  SmallVector<linalg::FillOp> fills;
+  root->walk([&](linalg::FillOp fill) {
+    if (fill.hasPureBufferSemantics() &&
+        !fill->getParentOfType<gpu::LaunchOp>())
+      fills.push_back(fill);
+  });
+  for (linalg::FillOp fill : fills) {
+    Value bufRoot = bufferRoot(fill.getDpsInitOperand(0)->get());
+    if (!bufRoot.getDefiningOp<memref::AllocOp>())
+      continue;
+    llvm::SmallPtrSet<Value, 8> aliases = bufferAliases(bufRoot);
+    Operation *user = nullptr;
+    for (Operation *op = fill->getNextNode(); op && !user;
+         op = op->getNextNode()) {
+      if (isa<ViewLikeOpInterface>(op) && isMemoryEffectFree(op))
+        continue;
+      op->walk([&](Operation *inner) {
+        if (llvm::any_of(inner->getOperands(),
+                         [&](Value v) { return aliases.contains(v); }))
+          user = op;
+      });
+    }
+    if (!user)
+      continue;
+    if (isa<memref::DeallocOp>(user))
+      fill->erase();
+    else if (user != fill->getNextNode())
+      fill->moveBefore(user);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Chains of reductions and elementwise ops over the same rows
+//===----------------------------------------------------------------------===//
+
+/// A step of a row chain: an op whose loops are the row's (`parallel`) and,
+/// but for a Row step, the element's within the row (`element`).
+struct ChainStep {
+  enum Kind {
+    /// All loops over rows: a value per row (a fill, a mean's division).
+    Row,
+    /// All loops parallel, over the rows' elements (Softmax's exp).
+    Full,
+    /// A reduction of each row into a value per row (matchReduction).
+    Reduce
+  } kind;
+  linalg::LinalgOp op;
+  SmallVector<unsigned> parallel, element;
+  std::optional<Reduction> reduction;
+};
+
+/// Ops in a row (past allocations and ops free of memory effects) that
+/// each computes, for every row of `rows`, either one value (a Row or
+/// Reduce step) or its `length` elements (a Full step), and that read
+/// each buffer one of them writes only at the row they compute: a row
+/// buffer (`rows` elements) at the row, an element buffer (rows x length)
+/// at the element. One warp then runs the whole chain for a row.
+struct RowChain {
+  int64_t rows = 0, length = 0;
+  std::vector<ChainStep> steps;
+  /// The buffers the steps write: true for the row buffers.
+  llvm::DenseMap<Value, bool> written;
+};
+
+/// The most steps in one chain (LayerNormalization has 8).
+constexpr size_t kMaxChainSteps = 16;
+
+/// The product of the static ranges of `dims` of `op`, or nullopt.
+std::optional<int64_t> staticProduct(linalg::LinalgOp op,
+                                     ArrayRef<unsigned> dims) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t product = 1;
+  for (unsigned d : dims) {
+    if (ShapedType::isDynamic(ranges[d]))
+      return std::nullopt;
+    product *= ranges[d];
+  }
+  return product;
+}
+
+/// The buffer `buffer` is a reshape of (through expand_shape and
+/// collapse_shape, all of identity layout and static shape: its elements
+/// in the same order), or null.
+Value reshapeRoot(Value buffer) {
+  while (true) {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type || !type.getLayout().isIdentity() || !type.hasStaticShape())
+      return nullptr;
+    if (auto expand = buffer.getDefiningOp<memref::ExpandShapeOp>())
+      buffer = expand.getSrc();
+    else if (auto collapse = buffer.getDefiningOp<memref::CollapseShapeOp>())
+      buffer = collapse.getSrc();
+    else
+      return bufferRoot(buffer) == buffer ? buffer : nullptr;
+  }
+}
+
+/// The loop dims of `op` that index `operand`'s dims of more than one
+/// element, in order, or nullopt where one of those is not a single dim.
+std::optional<SmallVector<unsigned>> indexDims(linalg::LinalgOp op,
+                                               OpOperand &operand) {
+  auto type = cast<MemRefType>(operand.get().getType());
+  SmallVector<unsigned> dims;
+  for (auto [i, expr] :
+       llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
+    if (type.getDimSize(i) == 1)
+      continue;
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return std::nullopt;
+    dims.push_back(dim.getPosition());
+  }
+  return dims;
+}
+
+class RowChainMatcher {
+public:
+  explicit RowChainMatcher(linalg::LinalgOp reduction) : reduction(reduction) {}
+
+  /// The chain around the reduction: the fills right before it, then it
+  /// and the ops after it while they fit. Empty where it is not worth a
+  /// kernel of its own (one reduction and Row steps: the warp kernel with
+  /// its fusion does as much).
+  std::optional<RowChain> match();
+
+private:
+  bool add(linalg::LinalgOp op);
+  /// Whether `operand` of a step with dims `parallel`, `element` is a row
+  /// buffer read at the row or an element buffer read at the element
+  /// (`row` says which).
+  bool aligned(linalg::LinalgOp op, OpOperand &operand,
+               ArrayRef<unsigned> parallel, ArrayRef<unsigned> element,
+               bool row);
+
+  linalg::LinalgOp reduction;
+  RowChain chain;
+  /// The buffers a step read with another map than the one a write would
+  /// need; none may be written after.
+  llvm::SmallPtrSet<Value, 8> readOtherwise;
+  /// The buffers read at the row or element, and whether at the row.
+  llvm::DenseMap<Value, bool> readAligned;
+};
+
+bool RowChainMatcher::aligned(linalg::LinalgOp op, OpOperand &operand,
+                              ArrayRef<unsigned> parallel,
+                              ArrayRef<unsigned> element, bool row) {
+  Value root = reshapeRoot(operand.get());
+  if (!root)
+    return false;
+  int64_t elements = cast<MemRefType>(root.getType()).getNumElements();
+  if (elements != (row ? chain.rows : chain.rows * chain.length))
+    return false;
+  std::optional<SmallVector<unsigned>> dims = indexDims(op, operand);
+  if (!dims)
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> expected;
+  for (unsigned d : parallel)
+    if (ranges[d] != 1)
+      expected.push_back(d);
+  if (!row)
+    for (unsigned d : element)
+      if (ranges[d] != 1)
+        expected.push_back(d);
+  return *dims == expected;
+}
+
+bool RowChainMatcher::add(linalg::LinalgOp op) {
+  if (chain.steps.size() == kMaxChainSteps || !op.hasPureBufferSemantics() ||
+      op->getNumRegions() != 1 ||
+      !llvm::all_of(op->getOperandTypes(), isKernelType) ||
+      op.getNumDpsInits() == 0)
+    return false;
+  ChainStep step;
+  step.op = op;
+  if (op.getNumReductionLoops() > 0) {
+    step.kind = ChainStep::Reduce;
+    step.reduction = matchReduction(op);
+    if (!step.reduction || !step.reduction->contiguous)
+      return false;
+    step.parallel = step.reduction->parallel;
+    step.element = step.reduction->reduced;
+    if (staticProduct(op, step.parallel) != chain.rows ||
+        staticProduct(op, step.element) != chain.length)
+      return false;
+  } else {
+    for (Operation &inner : op.getBlock()->without_terminator())
+      if (!isa<linalg::IndexOp>(inner) &&
+          (!isMemoryEffectFree(&inner) || !canRunInKernel(&inner)))
+        return false;
+    unsigned loops = op.getNumLoops();
+    std::optional<int64_t> total =
+        staticProduct(op, llvm::to_vector(llvm::seq(0u, loops)));
+    if (total == chain.rows) {
+      step.kind = ChainStep::Row;
+      step.parallel = llvm::to_vector(llvm::seq(0u, loops));
+    } else if (total == chain.rows * chain.length) {
+      // The rows are the outer loops, the elements the inner ones.
+      step.kind = ChainStep::Full;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      int64_t outer = 1;
+      unsigned split = 0;
+      while (split < loops && outer != chain.rows)
+        outer *= ranges[split++];
+      if (outer != chain.rows)
+        return false;
+      step.parallel = llvm::to_vector(llvm::seq(0u, split));
+      step.element = llvm::to_vector(llvm::seq(split, loops));
+    } else {
+      return false;
+    }
+  }
+  bool rowStep = step.kind != ChainStep::Full;
+  // What it writes: at the row (Row, Reduce) or element (Full), f32 at the
+  // row; nothing read otherwise before, nor a row buffer some step read
+  // at the row before another wrote it (that read loaded it).
+  llvm::DenseMap<Value, bool> writes;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    if (!aligned(op, init, step.parallel, step.element, rowStep))
+      return false;
+    Value root = reshapeRoot(init.get());
+    if (rowStep && !cast<MemRefType>(root.getType()).getElementType().isF32())
+      return false;
+    if (readOtherwise.contains(root) ||
+        (chain.written.count(root) && chain.written.lookup(root) != rowStep))
+      return false;
+    writes[root] = rowStep;
+  }
+  // What it reads: a buffer the chain writes (before, or here) at the row
+  // or element; any other one anyhow, but then no later step may write it.
+  llvm::DenseMap<Value, bool> alignedReads;
+  SmallVector<Value> otherReads;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    Value root = reshapeRoot(operand.get());
+    bool asRow = aligned(op, operand, step.parallel, step.element, true);
+    bool asElement = step.kind != ChainStep::Row &&
+                     aligned(op, operand, step.parallel, step.element, false);
+    auto known = chain.written.find(root);
+    auto here = writes.find(root);
+    if (known != chain.written.end() || here != writes.end()) {
+      bool row = known != chain.written.end() ? known->second : here->second;
+      if (!(row ? asRow : asElement))
+        return false;
+      continue;
+    }
+    if (asRow || asElement)
+      alignedReads[root] = asRow;
+    else
+      otherReads.push_back(bufferRoot(operand.get()));
+  }
+  for (auto [root, row] : writes)
+    if (auto read = readAligned.find(root);
+        read != readAligned.end() && read->second != row)
+      return false;
+  for (Value root : otherReads)
+    if (writes.count(root))
+      return false;
+  chain.steps.push_back(std::move(step));
+  for (auto [root, row] : writes)
+    chain.written[root] = row;
+  for (auto [root, row] : alignedReads)
+    readAligned.try_emplace(root, row);
+  readOtherwise.insert(otherReads.begin(), otherReads.end());
+  return true;
+}
+
+std::optional<RowChain> RowChainMatcher::match() {
+  std::optional<Reduction> r = matchReduction(reduction);
+  if (!r || !r->contiguous)
+    return std::nullopt;
+  std::optional<int64_t> rows = staticProduct(reduction, r->parallel),
+                         length = staticProduct(reduction, r->reduced);
+  if (!rows || !length || *rows == 0 || *length < 2 ||
+      llvm::divideCeil(*rows, kWarpsPerBlock) >
+          std::numeric_limits<int32_t>::max())
+    return std::nullopt;
+  chain.rows = *rows;
+  chain.length = *length;
+  // Between steps: allocations and ops free of memory effects.
+  auto skippable = [](Operation *op) {
+    return isa<memref::AllocOp>(op) || isMemoryEffectFree(op);
+  };
+  Operation *start = reduction;
+  for (Operation *prev = reduction->getPrevNode(); prev;
+       prev = prev->getPrevNode()) {
+    if (isa<linalg::FillOp>(prev))
+      start = prev;
+    else if (!skippable(prev))
+      break;
+  }
+  for (Operation *op = start; op; op = op->getNextNode()) {
+    if (skippable(op))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || linalgOp->getParentOfType<gpu::LaunchOp>() ||
+        linalgOp->hasAttr(kGPUFallbackAttr) || !add(linalgOp)) {
+      if (op->isBeforeInBlock(reduction)) {
+        // A fill before it that does not fit: start after it.
+        chain.steps.clear();
+        chain.written.clear();
+        readOtherwise.clear();
+        readAligned.clear();
+        continue;
+      }
+      break;
+    }
+  }
+  size_t heavy = llvm::count_if(chain.steps, [](const ChainStep &step) {
+    return step.kind != ChainStep::Row;
+  });
+  if (heavy < 2 || llvm::none_of(chain.steps, [&](const ChainStep &step) {
+        return step.op == reduction;
+      }))
+    return std::nullopt;
+  return std::move(chain);
+}
+
+/// Builds a row chain's kernel: blocks of 8 warps, a warp per row, each
+/// step in turn. A Row step is computed by every lane (its value kept in
+/// a register for the steps after; lane 0 stores it); a Full step's lane l
+/// computes the row's elements l, l + 32, ...; a Reduce step's lanes fold
+/// those, then combine their values by shuffles as the warp kernel does.
+/// A lane reads an element buffer the chain writes only at the elements it
+/// wrote itself, and a row buffer the chain writes from its register (the
+/// first read of one the chain writes later loaded by lane 0 and shuffled
+/// to the others), so the steps need no barrier. With `testOnCPU`, the
+/// same steps as host loops: a row at a time, a lane that takes every
+/// element.
+class RowChainBuilder {
+public:
+  RowChainBuilder(OpBuilder &b, Location loc, const RowChain &chain,
+                  bool testOnCPU)
+      : b(b), loc(loc), chain(chain), testOnCPU(testOnCPU) {}
+
+  void build();
+
+private:
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value f32(float v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  /// Runs `body` where lane 0 runs alone (everywhere on the CPU).
+  void onFirstLane(llvm::function_ref<void()> body);
+  /// The row's value of `operand` (a row buffer) read by `op` at `loops`:
+  /// its register, or loaded by lane 0 and shuffled to the others.
+  Value rowValue(linalg::LinalgOp op, OpOperand &operand,
+                 ArrayRef<Value> loops);
+  /// The given values of `step`'s operands that are row buffers the chain
+  /// writes.
+  SmallVector<std::pair<OpOperand *, Value>> rowOperands(const ChainStep &step,
+                                                         ArrayRef<Value> loops);
+  /// A loop over the lane's elements of the row with `init` as its
+  /// iteration values; `body` is given the loops (the row's and the
+  /// element's dims set) and the iteration values, and returns the next.
+  scf::ForOp elementLoop(
+      const ChainStep &step, ArrayRef<Value> rowLoops, ValueRange init,
+      llvm::function_ref<SmallVector<Value>(ArrayRef<Value>, ValueRange)> body);
+  void buildStep(const ChainStep &step);
+
+  OpBuilder &b;
+  Location loc;
+  const RowChain &chain;
+  bool testOnCPU;
+  Value row, lane;
+  /// The row's values of the row buffers, once written or loaded.
+  llvm::DenseMap<Value, Value> registers;
+};
+
+void RowChainBuilder::onFirstLane(llvm::function_ref<void()> body) {
+  if (testOnCPU)
+    return body();
+  auto first = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, index(0)),
+      /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&first.getThenRegion().front());
+  body();
+}
+
+Value RowChainBuilder::rowValue(linalg::LinalgOp op, OpOperand &operand,
+                                ArrayRef<Value> loops) {
+  Value root = reshapeRoot(operand.get());
+  if (Value value = registers.lookup(root))
+    return value;
+  SmallVector<Value> at = operandIndicesAt(b, loc, op, operand, loops);
+  Value value;
+  if (testOnCPU) {
+    value = memref::LoadOp::create(b, loc, operand.get(), at);
+  } else {
+    auto first = scf::IfOp::create(
+        b, loc, b.getF32Type(),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, index(0)),
+        /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&first.getThenRegion().front());
+      scf::YieldOp::create(
+          b, loc,
+          ValueRange{memref::LoadOp::create(b, loc, operand.get(), at)});
+      b.setInsertionPointToStart(&first.getElseRegion().front());
+      scf::YieldOp::create(b, loc, ValueRange{f32(0.0f)});
+    }
+    value = gpu::ShuffleOp::create(b, loc, first.getResult(0), /*offset=*/0,
+                                   /*width=*/32, gpu::ShuffleMode::IDX)
+                .getShuffleResult();
+  }
+  registers[root] = value;
+  return value;
+}
+
+SmallVector<std::pair<OpOperand *, Value>>
+RowChainBuilder::rowOperands(const ChainStep &step, ArrayRef<Value> loops) {
+  SmallVector<std::pair<OpOperand *, Value>> given;
+  linalg::LinalgOp op = step.op;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()) ||
+        op.getMatchingBlockArgument(&operand).use_empty())
+      continue;
+    auto written = chain.written.find(reshapeRoot(operand.get()));
+    if (written != chain.written.end() && written->second)
+      given.push_back({&operand, rowValue(op, operand, loops)});
+  }
+  return given;
+}
+
+scf::ForOp RowChainBuilder::elementLoop(
+    const ChainStep &step, ArrayRef<Value> rowLoops, ValueRange init,
+    llvm::function_ref<SmallVector<Value>(ArrayRef<Value>, ValueRange)> body) {
+  auto loop =
+      scf::ForOp::create(b, loc, testOnCPU ? index(0) : lane,
+                         index(chain.length), index(testOnCPU ? 1 : 32), init);
+  OpBuilder::InsertionGuard guard(b);
+  // Without iteration values the loop has its yield already.
+  if (init.empty())
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+  else
+    b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> loops(rowLoops);
+  SmallVector<Value> sizes;
+  linalg::LinalgOp op = step.op;
+  for (int64_t size : op.getStaticLoopRanges())
+    sizes.push_back(index(size));
+  delinearizeLoops(b, loc, loop.getInductionVar(), step.element, sizes, loops);
+  SmallVector<Value> next = body(loops, loop.getRegionIterArgs());
+  if (!init.empty())
+    scf::YieldOp::create(b, loc, next);
+  return loop;
+}
+
+void RowChainBuilder::buildStep(const ChainStep &step) {
+  linalg::LinalgOp op = step.op;
+  SmallVector<Value> sizes;
+  for (int64_t size : op.getStaticLoopRanges())
+    sizes.push_back(index(size));
+  SmallVector<Value> loops(sizes.size(), index(0));
+  delinearizeLoops(b, loc, row, step.parallel, sizes, loops);
+  SmallVector<std::pair<OpOperand *, Value>> given = rowOperands(step, loops);
+  auto store = [&](OpOperand &out, Value value, ArrayRef<Value> at) {
+    memref::StoreOp::create(b, loc, value, out.get(),
+                            operandIndicesAt(b, loc, op, out, at));
+  };
+  switch (step.kind) {
+  case ChainStep::Row: {
+    SmallVector<Value> results = emitBodyAt(b, loc, op, loops, given);
+    for (auto [out, value] : llvm::zip(op.getDpsInitsMutable(), results)) {
+      registers[reshapeRoot(out.get())] = value;
+      onFirstLane([&, &out = out, value = value] { store(out, value, loops); });
+    }
+    return;
+  }
+  case ChainStep::Full:
+    elementLoop(
+        step, loops, ValueRange(),
+        [&](ArrayRef<Value> at, ValueRange) -> SmallVector<Value> {
+          SmallVector<Value> results = emitBodyAt(b, loc, op, at, given);
+          for (auto [out, value] : llvm::zip(op.getDpsInitsMutable(), results))
+            store(out, value, at);
+          return {};
+        });
+    return;
+  case ChainStep::Reduce: {
+    const Reduction &r = *step.reduction;
+    OpOperand &out = *op.getDpsInitOperand(0);
+    auto combine = [&](Value a, Value c) {
+      IRMapping map;
+      map.map(op.getMatchingBlockArgument(&out), a);
+      map.map(r.partial, c);
+      return b.clone(*r.combine, map)->getResult(0);
+    };
+    // The output's value before (its register, or lane 0's load).
+    Value old = rowValue(op, out, loops);
+    // The row's elements folded from the identity; on the GPU, each
+    // lane's share, then the lanes' values combined.
+    auto loop =
+        elementLoop(step, loops, ValueRange{f32(r.identity)},
+                    [&](ArrayRef<Value> at, ValueRange acc) {
+                      SmallVector<std::pair<OpOperand *, Value>> withAcc(given);
+                      llvm::erase_if(withAcc, [&](auto &pair) {
+                        return pair.first == &out;
+                      });
+                      withAcc.push_back({&out, acc.front()});
+                      return emitBodyAt(b, loc, op, at, withAcc);
+                    });
+    Value acc = loop.getResult(0);
+    if (!testOnCPU)
+      for (int32_t offset = 16; offset >= 1; offset /= 2)
+        acc = combine(acc, gpu::ShuffleOp::create(b, loc, acc, offset,
+                                                  /*width=*/32,
+                                                  gpu::ShuffleMode::XOR)
+                               .getShuffleResult());
+    Value value = combine(old, acc);
+    registers[reshapeRoot(out.get())] = value;
+    onFirstLane([&] { store(out, value, loops); });
+    return;
+  }
+  }
+}
+
+void RowChainBuilder::build() {
+  if (testOnCPU) {
+    auto loop =
+        scf::ForOp::create(b, loc, index(0), index(chain.rows), index(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    row = loop.getInductionVar();
+    for (const ChainStep &step : chain.steps)
+      buildStep(step);
+    return;
+  }
+  Value one = index(1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, index(llvm::divideCeil(chain.rows, kWarpsPerBlock)), one, one,
+      index(kWarpsPerBlock * 32), one, one);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value tid = launch.getThreadIds().x;
+  lane = arith::RemUIOp::create(b, loc, tid, index(32));
+  row = arith::AddIOp::create(b, loc,
+                              arith::MulIOp::create(b, loc,
+                                                    launch.getBlockIds().x,
+                                                    index(kWarpsPerBlock)),
+                              arith::DivUIOp::create(b, loc, tid, index(32)));
+  // A warp whose row is past the end skips it whole (the shuffles need
+  // every lane of the warp).
+  auto inRows =
+      scf::IfOp::create(b, loc,
+                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              row, index(chain.rows)),
+                        /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&inRows.getThenRegion().front());
+  for (const ChainStep &step : chain.steps)
+    buildStep(step);
+  b.setInsertionPointAfter(inRows);
+  gpu::TerminatorOp::create(b, loc);
+}
+
 struct GPUReductionKernels
     : public onnx::impl::GPUReductionKernelsBase<GPUReductionKernels> {
   using Base::Base;
 
   void runOnOperation() override {
+    if (fuse)
+      sinkFills(getOperation());
+    if (chains)
+      buildChains();
     for (auto &match : matchKernelOps<Reduction>(
              getOperation(), fuse,
              [](linalg::LinalgOp op) { return matchReduction(op); })) {
@@ -297,6 +876,33 @@ struct GPUReductionKernels
       ReductionBuilder(b, match.op.getLoc(), match.op, match.info, match.fusion)
           .build();
       eraseFused(match.fusion, match.op);
+    }
+  }
+
+  /// Each row chain as one kernel, in place of its last step.
+  void buildChains() {
+    std::vector<RowChain> chains;
+    llvm::SmallPtrSet<Operation *, 16> taken;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op.getNumReductionLoops() == 0 || taken.contains(op) ||
+          op->getParentOfType<gpu::LaunchOp>() || op->hasAttr(kGPUFallbackAttr))
+        return;
+      std::optional<RowChain> chain = RowChainMatcher(op).match();
+      if (!chain || llvm::any_of(chain->steps, [&](const ChainStep &step) {
+            return taken.contains(step.op);
+          }))
+        return;
+      for (const ChainStep &step : chain->steps)
+        taken.insert(step.op);
+      chains.push_back(std::move(*chain));
+    });
+    for (const RowChain &chain : chains) {
+      Operation *last = chain.steps.back().op;
+      OpBuilder b(last->getContext());
+      b.setInsertionPointAfter(last);
+      RowChainBuilder(b, last->getLoc(), chain, testOnCPU).build();
+      for (const ChainStep &step : chain.steps)
+        step.op->erase();
     }
   }
 };

@@ -114,7 +114,8 @@ def GPUContractionKernels
            "grid of 16x8 output tiles">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Compute the elementwise ops that initialize the output and "
-           "consume it right after in the kernel too">,    Option<"testOnCPU", "test-on-cpu", "bool", /*default=*/"false",
+           "consume it right after in the kernel too">,
+    Option<"testOnCPU", "test-on-cpu", "bool", /*default=*/"false",
            "Test hook: compute what the kernel computes as host loops (the "
            "fusion included) instead of a gpu.launch, to run on the CPU">,
   ];
@@ -154,11 +155,30 @@ def GPUReductionKernels
     `onnx-gpu-contraction-kernels` does for products. Where the grid of a
     warp per row would not fit (no row, more than 2^31 - 1 blocks) the
     original ops run instead.
+
+    With `chains`, ops over the same rows (static shapes) that follow one
+    another, past allocations and ops free of memory effects, become one
+    kernel with a warp per row when a reduction is among them with at
+    least one more reduction or op over the rows' elements (Softmax,
+    LayerNormalization): fills and ops of a value per row, computed by
+    every lane and stored by lane 0; ops over the rows' elements, lane l
+    taking elements l, l + 32, ...; reductions as above. Each buffer the
+    chain writes must be read in every step at the same row (one value a
+    row) or the same element (the row's dims then the element's, through
+    reshapes only), so that a lane reads back only what it wrote, and the
+    values per row stay in registers. With `fuse`, each fill of a buffer
+    of its own first moves down to the first op that uses the buffer
+    (where that op is the buffer's deallocation, the fill goes).
   }];
   let options = [
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Compute the elementwise ops that initialize the output and "
-           "consume it right after in the kernel too">,    Option<"testOnCPU", "test-on-cpu", "bool", /*default=*/"false",
+           "consume it right after in the kernel too">,
+    Option<"chains", "chains", "bool", /*default=*/"true",
+           "Run a chain of reductions and elementwise ops over the same "
+           "rows (Softmax, LayerNormalization) as one kernel, a warp per "
+           "row">,
+    Option<"testOnCPU", "test-on-cpu", "bool", /*default=*/"false",
            "Test hook: compute what the kernel computes as host loops (the "
            "fusion included) instead of a gpu.launch, to run on the CPU">,
   ];

@@ -1,0 +1,310 @@
+// RUN: onnx-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-reduction-kernels))' | FileCheck %s
+// RUN: onnx-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-reduction-kernels{chains=false}))' \
+// RUN:   | FileCheck %s --check-prefix=NOCHAIN
+// RUN: onnx-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-reduction-kernels{test-on-cpu=true}))' \
+// RUN:   | FileCheck %s --check-prefix=CPU
+
+// Softmax over rows of 128 (64 rows): the maximum, exp(x - max), the sum
+// and the division are one kernel, a warp per row (8 blocks of 8 warps).
+// The fill of the maximum stands layers away (canonicalization merged it
+// with another): it moves down to the maximum first. Each lane takes
+// elements lane, lane + 32, ... in every step, so it reads back only the
+// exponentials it wrote itself; the row's maximum and sum stay in
+// registers, lane 0 stores them.
+// CHECK-LABEL: func.func @softmax
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c8{{.*}} threads(%[[TID:[^,]*]], {{.*}} in (%{{.*}} = %c256
+// CHECK:           %[[LANE:.*]] = arith.remui %[[TID]], %c32
+// CHECK:           scf.if
+// CHECK:             scf.if
+// CHECK:               memref.store %[[NEGINF:.*]], %[[ROWS:.*]][
+// CHECK:             %[[MAXL:.*]] = scf.for %{{.*}} = %[[LANE]] to %c128{{.*}} step %c32{{.*}} iter_args
+// CHECK:               memref.load %arg0
+// CHECK:               arith.maximumf
+// CHECK-COUNT-5:     gpu.shuffle  xor
+// CHECK:             %[[MAX:.*]] = arith.maximumf %[[NEGINF]],
+// CHECK:             scf.if
+// CHECK:               memref.store %[[MAX]], %[[ROWS]][
+// CHECK:             scf.for %{{.*}} = %[[LANE]] to %c128{{.*}} step %c32
+// CHECK:               %[[X:.*]] = memref.load %arg0
+// CHECK:               arith.subf %[[X]], %[[MAX]]
+// CHECK:               math.exp
+// CHECK:               memref.store {{.*}}, %arg1[
+// CHECK:             scf.for {{.*}} iter_args
+// CHECK:               memref.load %expand_shape
+// CHECK:               arith.addf
+// CHECK-COUNT-5:     gpu.shuffle  xor
+// CHECK:             %[[SUM:.*]] = arith.addf %cst{{[_0-9]*}}, %{{.*}} : f32
+// CHECK:             scf.for
+// CHECK:               %[[E:.*]] = memref.load %arg1
+// CHECK:               %[[Y:.*]] = arith.divf %[[E]], %[[SUM]]
+// CHECK:               memref.store %[[Y]], %arg1
+// CHECK:           gpu.terminator
+// CHECK-NOT:     linalg.
+// CHECK:         return
+// The passes as before: a kernel per reduction, the rest for later.
+// NOCHAIN-LABEL: func.func @softmax
+// NOCHAIN-COUNT-2: gpu.launch
+// NOCHAIN:       linalg.generic
+// CPU-LABEL: func.func @softmax
+// CPU-NOT:       gpu.launch
+// CPU:           scf.for %[[ROW:.*]] = %c0 to %c64 step %c1 {
+// CPU:             scf.for %{{.*}} = %c0{{.*}} to %c128{{.*}} step %c1{{.*}} iter_args
+// CPU-NOT:         gpu.shuffle
+// CPU:             math.exp
+// CPU-NOT:       linalg.
+// CPU:           return
+func.func @softmax(%x: memref<64x128xf32>, %y: memref<64x128xf32>, %other: memref<64x128xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %rows = memref.alloc() : memref<64xf32>
+  %rows2 = memref.expand_shape %rows [[0, 1]] output_shape [64, 1] : memref<64xf32> into memref<64x1xf32>
+  linalg.fill ins(%ninf : f32) outs(%rows2 : memref<64x1xf32>)
+  // Another layer's op in between.
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%other : memref<64x128xf32>) {
+  ^bb0(%out: f32):
+    %n = arith.negf %out : f32
+    linalg.yield %n : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : memref<64x128xf32>) outs(%rows2 : memref<64x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %rows2 : memref<64x128xf32>, memref<64x1xf32>) outs(%y : memref<64x128xf32>) {
+  ^bb0(%in: f32, %max: f32, %out: f32):
+    %d = arith.subf %in, %max : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%rows2 : memref<64x1xf32>)
+  %y3 = memref.expand_shape %y [[0], [1, 2]] output_shape [64, 1, 128] : memref<64x128xf32> into memref<64x1x128xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%y3 : memref<64x1x128xf32>) outs(%rows2 : memref<64x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y, %rows2 : memref<64x128xf32>, memref<64x1xf32>) outs(%y : memref<64x128xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %q = arith.divf %in, %sum : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %rows : memref<64xf32>
+  return
+}
+
+// -----
+
+// LayerNormalization's steps: the mean (a sum, then a row step), the
+// variance from the mean of squares, the normalization with the scale and
+// bias (read at the element, from buffers the chain does not write), then
+// the inverse of the deviation in place. Row steps are computed by every
+// lane from registers; lane 0 stores them.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK:         gpu.launch
+// CHECK-COUNT-5:   gpu.shuffle  xor
+// CHECK:           %[[MEAN:.*]] = arith.divf %{{.*}}, %cst
+// CHECK:           scf.if
+// CHECK:             memref.store %[[MEAN]], %arg2[
+// CHECK-COUNT-5:   gpu.shuffle  xor
+// CHECK:           arith.mulf %[[MEAN]], %[[MEAN]]
+// CHECK:           %[[DEV:.*]] = math.sqrt
+// CHECK:           scf.for
+// CHECK:             memref.load %arg0
+// CHECK:             memref.load %arg4
+// CHECK:             arith.subf %{{.*}}, %[[MEAN]]
+// CHECK:             arith.divf %{{.*}}, %[[DEV]]
+// CHECK:             memref.store {{.*}}, %arg1[
+// CHECK:           %[[INV:.*]] = arith.divf %cst{{.*}}, %[[DEV]]
+// CHECK:           scf.if
+// CHECK:             memref.store %[[INV]], %arg3[
+// CHECK-NOT:     linalg.
+// CHECK:         return
+func.func @layer_norm(%x: memref<8x768xf32>, %y: memref<8x768xf32>, %mean: memref<8xf32>, %dev: memref<8xf32>, %scale: memref<768xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 768.0 : f32
+  %one = arith.constant 1.0 : f32
+  %sum = memref.alloc() : memref<8xf32>
+  %sq = memref.alloc() : memref<8xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<8xf32>)
+  linalg.fill ins(%zero : f32) outs(%sq : memref<8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8x768xf32>) outs(%sum : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%sum : memref<8xf32>) outs(%mean : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.divf %in, %n : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8x768xf32>) outs(%sq : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %p = arith.mulf %in, %in : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%sq, %mean : memref<8xf32>, memref<8xf32>) outs(%dev : memref<8xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %m2 = arith.mulf %m, %m : f32
+    %e = arith.divf %in, %n : f32
+    %v = arith.subf %e, %m2 : f32
+    %d = math.sqrt %v : f32
+    linalg.yield %d : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %mean, %dev, %scale : memref<8x768xf32>, memref<8xf32>, memref<8xf32>, memref<768xf32>) outs(%y : memref<8x768xf32>) {
+  ^bb0(%in: f32, %m: f32, %d: f32, %s: f32, %out: f32):
+    %c = arith.subf %in, %m : f32
+    %q = arith.divf %c, %d : f32
+    %r = arith.mulf %q, %s : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%dev : memref<8xf32>) outs(%dev : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %i = arith.divf %one, %in : f32
+    linalg.yield %i : f32
+  }
+  memref.dealloc %sum : memref<8xf32>
+  memref.dealloc %sq : memref<8xf32>
+  return
+}
+
+// -----
+
+// A row buffer the chain writes but read before from memory (the
+// reduction accumulates into an argument): lane 0 loads it, a shuffle
+// gives it to the other lanes, lane 0 stores the result.
+// CHECK-LABEL: func.func @accumulate
+// CHECK:         gpu.launch
+// CHECK:           %[[OLD:.*]] = scf.if %{{.*}} -> (f32) {
+// CHECK:             %[[L:.*]] = memref.load %arg1
+// CHECK:             scf.yield %[[L]]
+// CHECK:           %[[ALL:[^,]*]], %{{.*}} = gpu.shuffle  idx %[[OLD]], %c0_i32
+// CHECK-COUNT-5:   gpu.shuffle  xor
+// CHECK:           %[[S:.*]] = arith.addf %[[ALL]],
+// CHECK:           scf.for
+// CHECK:             arith.mulf %{{.*}}, %[[S]]
+func.func @accumulate(%x: memref<64x128xf32>, %acc: memref<64xf32>, %y: memref<64x128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x128xf32>) outs(%acc : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %acc : memref<64x128xf32>, memref<64xf32>) outs(%y : memref<64x128xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %p = arith.mulf %in, %s : f32
+    linalg.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+// The sum reads the differences at another element than the lane wrote
+// (transposed): the chain stops before it, and the sum, whose rows are
+// strided, becomes a thread per row.
+// CHECK-LABEL: func.func @transposed_read
+// CHECK:         gpu.launch
+// CHECK:           arith.maximumf
+// CHECK:           arith.subf
+// CHECK:           gpu.terminator
+// CHECK:         scf.parallel
+// CHECK:           arith.addf
+// CHECK:         return
+func.func @transposed_read(%x: memref<64x64xf32>, %e: memref<64x64xf32>, %s: memref<64xf32>, %t: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x64xf32>) outs(%s : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : memref<64x64xf32>, memref<64xf32>) outs(%e : memref<64x64xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    linalg.yield %d : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%e : memref<64x64xf32>) outs(%t : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// A step reads a row buffer at other rows (reversed) that a later op
+// writes: the chain stops before the writer, which stays as it was.
+// CHECK-LABEL: func.func @reversed_rows
+// CHECK:         gpu.launch
+// CHECK:           arith.maximumf
+// CHECK:           arith.subf
+// CHECK:           gpu.terminator
+// CHECK:         linalg.generic
+// CHECK:           arith.negf
+// CHECK:         return
+func.func @reversed_rows(%x: memref<64x64xf32>, %s: memref<64xf32>, %r: memref<64xf32>, %y: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x64xf32>) outs(%s : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (63 - d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %r : memref<64x64xf32>, memref<64xf32>) outs(%y : memref<64x64xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    linalg.yield %d : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%r : memref<64xf32>) {
+  ^bb0(%out: f32):
+    %z = arith.negf %out : f32
+    linalg.yield %z : f32
+  }
+  return
+}
+
+// -----
+
+// One reduction with its row steps (a mean) is no chain: the warp kernel
+// takes it with its fusion, the original ops kept where the grid does
+// not fit.
+// CHECK-LABEL: func.func @mean_alone
+// CHECK:         scf.if
+// CHECK:           gpu.launch
+// CHECK-NOT:         gpu.shuffle  idx
+// CHECK:             arith.divf
+// CHECK:         } else {
+// CHECK:           linalg.generic
+func.func @mean_alone(%x: memref<64x128xf32>) -> memref<64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 128.0 : f32
+  %sum = memref.alloc() : memref<64xf32>
+  %m = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x128xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%sum : memref<64xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %d = arith.divf %in, %n : f32
+    linalg.yield %d : f32
+  }
+  memref.dealloc %sum : memref<64xf32>
+  return %m : memref<64xf32>
+}
+
+// -----
+
+// A fill whose buffer nothing reads before its deallocation is erased.
+// CHECK-LABEL: func.func @dead_fill
+// CHECK-NOT:     linalg.fill
+// CHECK:         memref.dealloc
+func.func @dead_fill(%x: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%zero : f32) outs(%a : memref<64xf32>)
+  memref.dealloc %a : memref<64xf32>
+  return
+}
