@@ -44,6 +44,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <array>
+
 namespace mlir {
 namespace onnx {
 #define GEN_PASS_DEF_GPUCONTRACTIONKERNELS
@@ -69,6 +71,17 @@ struct Tiles {
   /// that divide the tile, the one whose threads read the fewest fragment
   /// registers from workgroup memory per k-step (4 per 16 rows of A, 2 per
   /// 8 columns of B). {0, 0} where none divides it.
+  /// Whether a block's threads are whole warps (up to 1024) that stage
+  /// whole elements, and, with tf32, its warps divide the tile into 16x8
+  /// tiles staged in multiples of 8.
+  bool valid() const {
+    if (m <= 0 || n <= 0 || k <= 0 || threadM <= 0 || threadN <= 0 ||
+        m % threadM || n % threadN || threadM % 2 || threadN % 2 ||
+        threads() > 1024 || threads() % 32 || (m * k) % threads() ||
+        (n * k) % threads())
+      return false;
+    return !tf32 || (k % 8 == 0 && warpGrid().first);
+  }
   std::pair<int64_t, int64_t> warpGrid() const {
     std::pair<int64_t, int64_t> best{0, 0};
     int64_t bestLoads = 0;
@@ -595,18 +608,42 @@ void KernelBuilder::build(ArrayRef<Value> loopSizes) {
   gpu::TerminatorOp::create(b, loc);
 }
 
+/// The tiles for a product of static sizes `m` x `n` in `batch` blocks
+/// deep: `base` where its grid has at least `minBlocks` blocks (0: always),
+/// otherwise the first of smaller tiles (64x64 with 8x8 a thread, then
+/// 64x32 and 32x32 with 4x4) whose grid does, or the one of them with the
+/// most blocks. A product too small to fill the GPU with base's tiles (a
+/// batch-1 BERT's 128 rows, ResNet's last 7x7 convolutions) spreads over
+/// more of its multiprocessors.
+static Tiles tilesFor(const Tiles &base, int64_t minBlocks, int64_t m,
+                      int64_t n, int64_t batch) {
+  auto blocks = [&](const Tiles &t) {
+    return (m + t.m - 1) / t.m * ((n + t.n - 1) / t.n) * batch;
+  };
+  if (minBlocks <= 0 || blocks(base) >= minBlocks)
+    return base;
+  Tiles best = base;
+  for (auto [tm, tn, thm, thn] : {std::array<int64_t, 4>{64, 64, 8, 8},
+                                  std::array<int64_t, 4>{64, 32, 4, 4},
+                                  std::array<int64_t, 4>{32, 32, 4, 4}}) {
+    Tiles t{tm, tn, base.k, thm, thn, base.prefetch, base.tf32};
+    if (tm * tn >= base.m * base.n || !t.valid() || blocks(t) <= blocks(best))
+      continue;
+    best = t;
+    if (blocks(t) >= minBlocks)
+      break;
+  }
+  return best;
+}
+
 struct GPUContractionKernels
     : public onnx::impl::GPUContractionKernelsBase<GPUContractionKernels> {
   using Base::Base;
 
   void runOnOperation() override {
     Tiles tiles{tileM, tileN, tileK, threadM, threadN, prefetch, tf32};
-    if (tiles.m <= 0 || tiles.n <= 0 || tiles.k <= 0 || tiles.threadM <= 0 ||
-        tiles.threadN <= 0 || tiles.m % tiles.threadM ||
-        tiles.n % tiles.threadN || tiles.threadM % 2 || tiles.threadN % 2 ||
-        tiles.threads() > 1024 || tiles.threads() % 32 ||
-        (tiles.m * tiles.k) % tiles.threads() ||
-        (tiles.n * tiles.k) % tiles.threads()) {
+    if (!Tiles{tileM, tileN, tileK, threadM, threadN, prefetch, false}
+             .valid()) {
       getOperation().emitError()
           << "onnx-gpu-contraction-kernels: tiles " << tiles.m << "x" << tiles.n
           << "x" << tiles.k << " with " << tiles.threadM << "x" << tiles.threadN
@@ -614,7 +651,7 @@ struct GPUContractionKernels
              "a multiple of 32 up to 1024, each staging whole elements)";
       return signalPassFailure();
     }
-    if (tiles.tf32 && (tiles.k % 8 || !tiles.warpGrid().first)) {
+    if (!tiles.valid()) {
       getOperation().emitError()
           << "onnx-gpu-contraction-kernels: with tf32, the tile " << tiles.m
           << "x" << tiles.n << "x" << tiles.k << " must be staged in multiples "
@@ -645,7 +682,25 @@ struct GPUContractionKernels
       SmallVector<Value> sizes;
       for (Range range : op.createLoopRanges(b, loc))
         sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
-      KernelBuilder(b, loc, op, match.info, tiles, match.fusion).build(sizes);
+      // With static sizes, tiles that give the grid enough blocks.
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      auto extent = [&](ArrayRef<unsigned> dims) -> int64_t {
+        int64_t product = 1;
+        for (unsigned d : dims)
+          product =
+              ShapedType::isDynamic(ranges[d]) || ShapedType::isDynamic(product)
+                  ? ShapedType::kDynamic
+                  : product * ranges[d];
+        return product;
+      };
+      const Dims &dims = match.info;
+      int64_t m = extent(dims.m), n = extent(dims.n),
+              batch = extent(dims.batch);
+      Tiles chosen = tiles;
+      if (!ShapedType::isDynamic(m) && !ShapedType::isDynamic(n) &&
+          !ShapedType::isDynamic(batch))
+        chosen = tilesFor(tiles, minBlocks, m, n, batch);
+      KernelBuilder(b, loc, op, match.info, chosen, match.fusion).build(sizes);
       eraseFused(match.fusion, op);
     }
   }

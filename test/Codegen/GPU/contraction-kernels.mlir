@@ -1,20 +1,20 @@
 // RUN: onnx-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels))' | FileCheck %s
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{min-blocks=0}))' | FileCheck %s
 // RUN: onnx-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tile-m=64 tile-n=64 tile-k=4 thread-m=4 thread-n=4}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tile-m=64 tile-n=64 tile-k=4 thread-m=4 thread-n=4 min-blocks=0}))' \
 // RUN:   | FileCheck %s --check-prefix=SMALL
 // RUN: onnx-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{prefetch=false}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{prefetch=false min-blocks=0}))' \
 // RUN:   | FileCheck %s --check-prefix=NOPF
 // RUN: echo 'func.func @f() { return }' | not onnx-opt \
 // RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tile-m=128 tile-n=128 thread-m=3}))' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BAD
 // BAD: onnx-gpu-contraction-kernels: tiles 128x128x8 with 3x8 per thread do not divide into whole warps
 // RUN: onnx-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tf32=true}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tf32=true min-blocks=0}))' \
 // RUN:   | FileCheck %s --check-prefix=TF32
 // RUN: onnx-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tf32=true tile-m=32 tile-n=16 thread-m=4 thread-n=4 prefetch=false},canonicalize,cse))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tf32=true tile-m=32 tile-n=16 thread-m=4 thread-n=4 prefetch=false min-blocks=0},canonicalize,cse))' \
 // RUN:   | FileCheck %s --check-prefix=WARP
 // RUN: echo 'func.func @f() { return }' | not onnx-opt \
 // RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tf32=true tile-k=4}))' 2>&1 \
@@ -276,5 +276,26 @@ func.func @f16_product(%a: memref<64x32xf16>, %b: memref<32x16xf16>, %c: memref<
 // CHECK-NOT:   gpu.launch
 func.func @depthwise(%in: memref<1x6x6x3xf32>, %filter: memref<3x3x3xf32>, %out: memref<1x4x4x3xf32>) {
   linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %filter : memref<1x6x6x3xf32>, memref<3x3x3xf32>) outs(%out : memref<1x4x4x3xf32>)
+  return
+}
+
+// -----
+
+// Tiles for small products (min-blocks, 132 by default). A batch-1 BERT's
+// 128x768 output would be 12 blocks of 128x64: 32x32 tiles with 4x4 a
+// thread (64 threads) give 96, the most of the smaller tiles. A 1024x1024
+// output would be 128 blocks: 64x64 tiles (8x8 a thread, 64 threads) give
+// 256. A 4096x1024 one keeps the 128x64 tiles (512 blocks).
+// CHECK-LABEL: func.func @small_products
+// ADAPT-LABEL: func.func @small_products
+// ADAPT:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c24{{.*}}, %{{.*}} = %c4{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}},
+// ADAPT:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}},
+// ADAPT:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c32{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c128{{.*}},
+func.func @small_products(%a: memref<128x768xf32>, %b: memref<768x768xf32>, %c: memref<128x768xf32>,
+                          %d: memref<1024x64xf32>, %e: memref<64x1024xf32>, %f: memref<1024x1024xf32>,
+                          %g: memref<4096x64xf32>, %h: memref<4096x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x768xf32>, memref<768x768xf32>) outs(%c : memref<128x768xf32>)
+  linalg.matmul ins(%d, %e : memref<1024x64xf32>, memref<64x1024xf32>) outs(%f : memref<1024x1024xf32>)
+  linalg.matmul ins(%g, %e : memref<4096x64xf32>, memref<64x1024xf32>) outs(%h : memref<4096x1024xf32>)
   return
 }

@@ -68,7 +68,11 @@ def GPUContractionKernels
     `tile-m` x `tile-n` output tile and batch index, staging `tile-k`-deep
     slices of both operands in workgroup memory, each thread accumulating a
     `thread-m` x `thread-n` sub-tile in registers, then adding it to the
-    output. With `prefetch`, each thread loads its part of the next slice
+    output. Where the sizes are static and those tiles would give fewer
+    than `min-blocks` blocks (a product of a batch-1 model), smaller ones
+    do: 64x64 with 8x8 a thread, 64x32 or 32x32 with 4x4, the first that
+    gives enough blocks, or the one that gives the most.
+    With `prefetch`, each thread loads its part of the next slice
     into registers before computing on the staged one. With `tf32`, each
     warp computes a grid of 16x8 output tiles with `mma.sync.m16n8k8` on
     TF32 operands (the f32 elements rounded to nearest as they are staged,
@@ -105,6 +109,10 @@ def GPUContractionKernels
            "Output rows per thread (even)">,
     Option<"threadN", "thread-n", "int64_t", /*default=*/"8",
            "Output columns per thread (even)">,
+    Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"132",
+           "With static sizes, where the tiles above give fewer blocks than "
+           "this, smaller tiles (64x64, 64x32, 32x32) for more of them (0: "
+           "never; 132: one a multiprocessor of an H100 or H200)">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"true",
            "Load the next k-slice into registers while computing on the "
            "staged one">,
