@@ -332,6 +332,13 @@ struct ChainStep {
   linalg::LinalgOp op;
   SmallVector<unsigned> parallel, element;
   std::optional<Reduction> reduction;
+  /// Whether its rows are as many as the chain's only at run time: it must
+  /// share a buffer with the chain's reduction (matchRowChain).
+  bool dynamic = false;
+  /// The buffers it reads or writes at the row or the element.
+  SmallVector<Value> aligned;
+  /// Its loop sizes, where the kernel is built.
+  SmallVector<Value> sizes;
 };
 
 /// Ops in a row (past allocations and ops free of memory effects) that
@@ -341,7 +348,11 @@ struct ChainStep {
 /// buffer (`rows` elements) at the row, an element buffer (rows x length)
 /// at the element. One warp then runs the whole chain for a row.
 struct RowChain {
+  /// The rows (ShapedType::kDynamic when not static), the static length.
   int64_t rows = 0, length = 0;
+  /// The sizes of the reduction's parallel and reduced dims but those of
+  /// one element: a dynamic row count is matched by these.
+  SmallVector<int64_t> rowSizes, lengthSizes;
   std::vector<ChainStep> steps;
   /// The buffers the steps write: true for the row buffers.
   llvm::DenseMap<Value, bool> written;
@@ -350,26 +361,36 @@ struct RowChain {
 /// The most steps in one chain (LayerNormalization has 8).
 constexpr size_t kMaxChainSteps = 16;
 
-/// The product of the static ranges of `dims` of `op`, or nullopt.
-std::optional<int64_t> staticProduct(linalg::LinalgOp op,
-                                     ArrayRef<unsigned> dims) {
+/// The product of the ranges of `dims` of `op` (ShapedType::kDynamic where
+/// one is dynamic).
+int64_t rangeProduct(linalg::LinalgOp op, ArrayRef<unsigned> dims) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t product = 1;
   for (unsigned d : dims) {
     if (ShapedType::isDynamic(ranges[d]))
-      return std::nullopt;
+      return ShapedType::kDynamic;
     product *= ranges[d];
   }
   return product;
 }
 
+/// The ranges of `dims` of `op` but those of one element, in order.
+SmallVector<int64_t> nonUnitRanges(linalg::LinalgOp op,
+                                   ArrayRef<unsigned> dims) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges(), result;
+  for (unsigned d : dims)
+    if (ranges[d] != 1)
+      result.push_back(ranges[d]);
+  return result;
+}
+
 /// The buffer `buffer` is a reshape of (through expand_shape and
-/// collapse_shape, all of identity layout and static shape: its elements
-/// in the same order), or null.
+/// collapse_shape, all of identity layout: its elements in the same
+/// order), or null.
 Value reshapeRoot(Value buffer) {
   while (true) {
     auto type = dyn_cast<MemRefType>(buffer.getType());
-    if (!type || !type.getLayout().isIdentity() || !type.hasStaticShape())
+    if (!type || !type.getLayout().isIdentity())
       return nullptr;
     if (auto expand = buffer.getDefiningOp<memref::ExpandShapeOp>())
       buffer = expand.getSrc();
@@ -432,8 +453,12 @@ bool RowChainMatcher::aligned(linalg::LinalgOp op, OpOperand &operand,
   Value root = reshapeRoot(operand.get());
   if (!root)
     return false;
-  int64_t elements = cast<MemRefType>(root.getType()).getNumElements();
-  if (elements != (row ? chain.rows : chain.rows * chain.length))
+  // (With a dynamic row count, the steps that share the buffer have as
+  // many rows, which matchRowChain checks.)
+  auto rootType = cast<MemRefType>(root.getType());
+  if (rootType.hasStaticShape() && !ShapedType::isDynamic(chain.rows) &&
+      rootType.getNumElements() !=
+          (row ? chain.rows : chain.rows * chain.length))
     return false;
   std::optional<SmallVector<unsigned>> dims = indexDims(op, operand);
   if (!dims)
@@ -465,8 +490,13 @@ bool RowChainMatcher::add(linalg::LinalgOp op) {
       return false;
     step.parallel = step.reduction->parallel;
     step.element = step.reduction->reduced;
-    if (staticProduct(op, step.parallel) != chain.rows ||
-        staticProduct(op, step.element) != chain.length)
+    if (rangeProduct(op, step.element) != chain.length)
+      return false;
+    int64_t rows = rangeProduct(op, step.parallel);
+    step.dynamic =
+        ShapedType::isDynamic(rows) || ShapedType::isDynamic(chain.rows);
+    if (step.dynamic ? nonUnitRanges(op, step.parallel) != chain.rowSizes
+                     : rows != chain.rows)
       return false;
   } else {
     for (Operation &inner : op.getBlock()->without_terminator())
@@ -474,21 +504,33 @@ bool RowChainMatcher::add(linalg::LinalgOp op) {
           (!isMemoryEffectFree(&inner) || !canRunInKernel(&inner)))
         return false;
     unsigned loops = op.getNumLoops();
-    std::optional<int64_t> total =
-        staticProduct(op, llvm::to_vector(llvm::seq(0u, loops)));
-    if (total == chain.rows) {
-      step.kind = ChainStep::Row;
-      step.parallel = llvm::to_vector(llvm::seq(0u, loops));
-    } else if (total == chain.rows * chain.length) {
-      // The rows are the outer loops, the elements the inner ones.
-      step.kind = ChainStep::Full;
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      int64_t outer = 1;
-      unsigned split = 0;
-      while (split < loops && outer != chain.rows)
+    SmallVector<unsigned> all = llvm::to_vector(llvm::seq(0u, loops));
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t total = rangeProduct(op, all);
+    step.dynamic =
+        ShapedType::isDynamic(total) || ShapedType::isDynamic(chain.rows);
+    // The rows are the outer loops, the elements the inner ones: by their
+    // product, or with a dynamic row count by their sizes.
+    unsigned split = 0;
+    if (!step.dynamic) {
+      for (int64_t outer = 1; split < loops && outer != chain.rows;)
         outer *= ranges[split++];
-      if (outer != chain.rows)
-        return false;
+    } else {
+      for (size_t seen = 0; split < loops && seen < chain.rowSizes.size();)
+        seen += ranges[split++] != 1;
+    }
+    SmallVector<int64_t> fullSizes(chain.rowSizes);
+    llvm::append_range(fullSizes, chain.lengthSizes);
+    if (step.dynamic ? nonUnitRanges(op, all) == chain.rowSizes
+                     : total == chain.rows) {
+      step.kind = ChainStep::Row;
+      step.parallel = all;
+    } else if (step.dynamic
+                   ? nonUnitRanges(op, all) == fullSizes
+                   : total == chain.rows * chain.length &&
+                         rangeProduct(op, ArrayRef(all).take_front(split)) ==
+                             chain.rows) {
+      step.kind = ChainStep::Full;
       step.parallel = llvm::to_vector(llvm::seq(0u, split));
       step.element = llvm::to_vector(llvm::seq(split, loops));
     } else {
@@ -510,6 +552,7 @@ bool RowChainMatcher::add(linalg::LinalgOp op) {
         (chain.written.count(root) && chain.written.lookup(root) != rowStep))
       return false;
     writes[root] = rowStep;
+    step.aligned.push_back(root);
   }
   // What it reads: a buffer the chain writes (before, or here) at the row
   // or element; any other one anyhow, but then no later step may write it.
@@ -528,11 +571,13 @@ bool RowChainMatcher::add(linalg::LinalgOp op) {
       bool row = known != chain.written.end() ? known->second : here->second;
       if (!(row ? asRow : asElement))
         return false;
+      step.aligned.push_back(root);
       continue;
     }
-    if (asRow || asElement)
+    if (asRow || asElement) {
       alignedReads[root] = asRow;
-    else
+      step.aligned.push_back(root);
+    } else
       otherReads.push_back(bufferRoot(operand.get()));
   }
   for (auto [root, row] : writes)
@@ -555,14 +600,17 @@ std::optional<RowChain> RowChainMatcher::match() {
   std::optional<Reduction> r = matchReduction(reduction);
   if (!r || !r->contiguous)
     return std::nullopt;
-  std::optional<int64_t> rows = staticProduct(reduction, r->parallel),
-                         length = staticProduct(reduction, r->reduced);
-  if (!rows || !length || *rows == 0 || *length < 2 ||
-      llvm::divideCeil(*rows, kWarpsPerBlock) >
-          std::numeric_limits<int32_t>::max())
+  // The rows may be dynamic (a batch), their length not.
+  chain.rows = rangeProduct(reduction, r->parallel);
+  chain.length = rangeProduct(reduction, r->reduced);
+  if (ShapedType::isDynamic(chain.length) || chain.length < 2 ||
+      chain.rows == 0 ||
+      (!ShapedType::isDynamic(chain.rows) &&
+       llvm::divideCeil(chain.rows, kWarpsPerBlock) >
+           std::numeric_limits<int32_t>::max()))
     return std::nullopt;
-  chain.rows = *rows;
-  chain.length = *length;
+  chain.rowSizes = nonUnitRanges(reduction, r->parallel);
+  chain.lengthSizes = nonUnitRanges(reduction, r->reduced);
   // Between steps: allocations and ops free of memory effects.
   auto skippable = [](Operation *op) {
     return isa<memref::AllocOp>(op) || isMemoryEffectFree(op);
@@ -592,12 +640,55 @@ std::optional<RowChain> RowChainMatcher::match() {
       break;
     }
   }
+  // A step whose rows the sizes matched only up to dynamic ones must reach
+  // the reduction through buffers that steps read or write at the row or
+  // element (a buffer has as many rows in every step that reads or writes
+  // it that way). The steps before the last one that does not, and those
+  // from the first after it that does not, are left where they are.
+  while (true) {
+    auto first = llvm::find_if(chain.steps, [&](const ChainStep &step) {
+      return step.op == reduction;
+    });
+    if (first == chain.steps.end())
+      return std::nullopt;
+    size_t at = first - chain.steps.begin();
+    std::vector<bool> reached(chain.steps.size(), false);
+    reached[at] = true;
+    llvm::SmallPtrSet<Value, 8> shared(first->aligned.begin(),
+                                       first->aligned.end());
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (auto [i, step] : llvm::enumerate(chain.steps)) {
+        if (reached[i] || llvm::none_of(step.aligned, [&](Value root) {
+              return shared.contains(root);
+            }))
+          continue;
+        reached[i] = grew = true;
+        shared.insert(step.aligned.begin(), step.aligned.end());
+      }
+    }
+    size_t begin = 0, end = chain.steps.size();
+    for (auto [i, step] : llvm::enumerate(chain.steps)) {
+      if (!step.dynamic || reached[i])
+        continue;
+      if (i < at)
+        begin = i + 1;
+      else
+        end = std::min(end, i);
+    }
+    if (begin == 0 && end == chain.steps.size())
+      break;
+    chain.steps.erase(chain.steps.begin() + end, chain.steps.end());
+    chain.steps.erase(chain.steps.begin(), chain.steps.begin() + begin);
+    chain.written.clear();
+    for (ChainStep &step : chain.steps)
+      for (Value init : step.op.getDpsInits())
+        chain.written[reshapeRoot(init)] = step.kind != ChainStep::Full;
+  }
   size_t heavy = llvm::count_if(chain.steps, [](const ChainStep &step) {
     return step.kind != ChainStep::Row;
   });
-  if (heavy < 2 || llvm::none_of(chain.steps, [&](const ChainStep &step) {
-        return step.op == reduction;
-      }))
+  if (heavy < 2)
     return std::nullopt;
   return std::move(chain);
 }
@@ -640,9 +731,10 @@ private:
   /// iteration values; `body` is given the loops (the row's and the
   /// element's dims set) and the iteration values, and returns the next.
   scf::ForOp elementLoop(
-      const ChainStep &step, ArrayRef<Value> rowLoops, ValueRange init,
+      const ChainStep &step, ArrayRef<Value> sizes, ArrayRef<Value> rowLoops,
+      ValueRange init,
       llvm::function_ref<SmallVector<Value>(ArrayRef<Value>, ValueRange)> body);
-  void buildStep(const ChainStep &step);
+  void buildStep(const ChainStep &step, ArrayRef<Value> sizes);
 
   OpBuilder &b;
   Location loc;
@@ -712,7 +804,8 @@ RowChainBuilder::rowOperands(const ChainStep &step, ArrayRef<Value> loops) {
 }
 
 scf::ForOp RowChainBuilder::elementLoop(
-    const ChainStep &step, ArrayRef<Value> rowLoops, ValueRange init,
+    const ChainStep &step, ArrayRef<Value> sizes, ArrayRef<Value> rowLoops,
+    ValueRange init,
     llvm::function_ref<SmallVector<Value>(ArrayRef<Value>, ValueRange)> body) {
   auto loop =
       scf::ForOp::create(b, loc, testOnCPU ? index(0) : lane,
@@ -724,10 +817,6 @@ scf::ForOp RowChainBuilder::elementLoop(
   else
     b.setInsertionPointToStart(loop.getBody());
   SmallVector<Value> loops(rowLoops);
-  SmallVector<Value> sizes;
-  linalg::LinalgOp op = step.op;
-  for (int64_t size : op.getStaticLoopRanges())
-    sizes.push_back(index(size));
   delinearizeLoops(b, loc, loop.getInductionVar(), step.element, sizes, loops);
   SmallVector<Value> next = body(loops, loop.getRegionIterArgs());
   if (!init.empty())
@@ -735,11 +824,8 @@ scf::ForOp RowChainBuilder::elementLoop(
   return loop;
 }
 
-void RowChainBuilder::buildStep(const ChainStep &step) {
+void RowChainBuilder::buildStep(const ChainStep &step, ArrayRef<Value> sizes) {
   linalg::LinalgOp op = step.op;
-  SmallVector<Value> sizes;
-  for (int64_t size : op.getStaticLoopRanges())
-    sizes.push_back(index(size));
   SmallVector<Value> loops(sizes.size(), index(0));
   delinearizeLoops(b, loc, row, step.parallel, sizes, loops);
   SmallVector<std::pair<OpOperand *, Value>> given = rowOperands(step, loops);
@@ -758,7 +844,7 @@ void RowChainBuilder::buildStep(const ChainStep &step) {
   }
   case ChainStep::Full:
     elementLoop(
-        step, loops, ValueRange(),
+        step, sizes, loops, ValueRange(),
         [&](ArrayRef<Value> at, ValueRange) -> SmallVector<Value> {
           SmallVector<Value> results = emitBodyAt(b, loc, op, at, given);
           for (auto [out, value] : llvm::zip(op.getDpsInitsMutable(), results))
@@ -780,7 +866,7 @@ void RowChainBuilder::buildStep(const ChainStep &step) {
     // The row's elements folded from the identity; on the GPU, each
     // lane's share, then the lanes' values combined.
     auto loop =
-        elementLoop(step, loops, ValueRange{f32(r.identity)},
+        elementLoop(step, sizes, loops, ValueRange{f32(r.identity)},
                     [&](ArrayRef<Value> at, ValueRange acc) {
                       SmallVector<std::pair<OpOperand *, Value>> withAcc(given);
                       llvm::erase_if(withAcc, [&](auto &pair) {
@@ -805,21 +891,63 @@ void RowChainBuilder::buildStep(const ChainStep &step) {
 }
 
 void RowChainBuilder::build() {
+  // The steps' loop sizes and the rows (the first reduction's), where the
+  // kernel goes.
+  std::vector<SmallVector<Value>> sizes;
+  for (const ChainStep &step : chain.steps) {
+    linalg::LinalgOp op = step.op;
+    SmallVector<Value> &stepSizes = sizes.emplace_back();
+    for (Range range : op.createLoopRanges(b, loc))
+      stepSizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
+  }
+  size_t first = llvm::find_if(chain.steps,
+                               [](const ChainStep &step) {
+                                 return step.kind == ChainStep::Reduce;
+                               }) -
+                 chain.steps.begin();
+  Value rows =
+      ShapedType::isDynamic(chain.rows)
+          ? loopProduct(b, loc, chain.steps[first].parallel, sizes[first])
+          : index(chain.rows);
+  auto buildSteps = [&] {
+    for (auto [step, stepSizes] : llvm::zip(chain.steps, sizes))
+      buildStep(step, stepSizes);
+  };
   if (testOnCPU) {
-    auto loop =
-        scf::ForOp::create(b, loc, index(0), index(chain.rows), index(1));
+    auto loop = scf::ForOp::create(b, loc, index(0), rows, index(1));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     row = loop.getInductionVar();
-    for (const ChainStep &step : chain.steps)
-      buildStep(step);
-    return;
+    return buildSteps();
+  }
+  OpBuilder::InsertionGuard guard(b);
+  Value blocks =
+      ShapedType::isDynamic(chain.rows)
+          ? arith::CeilDivUIOp::create(b, loc, rows, index(kWarpsPerBlock))
+                .getResult()
+          : index(llvm::divideCeil(chain.rows, kWarpsPerBlock));
+  if (ShapedType::isDynamic(chain.rows)) {
+    // Where the grid would not fit (no row, more than 2^31 - 1 blocks),
+    // the original ops (mapped later as the other loop nests).
+    Value fits = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, rows,
+                              index(0)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, blocks,
+                              index(std::numeric_limits<int32_t>::max())));
+    auto ifOp = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    for (const ChainStep &step : chain.steps) {
+      linalg::LinalgOp op = step.op;
+      Operation *clone = b.clone(*op.getOperation());
+      if (step.kind == ChainStep::Reduce)
+        clone->setAttr(kGPUFallbackAttr, b.getUnitAttr());
+    }
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   }
   Value one = index(1);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, index(llvm::divideCeil(chain.rows, kWarpsPerBlock)), one, one,
-      index(kWarpsPerBlock * 32), one, one);
-  OpBuilder::InsertionGuard guard(b);
+  auto launch = gpu::LaunchOp::create(b, loc, blocks, one, one,
+                                      index(kWarpsPerBlock * 32), one, one);
   b.setInsertionPointToStart(&launch.getBody().front());
   Value tid = launch.getThreadIds().x;
   lane = arith::RemUIOp::create(b, loc, tid, index(32));
@@ -830,14 +958,12 @@ void RowChainBuilder::build() {
                               arith::DivUIOp::create(b, loc, tid, index(32)));
   // A warp whose row is past the end skips it whole (the shuffles need
   // every lane of the warp).
-  auto inRows =
-      scf::IfOp::create(b, loc,
-                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                              row, index(chain.rows)),
-                        /*withElseRegion=*/false);
+  auto inRows = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows),
+      /*withElseRegion=*/false);
   b.setInsertionPointToStart(&inRows.getThenRegion().front());
-  for (const ChainStep &step : chain.steps)
-    buildStep(step);
+  buildSteps();
   b.setInsertionPointAfter(inRows);
   gpu::TerminatorOp::create(b, loc);
 }

@@ -50,7 +50,7 @@
 // NOCHAIN:       linalg.generic
 // CPU-LABEL: func.func @softmax
 // CPU-NOT:       gpu.launch
-// CPU:           scf.for %[[ROW:.*]] = %c0 to %c64 step %c1 {
+// CPU:           scf.for %[[ROW:.*]] = %c0 to %c64{{.*}} step %c1{{.*}} {
 // CPU:             scf.for %{{.*}} = %c0{{.*}} to %c128{{.*}} step %c1{{.*}} iter_args
 // CPU-NOT:         gpu.shuffle
 // CPU:             math.exp
@@ -293,6 +293,100 @@ func.func @mean_alone(%x: memref<64x128xf32>) -> memref<64xf32> {
   }
   memref.dealloc %sum : memref<64xf32>
   return %m : memref<64xf32>
+}
+
+// -----
+
+// Rows of a dynamic count (a batch): the steps' sizes match the
+// reduction's up to the dynamic dim, and each step shares a buffer read or
+// written at the row or element with it, so they have as many rows. The
+// grid is computed at run time; where it would not fit (no row), the
+// original ops run, the reductions marked for the passes after.
+// CHECK-LABEL: func.func @softmax_dynamic
+// CHECK:         %[[N:.*]] = memref.dim %arg0, %c0
+// CHECK:         %[[BLOCKS:.*]] = arith.ceildivui %{{.*}}, %c8
+// CHECK:         %[[FITS:.*]] = arith.andi
+// CHECK:         scf.if %[[FITS]] {
+// CHECK:           gpu.launch blocks({{.*}}) in (%{{.*}} = %[[BLOCKS]],
+// CHECK:             math.exp
+// CHECK:             arith.divf
+// CHECK:           gpu.terminator
+// CHECK:         } else {
+// CHECK:           linalg.fill
+// CHECK:           linalg.generic {{.*}} attrs = {onnx.gpu_fallback}
+// CHECK:           math.exp
+// CHECK:           linalg.fill
+// CHECK:           linalg.generic {{.*}} attrs = {onnx.gpu_fallback}
+// CHECK:           arith.divf
+// CHECK:         }
+// CHECK:         memref.dealloc
+// CPU-LABEL: func.func @softmax_dynamic
+// CPU:           %[[N:.*]] = memref.dim %arg0, %c0
+// CPU:           scf.for %{{.*}} = %c0{{.*}} to %[[N]] step
+func.func @softmax_dynamic(%x: memref<?x128xf32>, %y: memref<?x128xf32>) {
+  %c0 = arith.constant 0 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?x128xf32>
+  %rows = memref.alloc(%n) : memref<?xf32>
+  linalg.fill ins(%ninf : f32) outs(%rows : memref<?xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?x128xf32>) outs(%rows : memref<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %rows : memref<?x128xf32>, memref<?xf32>) outs(%y : memref<?x128xf32>) {
+  ^bb0(%in: f32, %max: f32, %out: f32):
+    %d = arith.subf %in, %max : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%rows : memref<?xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%y : memref<?x128xf32>) outs(%rows : memref<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y, %rows : memref<?x128xf32>, memref<?xf32>) outs(%y : memref<?x128xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %q = arith.divf %in, %sum : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %rows : memref<?xf32>
+  return
+}
+
+// -----
+
+// A dynamic step that shares no such buffer with the reduction (a fill of
+// another buffer of as many elements, up to the dynamic dim, but maybe not
+// as many): the chain stops before it, and the fill stays as it was.
+// CHECK-LABEL: func.func @unrelated_dynamic
+// CHECK:         scf.if
+// CHECK:           gpu.launch
+// CHECK:             arith.maximumf
+// CHECK:             arith.subf
+// CHECK:           gpu.terminator
+// CHECK:         } else {
+// CHECK:           arith.subf
+// CHECK-NEXT:      linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:  }
+// CHECK-NEXT:  linalg.fill
+func.func @unrelated_dynamic(%x: memref<?x64xf32>, %r: memref<?xf32>, %y: memref<?x64xf32>, %z: memref<?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?x64xf32>) outs(%r : memref<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %r : memref<?x64xf32>, memref<?xf32>) outs(%y : memref<?x64xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    linalg.yield %d : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%z : memref<?xf32>)
+  return
 }
 
 // -----

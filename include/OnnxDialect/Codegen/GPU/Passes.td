@@ -164,7 +164,9 @@ def GPUReductionKernels
     warp per row would not fit (no row, more than 2^31 - 1 blocks) the
     original ops run instead.
 
-    With `chains`, ops over the same rows (static shapes) that follow one
+    With `chains`, ops over the same rows (of a static length; their count
+    may be dynamic, when each step shares a buffer with the reduction
+    through the steps) that follow one
     another, past allocations and ops free of memory effects, become one
     kernel with a warp per row when a reduction is among them with at
     least one more reduction or op over the rows' elements (Softmax,
