@@ -208,27 +208,29 @@ void mlir::onnx::buildLowerToNVVMPipeline(OpPassManager &pm,
   // 4. kernels: each linalg op one loop nest, mapped onto blocks and
   // threads where the device can run it, outlined into gpu.modules whose
   // code is lowered to NVVM here (no libdevice) and attached to the chip.
-  addPipeline(
-      pm, std::string("scf-forall-to-parallel,func.func(") +
-              (options.contractionKernels
-                   ? "onnx-gpu-contraction-kernels{" +
-                         std::string(options.tf32 ? "tf32=true " : "") +
-                         options.contractionOptions.getValue() + "},"
-                   : std::string()) +
-              (options.reductionKernels ? "onnx-gpu-reduction-kernels," : "") +
-              "convert-linalg-to-parallel-loops,"
-              "onnx-gpu-map-to-kernels{block-size=" +
-              std::to_string(options.blockSize) +
-              "}),convert-parallel-loops-to-gpu,"
-              "func.func(gpu-launch-sink-index-computations),"
-              "gpu-kernel-outlining,onnx-gpu-device-memory,"
-              "gpu.module(math-extend-to-supported-types,"
-              "onnx-gpu-to-nvvm,canonicalize,cse,"
-              "reconcile-unrealized-casts),"
-              "nvvm-attach-target{chip=" +
-              options.chip.getValue() +
-              " features=" + options.features.getValue() +
-              " O=" + std::to_string(options.optLevel) + "}");
+  addPipeline(pm, std::string("scf-forall-to-parallel,func.func(") +
+                      (options.contractionKernels
+                           ? "onnx-gpu-contraction-kernels{" +
+                                 std::string(options.tf32 ? "tf32=true " : "") +
+                                 options.contractionOptions.getValue() + "},"
+                           : std::string()) +
+                      (options.reductionKernels
+                           ? "onnx-gpu-reduction-kernels{" +
+                                 options.reductionOptions.getValue() + "},"
+                           : std::string()) +
+                      "convert-linalg-to-parallel-loops,"
+                      "onnx-gpu-map-to-kernels{block-size=" +
+                      std::to_string(options.blockSize) +
+                      "}),convert-parallel-loops-to-gpu,"
+                      "func.func(gpu-launch-sink-index-computations),"
+                      "gpu-kernel-outlining,onnx-gpu-device-memory,"
+                      "gpu.module(math-extend-to-supported-types,"
+                      "onnx-gpu-to-nvvm,canonicalize,cse,"
+                      "reconcile-unrealized-casts),"
+                      "nvvm-attach-target{chip=" +
+                      options.chip.getValue() +
+                      " features=" + options.features.getValue() +
+                      " O=" + std::to_string(options.optLevel) + "}");
   // 5. the host: loops left on it, LLVM, launches as runtime calls,
   // allocations and globals through the GPU runtime, the kernels as PTX.
   addPipeline(pm, "func.func(convert-linalg-to-loops)");

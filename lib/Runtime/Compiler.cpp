@@ -412,6 +412,32 @@ static std::string deviceName(const onnxd_options &options) {
   return options.device;
 }
 
+/// The options of `pass` that the environment variable `variable` holds (a
+/// tuning hook), into `value`: an error naming the variable where they do
+/// not parse.
+static Error passOptionsFromEnv(const char *variable, llvm::StringRef pass,
+                                std::string &value) {
+  const char *text = std::getenv(variable);
+  if (!text)
+    return {};
+  OpPassManager check("func.func");
+  std::string error;
+  llvm::raw_string_ostream os(error);
+  if (succeeded(
+          parsePassPipeline((pass + "{" + text + "}").str(), check, os))) {
+    value = text;
+    return {};
+  }
+  // The parser's lines, on one.
+  SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(error).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  std::string message = std::string(variable) + "=\"" + text + "\":";
+  for (llvm::StringRef line : lines)
+    if (!line.trim().empty())
+      message += " " + line.trim().str();
+  return makeError(ONNXD_INVALID_ARGUMENT, message);
+}
+
 /// onnx-lower-to-nvvm for device "cuda" (docs/gpu.md).
 static Error lowerForGPU(Compilation &c, const onnxd_options &options) {
   if (options.device_config && *options.device_config)
@@ -441,9 +467,17 @@ static Error lowerForGPU(Compilation &c, const onnxd_options &options) {
                            options.gpu_chip);
   }
   pipeline.tf32 = options.gpu_tf32 != 0;
-  // Tuning hook (docs/gpu.md): the options of the matrix-product kernels.
-  if (const char *tiles = std::getenv("ONNXD_GPU_CONTRACTION"))
-    pipeline.contractionOptions = tiles;
+  // Tuning hooks (docs/gpu.md): the options of the matrix-product and
+  // reduction kernels.
+  std::string contraction, reduction;
+  if (Error e = passOptionsFromEnv("ONNXD_GPU_CONTRACTION",
+                                   "onnx-gpu-contraction-kernels", contraction))
+    return e;
+  if (Error e = passOptionsFromEnv("ONNXD_GPU_REDUCTION",
+                                   "onnx-gpu-reduction-kernels", reduction))
+    return e;
+  pipeline.contractionOptions = contraction;
+  pipeline.reductionOptions = reduction;
   onnx::buildLowerToNVVMPipeline(pm, pipeline);
   if (Error e = runLowering(c, pm))
     return e;

@@ -120,12 +120,21 @@ def value_files(path, case_out, model):
     return True
 
 
-def build_case(onnx_run, device, chip, name, path, out, tf32=False):
-    """Compiles one node test into OUT/cases (with --gpu-tf32 under the
-    name's suffix __tf32, which run_carry.py checks with TF32's
-    tolerance)."""
+# The kernels' options of a "plain" build: no elementwise ops fused into
+# the product and reduction kernels, no row chains, the default tiles.
+PLAIN_ENV = {"ONNXD_GPU_CONTRACTION": "fuse=false min-blocks=0",
+             "ONNXD_GPU_REDUCTION": "fuse=false chains=false"}
+
+
+def build_case(onnx_run, device, chip, name, path, out, variant=""):
+    """Compiles one node test into OUT/cases: with --gpu-tf32 (variant
+    "tf32") under the name's suffix __tf32, which run_carry.py checks with
+    TF32's tolerance; with PLAIN_ENV (variant "plain") under __plain, which
+    tells a fault of the fusion, the row chains or the small tiles from
+    the kernels'."""
+    tf32 = variant == "tf32"
     case_out = os.path.join(out, "cases", name.replace("/", "__") +
-                            ("__tf32" if tf32 else ""))
+                            ("__" + variant if variant else ""))
     os.makedirs(case_out, exist_ok=True)
     if not tensor_files(path, case_out):
         shutil.rmtree(case_out)
@@ -144,7 +153,8 @@ def build_case(onnx_run, device, chip, name, path, out, tf32=False):
         [onnx_run, os.path.join(path, "model.onnx"), "--device", device,
          "--gpu-chip", chip, "-o", os.path.join(case_out, "model.so")] +
         (["--gpu-tf32"] if tf32 else []),
-        capture_output=True, text=True, timeout=600)
+        capture_output=True, text=True, timeout=600,
+        env=dict(os.environ, **(PLAIN_ENV if variant == "plain" else {})))
     if run.returncode != 0:
         shutil.rmtree(case_out)
         lines = (run.stderr or run.stdout).strip().splitlines()
@@ -275,6 +285,11 @@ def main():
     parser.add_argument("--tf32-filter", default=r"node/test_(conv|matmul|gemm)",
                         help="node tests compiled with --gpu-tf32 as well "
                         "(device cuda; '' for none)")
+    parser.add_argument("--plain-filter",
+                        default=r"node/test_(softmax|layer_normalization|"
+                        r"matmul|gemm|conv_)",
+                        help="node tests compiled also without fusion, row "
+                        "chains or small tiles (device cuda; '' for none)")
     parser.add_argument("--models", default="resnet50,bert",
                         help="bench/models.py models for the whole-model "
                         "benchmark, comma-separated ('' for none)")
@@ -292,15 +307,16 @@ def main():
     cases = [c for s, p in run_conformance.SUITES if s == "onnx-1.22/node"
              for c in run_conformance.discover(s, p)
              if re.search(args.filter, c[0])]
-    builds = [c + (False,) for c in cases]
-    if args.device == "cuda" and args.tf32_filter:
-        builds += [c + (True,) for c in cases
-                   if re.search(args.tf32_filter, c[0])]
+    builds = [c + ("",) for c in cases]
+    for variant, regex in (("tf32", args.tf32_filter),
+                           ("plain", args.plain_filter)):
+        if args.device == "cuda" and regex:
+            builds += [c + (variant,) for c in cases if re.search(regex, c[0])]
     counts = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for name, status in pool.map(
                 lambda c: build_case(onnx_run, args.device, args.chip, c[0],
-                                     c[1], args.out, tf32=c[2]), builds):
+                                     c[1], args.out, variant=c[2]), builds):
             kind = status.split(":")[0]
             counts[kind] = counts.get(kind, 0) + 1
             if kind == "compile":
@@ -335,8 +351,10 @@ def main():
     with tarfile.open(args.out.rstrip("/") + ".tar.gz", "w:gz") as tar:
         tar.add(args.out, arcname=os.path.basename(args.out.rstrip("/")))
     size = os.path.getsize(args.out.rstrip("/") + ".tar.gz")
-    print("%d cases (%d with --gpu-tf32): %s; %s.tar.gz %.1f MB" % (
-        len(builds), len(builds) - len(cases), ", ".join("%d %s" % (v, k) for k, v in sorted(counts.items())),
+    print("%d cases (%d with --gpu-tf32, %d plain): %s; %s.tar.gz %.1f MB" % (
+        len(builds), sum(1 for b in builds if b[2] == "tf32"),
+        sum(1 for b in builds if b[2] == "plain"),
+        ", ".join("%d %s" % (v, k) for k, v in sorted(counts.items())),
         args.out.rstrip("/"), size / 1e6))
 
 

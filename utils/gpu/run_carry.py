@@ -1061,12 +1061,18 @@ def main():
         t.start()
     for t in threads:
         t.join()
-    for tf32 in (False, True):
-        # The node tests, then those compiled with --gpu-tf32 (if carried).
-        group = [c for c in cases if c.endswith("__tf32") == tf32]
+    # The node tests, then those compiled with --gpu-tf32 and those compiled
+    # without the fused and chained kernels (make_carry.py --plain-filter),
+    # if carried.
+    groups = (("", ""), ("__tf32", "with --gpu-tf32 (rtol 1e-2): "),
+              ("__plain", "without fusion, row chains or small tiles: "))
+    for suffix, label in groups:
+        group = [c for c in cases
+                 if (c.endswith(suffix) if suffix else
+                     not any(c.endswith(g) for g, _ in groups[1:]))]
         results = {c: r for c, r in pool.results.items() if c in group}
-        if tf32 and not group:
-            break
+        if suffix and not group:
+            continue
         passed = sum(1 for r in results.values() if r == "pass")
         kinds = {}
         for r in results.values():
@@ -1075,11 +1081,17 @@ def main():
                 kinds[k] = kinds.get(k, 0) + 1
         print("%s%d passed, %d failed, %d not run (of %d node tests carried) "
               "in %.0f s; failures by kind: %s" % (
-                  "with --gpu-tf32 (rtol 1e-2): " if tf32 else "",
-                  passed, len(results) - passed, len(group) - len(results),
-                  len(group), time.time() - start,
+                  label, passed, len(results) - passed,
+                  len(group) - len(results), len(group), time.time() - start,
                   ", ".join("%s %d" % kv for kv in sorted(kinds.items())) or "none"),
               flush=True)
+    # A failure whose plain build passes is the fusion's, the row chains' or
+    # the small tiles' (docs/gpu.md, "On a GPU machine").
+    blamed = sorted(c for c, r in pool.results.items()
+                    if r != "pass" and pool.results.get(c + "__plain") == "pass")
+    if blamed:
+        print("failing, but passing without fusion, row chains and small "
+              "tiles: %s" % " ".join(blamed), flush=True)
     results = pool.results
     if args.json:
         with open(args.json, "w") as f:

@@ -185,6 +185,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("Options of onnx-gpu-contraction-kernels, as in its "
                      "braces (\"tile-k=16 prefetch=false\")"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> reductionOptions{
+      *this, "reduction-options",
+      llvm::cl::desc("Options of onnx-gpu-reduction-kernels, as in its "
+                     "braces (\"chains=false\")"),
+      llvm::cl::init("")};
 };
 
 /// Adds the stages of onnx-lower-to-nvvm to `pm` (anchored on a module).
