@@ -92,6 +92,16 @@ static void addHostToLLVM(OpPassManager &pm, bool runtimeAllocator) {
               "reconcile-unrealized-casts");
 }
 
+/// ONNX to linalg on tensors. Integer ranges (a dim is not negative) then
+/// fold the run-time checks and selects of Reshape's 0 and -1 on dynamic
+/// shapes, which would otherwise stand between ops that the code generation
+/// fuses (a product and the transpose into heads after it).
+static void addONNXToLinalg(OpPassManager &pm,
+                            const std::string &canonicalize) {
+  addPipeline(pm, "convert-onnx-to-linalg,int-range-optimizations," +
+                      canonicalize + ",cse," + canonicalize);
+}
+
 void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
                                           const LowerToLLVMOptions &options) {
   if (options.profile)
@@ -116,7 +126,7 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
   std::string target = "target-cpu=" + options.targetCPU.getValue() +
                        " target-features=\"" +
                        options.targetFeatures.getValue() + "\"";
-  addPipeline(pm, "convert-onnx-to-linalg," + canonicalize + ",cse");
+  addONNXToLinalg(pm, canonicalize);
   // The program of one rank: sharded ops on their local shards, collectives
   // as MPI calls (lib/Distribute).
   if (!options.deviceConfig.empty())
@@ -194,7 +204,7 @@ void mlir::onnx::buildLowerToNVVMPipeline(OpPassManager &pm,
   // 1.-2. onnx level and linalg on tensors, as for the CPU.
   addONNXLevel(pm, options.onnxLevel, "");
   const std::string canonicalize = canonicalizeText();
-  addPipeline(pm, "convert-onnx-to-linalg," + canonicalize + ",cse");
+  addONNXToLinalg(pm, canonicalize);
   pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
   addPipeline(pm, canonicalize);
   // 3. buffers.

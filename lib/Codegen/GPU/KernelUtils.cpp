@@ -89,6 +89,47 @@ llvm::SmallPtrSet<Value, 8> mlir::onnx::bufferAliases(Value root) {
   return aliases;
 }
 
+Value mlir::onnx::reshapeRoot(Value buffer) {
+  while (true) {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type || !type.getLayout().isIdentity())
+      return nullptr;
+    if (auto expand = buffer.getDefiningOp<memref::ExpandShapeOp>())
+      buffer = expand.getSrc();
+    else if (auto collapse = buffer.getDefiningOp<memref::CollapseShapeOp>())
+      buffer = collapse.getSrc();
+    else
+      return bufferRoot(buffer) == buffer ? buffer : nullptr;
+  }
+}
+
+SmallVector<Value> mlir::onnx::reshapeIndices(OpBuilder &b, Location loc,
+                                              Value from, Value to,
+                                              ArrayRef<Value> indices) {
+  if (from == to)
+    return SmallVector<Value>(indices);
+  auto size = [&](Value buffer, int64_t i) -> Value {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (!type.isDynamicDim(i))
+      return arith::ConstantIndexOp::create(b, loc, type.getDimSize(i));
+    return memref::DimOp::create(b, loc, buffer, i);
+  };
+  Value offset = arith::ConstantIndexOp::create(b, loc, 0);
+  for (auto [i, index] : llvm::enumerate(indices))
+    offset = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, offset, size(from, i)), index);
+  int64_t rank = cast<MemRefType>(to.getType()).getRank();
+  SmallVector<Value> result(rank);
+  for (int64_t i = rank - 1; i > 0; --i) {
+    Value n = size(to, i);
+    result[i] = arith::RemUIOp::create(b, loc, offset, n);
+    offset = arith::DivUIOp::create(b, loc, offset, n);
+  }
+  if (rank > 0)
+    result[0] = offset;
+  return result;
+}
+
 bool mlir::onnx::touchesBuffer(Operation *op,
                                const llvm::SmallPtrSetImpl<Value> &aliases) {
   if (isMemoryEffectFree(op))
@@ -226,8 +267,12 @@ matchEpilogue(Operation *op, Value value,
     if (!isa<MemRefType>(buffer.getType()))
       continue;
     AffineMap map = consumer.getMatchingIndexingMap(&operand);
-    if (buffer == value) {
-      if (!map.isPermutation() || (fusedMap && map != fusedMap))
+    // The value itself, or a reshape of it (the heads of an attention's
+    // projection: [N, S, H * D] read as [N, S, H, D]).
+    Value valueRoot = reshapeRoot(value);
+    if (buffer == value || (valueRoot && reshapeRoot(buffer) == valueRoot)) {
+      if (!map.isPermutation() || (fusedMap && map != fusedMap) ||
+          (!fused.empty() && fused.front()->get() != buffer))
         return nullptr;
       fusedMap = map;
       fused.push_back(&operand);
@@ -357,11 +402,15 @@ void mlir::onnx::emitStoreOutputElement(OpBuilder &b, Location loc,
                                         ArrayRef<Value> indices, Value value) {
   if (fusion.storeOutput)
     memref::StoreOp::create(b, loc, value, out.get(), indices);
+  // The element the stage before computed, in the buffer it writes (the
+  // next stage may read a reshape of it).
   SmallVector<Value> at(indices);
+  Value atBuffer = out.get();
   for (const Fusion::Stage &stage : fusion.epilogues) {
     linalg::LinalgOp epilogue = stage.op;
-    SmallVector<Value> loops =
-        loopsAtIndices(epilogue, *stage.fused.front(), at);
+    OpOperand &fused = *stage.fused.front();
+    SmallVector<Value> loops = loopsAtIndices(
+        epilogue, fused, reshapeIndices(b, loc, atBuffer, fused.get(), at));
     SmallVector<std::pair<OpOperand *, Value>> given;
     for (OpOperand *operand : stage.fused)
       given.push_back({operand, value});
@@ -375,6 +424,7 @@ void mlir::onnx::emitStoreOutputElement(OpBuilder &b, Location loc,
       // The next stage reads the one result.
       value = result;
       at = initAt;
+      atBuffer = init.get();
     }
   }
 }

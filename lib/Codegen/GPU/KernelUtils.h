@@ -56,6 +56,17 @@ Value bufferRoot(Value buffer);
 /// `root` and every view of it (through view-like ops).
 llvm::SmallPtrSet<Value, 8> bufferAliases(Value root);
 
+/// The buffer `buffer` is a reshape of (through expand_shape and
+/// collapse_shape, all of identity layout: its elements in the same
+/// order), or null.
+Value reshapeRoot(Value buffer);
+
+/// The indices in `to` of the element at `indices` of `from`, two reshapes
+/// of one buffer (reshapeRoot): the row-major offset in one, delinearized
+/// over the other's sizes.
+SmallVector<Value> reshapeIndices(OpBuilder &b, Location loc, Value from,
+                                  Value to, ArrayRef<Value> indices);
+
 /// Whether `op`, or an op it holds, may read or write memory and has one of
 /// `aliases` as an operand.
 bool touchesBuffer(Operation *op, const llvm::SmallPtrSetImpl<Value> &aliases);

@@ -384,23 +384,6 @@ SmallVector<int64_t> nonUnitRanges(linalg::LinalgOp op,
   return result;
 }
 
-/// The buffer `buffer` is a reshape of (through expand_shape and
-/// collapse_shape, all of identity layout: its elements in the same
-/// order), or null.
-Value reshapeRoot(Value buffer) {
-  while (true) {
-    auto type = dyn_cast<MemRefType>(buffer.getType());
-    if (!type || !type.getLayout().isIdentity())
-      return nullptr;
-    if (auto expand = buffer.getDefiningOp<memref::ExpandShapeOp>())
-      buffer = expand.getSrc();
-    else if (auto collapse = buffer.getDefiningOp<memref::CollapseShapeOp>())
-      buffer = collapse.getSrc();
-    else
-      return bufferRoot(buffer) == buffer ? buffer : nullptr;
-  }
-}
-
 /// The loop dims of `op` that index `operand`'s dims of more than one
 /// element, in order, or nullopt where one of those is not a single dim.
 std::optional<SmallVector<unsigned>> indexDims(linalg::LinalgOp op,

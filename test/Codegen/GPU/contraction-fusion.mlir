@@ -190,14 +190,22 @@ func.func @dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %bias: memref<?xf32
 }
 // -----
 
-// Not fused: an epilogue that reads another view of the output (the
-// prologue is fused).
-// CHECK-LABEL: func.func @other_view
+// An epilogue that reads a reshape of the output (flat, as an attention
+// reads its projection by heads): fused, its element at the output
+// element's row-major offset (row * 16 + column).
+// CHECK-LABEL: func.func @reshaped_view
 // CHECK-NOT:     linalg.fill
+// CHECK:         gpu.launch
+// CHECK:           arith.addf %{{.*}}#0, %cst
+// CHECK-NEXT:      %[[ROW:.*]] = arith.muli %{{.*}}, %c16
+// CHECK-NEXT:      %[[FLAT:.*]] = arith.addi %[[ROW]], %{{.*}}
+// CHECK-NEXT:      %[[R:.*]] = arith.maximumf
+// CHECK-NEXT:      memref.store %[[R]], %{{.*}}[%[[FLAT]]] : memref<512xf32>
 // CHECK:         gpu.terminator
-// CHECK:         linalg.generic {{.*}} ins(%collapse_shape
+// CHECK-NOT:     linalg.
+// CHECK:         return
 #id = affine_map<(i, j) -> (i, j)>
-func.func @other_view(%a: memref<32x8xf32>, %b: memref<8x16xf32>) -> memref<512xf32> {
+func.func @reshaped_view(%a: memref<32x8xf32>, %b: memref<8x16xf32>) -> memref<512xf32> {
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<32x16xf32>
   %d = memref.alloc() : memref<512xf32>
@@ -211,6 +219,30 @@ func.func @other_view(%a: memref<32x8xf32>, %b: memref<8x16xf32>) -> memref<512x
     linalg.yield %r : f32
   }
   return %d : memref<512xf32>
+}
+// -----
+
+// Not fused: an epilogue that reads another view of the output (a part of
+// it; the prologue is fused).
+// CHECK-LABEL: func.func @other_view
+// CHECK-NOT:     linalg.fill
+// CHECK:         gpu.terminator
+// CHECK:         linalg.generic {{.*}} ins(%subview
+#id = affine_map<(i, j) -> (i, j)>
+func.func @other_view(%a: memref<32x8xf32>, %b: memref<8x16xf32>) -> memref<16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<32x16xf32>
+  %d = memref.alloc() : memref<16x16xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x16xf32>)
+  linalg.matmul ins(%a, %b : memref<32x8xf32>, memref<8x16xf32>) outs(%c : memref<32x16xf32>)
+  %half = memref.subview %c[0, 0] [16, 16] [1, 1] : memref<32x16xf32> to memref<16x16xf32, strided<[16, 1]>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%half : memref<16x16xf32, strided<[16, 1]>>) outs(%d : memref<16x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  return %d : memref<16x16xf32>
 }
 // -----
 
