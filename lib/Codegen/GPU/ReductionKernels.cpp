@@ -15,6 +15,9 @@
 // With `fuse`, the op that initializes the output (the fill with the
 // identity) and the elementwise ops right after that read it (a mean's
 // division) are computed by the lane or thread that stores (matchFusion).
+// With `chains`, first, a run of reductions and elementwise ops over the
+// same rows (Softmax's four ops, LayerNormalization's eight) becomes one
+// kernel with a warp per row (RowChainMatcher, RowChainBuilder).
 //
 //===----------------------------------------------------------------------===//
 
