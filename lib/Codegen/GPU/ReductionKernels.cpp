@@ -570,8 +570,10 @@ bool RowChainMatcher::add(linalg::LinalgOp op) {
     if (auto read = readAligned.find(root);
         read != readAligned.end() && read->second != row)
       return false;
+  // (Read any other way, through a view that is not a reshape say, a
+  // buffer the chain writes is read where other lanes or warps write.)
   for (Value root : otherReads)
-    if (writes.count(root))
+    if (writes.count(root) || chain.written.count(root))
       return false;
   chain.steps.push_back(std::move(step));
   for (auto [root, row] : writes)

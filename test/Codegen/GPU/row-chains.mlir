@@ -265,6 +265,39 @@ func.func @reversed_rows(%x: memref<64x64xf32>, %s: memref<64xf32>, %r: memref<6
 
 // -----
 
+// A step reads a buffer the chain wrote through a view that is not a
+// reshape (column 0 of each row, which lane 0 wrote): the chain stops
+// before it.
+// CHECK-LABEL: func.func @strided_view
+// CHECK:         gpu.launch
+// CHECK:           arith.maximumf
+// CHECK:           arith.subf
+// CHECK:           gpu.terminator
+// CHECK:         linalg.generic
+// CHECK:           arith.mulf
+// CHECK:         return
+func.func @strided_view(%x: memref<64x64xf32>, %s: memref<64xf32>, %y: memref<64x64xf32>, %z: memref<64x64xf32>) {
+  %col = memref.subview %y[0, 0] [64, 1] [1, 1] : memref<64x64xf32> to memref<64x1xf32, strided<[64, 1]>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x64xf32>) outs(%s : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : memref<64x64xf32>, memref<64xf32>) outs(%y : memref<64x64xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    linalg.yield %d : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y, %col : memref<64x64xf32>, memref<64x1xf32, strided<[64, 1]>>) outs(%z : memref<64x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  }
+  return
+}
+
+// -----
+
 // One reduction with its row steps (a mean) is no chain: the warp kernel
 // takes it with its fusion, the original ops kept where the grid does
 // not fit.
