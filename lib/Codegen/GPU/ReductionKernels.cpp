@@ -166,6 +166,78 @@ std::optional<Reduction> matchReduction(linalg::LinalgOp op) {
   return r;
 }
 
+/// combine(out := a, partial := c), as the body of `op` (whose reduction
+/// `r` is) combines.
+Value combineValues(OpBuilder &b, linalg::LinalgOp op, const Reduction &r,
+                    Value a, Value c) {
+  IRMapping map;
+  map.map(op.getMatchingBlockArgument(op.getDpsInitOperand(0)), a);
+  map.map(r.partial, c);
+  return b.clone(*r.combine, map)->getResult(0);
+}
+
+/// The lanes' values `acc` combined by a butterfly of xor shuffles: every
+/// lane ends with the whole warp's value.
+Value combineLanes(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                   const Reduction &r, Value acc) {
+  for (int32_t offset = 16; offset >= 1; offset /= 2)
+    acc = combineValues(b, op, r, acc,
+                        gpu::ShuffleOp::create(b, loc, acc, offset,
+                                               /*width=*/32,
+                                               gpu::ShuffleMode::XOR)
+                            .getShuffleResult());
+  return acc;
+}
+
+/// The blocks of a warp per row for `rows` rows, and whether that grid can
+/// be launched (a row at least, at most 2^31 - 1 blocks).
+std::pair<Value, Value> warpGrid(OpBuilder &b, Location loc, Value rows) {
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value blocks =
+      arith::CeilDivUIOp::create(b, loc, rows, index(kWarpsPerBlock));
+  Value fits = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, rows, index(0)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, blocks,
+                            index(std::numeric_limits<int32_t>::max())));
+  return {blocks, fits};
+}
+
+/// A lane and its warp's row in a kernel of a warp per row.
+struct WarpRow {
+  Value lane, row;
+};
+
+/// Launches `blocks` blocks of kWarpsPerBlock warps, a warp per row of
+/// `rows`, and leaves `b` where a warp whose row is one of them runs (a
+/// warp past the end skips it whole: the shuffles need every lane).
+WarpRow launchWarpPerRow(OpBuilder &b, Location loc, Value blocks, Value rows) {
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value one = index(1);
+  auto launch = gpu::LaunchOp::create(b, loc, blocks, one, one,
+                                      index(kWarpsPerBlock * 32), one, one);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value tid = launch.getThreadIds().x;
+  WarpRow at;
+  at.lane = arith::RemUIOp::create(b, loc, tid, index(32));
+  at.row = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                            index(kWarpsPerBlock)),
+      arith::DivUIOp::create(b, loc, tid, index(32)));
+  auto inRows = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at.row, rows),
+      /*withElseRegion=*/false);
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(&inRows.getThenRegion().front());
+  return at;
+}
+
 class ReductionBuilder {
 public:
   ReductionBuilder(OpBuilder &b, Location loc, linalg::LinalgOp op,
@@ -185,14 +257,6 @@ private:
   SmallVector<Value> indices(OpOperand &operand) {
     return operandIndicesAt(b, loc, op, operand, loops);
   }
-  /// combine(out := a, partial := c), as the body's op.
-  Value combine(Value a, Value c) {
-    IRMapping map;
-    BlockArgument out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
-    map.map(out, a);
-    map.map(r.partial, c);
-    return b.clone(*r.combine, map)->getResult(0);
-  }
 
   OpBuilder &b;
   Location loc;
@@ -207,13 +271,7 @@ void ReductionBuilder::build() {
     sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
   loops.assign(sizes.size(), Value());
   Value rows = product(r.parallel), length = product(r.reduced);
-  Value blocks =
-      arith::CeilDivUIOp::create(b, loc, rows, index(kWarpsPerBlock));
-  Value fits = arith::AndIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, rows, index(0)),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, blocks,
-                            index(std::numeric_limits<int32_t>::max())));
+  auto [blocks, fits] = warpGrid(b, loc, rows);
   auto ifOp = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -221,24 +279,7 @@ void ReductionBuilder::build() {
     cloneFallback(b, fusion, op);
   }
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  Value one = index(1);
-  auto launch = gpu::LaunchOp::create(b, loc, blocks, one, one,
-                                      index(kWarpsPerBlock * 32), one, one);
-  b.setInsertionPointToStart(&launch.getBody().front());
-  Value tid = launch.getThreadIds().x;
-  Value lane = arith::RemUIOp::create(b, loc, tid, index(32));
-  Value row = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
-                            index(kWarpsPerBlock)),
-      arith::DivUIOp::create(b, loc, tid, index(32)));
-  // A warp whose row is past the end skips it whole (the shuffles need
-  // every lane of the warp).
-  auto inRows = scf::IfOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows),
-      /*withElseRegion=*/false);
-  b.setInsertionPointToStart(&inRows.getThenRegion().front());
+  auto [lane, row] = launchWarpPerRow(b, loc, blocks, rows);
   delinearize(row, r.parallel);
   Value identity =
       arith::ConstantOp::create(b, loc, b.getF32FloatAttr(r.identity));
@@ -254,14 +295,7 @@ void ReductionBuilder::build() {
                                          loop.getRegionIterArgs().front()};
     scf::YieldOp::create(b, loc, emitBodyAt(b, loc, op, loops, acc));
   }
-  // The warp's lanes combined by a butterfly: every lane ends with the
-  // whole row's value.
-  Value acc = loop.getResult(0);
-  for (int32_t offset = 16; offset >= 1; offset /= 2) {
-    auto shuffle = gpu::ShuffleOp::create(b, loc, acc, offset, /*width=*/32,
-                                          gpu::ShuffleMode::XOR);
-    acc = combine(acc, shuffle.getShuffleResult());
-  }
+  Value acc = combineLanes(b, loc, op, r, loop.getResult(0));
   auto first = scf::IfOp::create(
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, index(0)),
@@ -270,9 +304,8 @@ void ReductionBuilder::build() {
   OpOperand &out = *op.getDpsInitOperand(0);
   SmallVector<Value> at = indices(out);
   Value old = emitOutputElement(b, loc, fusion, out, at);
-  emitStoreOutputElement(b, loc, fusion, out, at, combine(old, acc));
-  b.setInsertionPointAfter(inRows);
-  gpu::TerminatorOp::create(b, loc);
+  emitStoreOutputElement(b, loc, fusion, out, at,
+                         combineValues(b, op, r, old, acc));
 }
 
 //===----------------------------------------------------------------------===//
@@ -843,12 +876,6 @@ void RowChainBuilder::buildStep(const ChainStep &step, ArrayRef<Value> sizes) {
   case ChainStep::Reduce: {
     const Reduction &r = *step.reduction;
     OpOperand &out = *op.getDpsInitOperand(0);
-    auto combine = [&](Value a, Value c) {
-      IRMapping map;
-      map.map(op.getMatchingBlockArgument(&out), a);
-      map.map(r.partial, c);
-      return b.clone(*r.combine, map)->getResult(0);
-    };
     // The output's value before (its register, or lane 0's load).
     Value old = rowValue(op, out, loops);
     // The row's elements folded from the identity; on the GPU, each
@@ -865,12 +892,8 @@ void RowChainBuilder::buildStep(const ChainStep &step, ArrayRef<Value> sizes) {
                     });
     Value acc = loop.getResult(0);
     if (!testOnCPU)
-      for (int32_t offset = 16; offset >= 1; offset /= 2)
-        acc = combine(acc, gpu::ShuffleOp::create(b, loc, acc, offset,
-                                                  /*width=*/32,
-                                                  gpu::ShuffleMode::XOR)
-                               .getShuffleResult());
-    Value value = combine(old, acc);
+      acc = combineLanes(b, loc, op, r, acc);
+    Value value = combineValues(b, op, r, old, acc);
     registers[reshapeRoot(out.get())] = value;
     onFirstLane([&] { store(out, value, loops); });
     return;
@@ -909,20 +932,15 @@ void RowChainBuilder::build() {
     return buildSteps();
   }
   OpBuilder::InsertionGuard guard(b);
-  Value blocks =
-      ShapedType::isDynamic(chain.rows)
-          ? arith::CeilDivUIOp::create(b, loc, rows, index(kWarpsPerBlock))
-                .getResult()
-          : index(llvm::divideCeil(chain.rows, kWarpsPerBlock));
-  if (ShapedType::isDynamic(chain.rows)) {
-    // Where the grid would not fit (no row, more than 2^31 - 1 blocks),
-    // the original ops (mapped later as the other loop nests).
-    Value fits = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, rows,
-                              index(0)),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, blocks,
-                              index(std::numeric_limits<int32_t>::max())));
+  // A static grid fits (match() checked it); where a dynamic one would
+  // not (no row, more than 2^31 - 1 blocks), the original ops run (mapped
+  // later as the other loop nests).
+  Value blocks;
+  if (!ShapedType::isDynamic(chain.rows)) {
+    blocks = index(llvm::divideCeil(chain.rows, kWarpsPerBlock));
+  } else {
+    Value fits;
+    std::tie(blocks, fits) = warpGrid(b, loc, rows);
     auto ifOp = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
     b.setInsertionPointToStart(&ifOp.getElseRegion().front());
     for (const ChainStep &step : chain.steps) {
@@ -933,27 +951,10 @@ void RowChainBuilder::build() {
     }
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   }
-  Value one = index(1);
-  auto launch = gpu::LaunchOp::create(b, loc, blocks, one, one,
-                                      index(kWarpsPerBlock * 32), one, one);
-  b.setInsertionPointToStart(&launch.getBody().front());
-  Value tid = launch.getThreadIds().x;
-  lane = arith::RemUIOp::create(b, loc, tid, index(32));
-  row = arith::AddIOp::create(b, loc,
-                              arith::MulIOp::create(b, loc,
-                                                    launch.getBlockIds().x,
-                                                    index(kWarpsPerBlock)),
-                              arith::DivUIOp::create(b, loc, tid, index(32)));
-  // A warp whose row is past the end skips it whole (the shuffles need
-  // every lane of the warp).
-  auto inRows = scf::IfOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows),
-      /*withElseRegion=*/false);
-  b.setInsertionPointToStart(&inRows.getThenRegion().front());
+  WarpRow at = launchWarpPerRow(b, loc, blocks, rows);
+  lane = at.lane;
+  row = at.row;
   buildSteps();
-  b.setInsertionPointAfter(inRows);
-  gpu::TerminatorOp::create(b, loc);
 }
 
 struct GPUReductionKernels
@@ -976,12 +977,8 @@ struct GPUReductionKernels
         const Reduction &r = match.info;
         buildFusedLoops(
             b, op.getLoc(), op, match.fusion, b.getF32FloatAttr(r.identity),
-            [&](OpBuilder &b, Location loc, Value init, Value folded) -> Value {
-              IRMapping map;
-              map.map(op.getMatchingBlockArgument(op.getDpsInitOperand(0)),
-                      init);
-              map.map(r.partial, folded);
-              return b.clone(*r.combine, map)->getResult(0);
+            [&](OpBuilder &b, Location loc, Value init, Value folded) {
+              return combineValues(b, op, r, init, folded);
             },
             /*parallel=*/!testOnCPU);
         eraseFused(match.fusion, op);
