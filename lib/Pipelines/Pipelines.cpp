@@ -220,7 +220,8 @@ void mlir::onnx::buildLowerToNVVMPipeline(OpPassManager &pm,
   // code is lowered to NVVM here (no libdevice) and attached to the chip.
   addPipeline(pm, std::string("scf-forall-to-parallel,func.func(") +
                       (options.contractionKernels
-                           ? "onnx-gpu-contraction-kernels{" +
+                           ? "onnx-gpu-contraction-kernels{chip=" +
+                                 options.chip.getValue() + " " +
                                  std::string(options.tf32 ? "tf32=true " : "") +
                                  options.contractionOptions.getValue() + "},"
                            : std::string()) +

@@ -23,9 +23,14 @@ rebuilds each model there with bench/models.py (fixed numpy seeds) and
 checks the checksums. Finally OUT.tar.gz is written (what the device tool
 carries).
 
+OUT/cases/half__NAME__half hold products of f16 and bf16 operands compiled
+with the tensor cores' half-mma (HALF_ENV), and OUT/bench f16 products with
+and without it (--no-half leaves both out).
+
 Usage: utils/gpu/make_carry.py [--build build] [--out gpu-carry]
          [--device cuda] [--chip sm_90] [--filter REGEX] [--jobs 2]
-         [--models resnet50,bert] [--batches 1,32] [--weight-bytes 4096]
+         [--no-half] [--models resnet50,bert] [--batches 1,32]
+         [--weight-bytes 4096]
 """
 
 import argparse
@@ -149,18 +154,118 @@ def build_case(onnx_run, device, chip, name, path, out, variant=""):
     with open(os.path.join(case_out, "inputs.txt"), "w") as f:
         f.write("\n".join(i.name for i in model.graph.input
                           if i.name not in inits) + "\n")
-    run = subprocess.run(
+    return name, compile_case(
         [onnx_run, os.path.join(path, "model.onnx"), "--device", device,
-         "--gpu-chip", chip, "-o", os.path.join(case_out, "model.so")] +
-        (["--gpu-tf32"] if tf32 else []),
-        capture_output=True, text=True, timeout=600,
-        env=dict(os.environ, **(PLAIN_ENV if variant == "plain" else {})))
+         "--gpu-chip", chip] + (["--gpu-tf32"] if tf32 else []),
+        case_out, PLAIN_ENV if variant == "plain" else {})
+
+
+def compile_case(command, case_out, env):
+    """Runs COMMAND (onnx-run without -o) with ENV added to compile
+    CASE_OUT/model.so: "ok", or "compile: " and its last line of error
+    (CASE_OUT removed)."""
+    run = subprocess.run(command + ["-o", os.path.join(case_out, "model.so")],
+                         capture_output=True, text=True, timeout=600,
+                         env=dict(os.environ, **env))
     if run.returncode != 0:
         shutil.rmtree(case_out)
         lines = (run.stderr or run.stdout).strip().splitlines()
-        return name, "compile: " + (lines[-1] if lines else "failed")
+        return "compile: " + (lines[-1] if lines else "failed")
     os.unlink(os.path.join(case_out, "model.h"))
-    return name, "ok"
+    return "ok"
+
+
+# Products of f16 and bf16 operands on the tensor cores (the contraction
+# kernels' half-mma, off by default until a GPU run checks it): models with
+# f32 inputs and outputs that cast to the type, multiply in it and cast
+# back, with sizes that leave partial tiles and depths not a multiple of
+# 16. run_carry.py checks their cases (suffix __half) with TF32's tolerance;
+# a wrong fragment layout is off by the outputs' own magnitude.
+HALF_ENV = {"ONNXD_GPU_CONTRACTION": "half-mma=true"}
+
+
+def round_to(array, elem_type):
+    """ARRAY (f32) rounded to ELEM_TYPE (f16 or bf16, to nearest even), as
+    float64."""
+    if elem_type == onnx.TensorProto.FLOAT16:
+        return array.astype(np.float16).astype(np.float64)
+    bits = array.astype(np.float32).view(np.uint32).astype(np.uint64)
+    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+    return bits.astype(np.uint32).view(np.float32).astype(np.float64)
+
+
+def half_models():
+    """[(name, model, inputs, expected)] of the __half cases."""
+    rng = np.random.default_rng(16)
+    f16, bf16 = onnx.TensorProto.FLOAT16, onnx.TensorProto.BFLOAT16
+    helper = onnx.helper
+    result = []
+    specs = [
+        ("matmul_f16_200x300x100", f16, "MatMul", [200, 300], [300, 100], {}),
+        ("matmul_bf16_200x300x100", bf16, "MatMul", [200, 300], [300, 100], {}),
+        ("matmul_f16_batched_3x70x40x90", f16, "MatMul", [3, 70, 40], [3, 40, 90], {}),
+        ("gemm_bf16_transb_64x128x96", bf16, "Gemm", [64, 128], [96, 128], {"transB": 1}),
+        ("matmul_f16_1024", f16, "MatMul", [1024, 1024], [1024, 1024], {}),
+        ("conv_f16_1x16x14x14_k3", f16, "Conv", [1, 16, 14, 14], [32, 16, 3, 3],
+         {"pads": [1, 1, 1, 1]}),
+    ]
+    for name, elem, op, a_shape, b_shape, attrs in specs:
+        a = rng.standard_normal(a_shape).astype(np.float32)
+        b = rng.standard_normal(b_shape).astype(np.float32)
+        a64, b64 = round_to(a, elem), round_to(b, elem)
+        if op == "MatMul":
+            want = np.matmul(a64, b64)
+        elif op == "Gemm":
+            want = a64 @ b64.T
+        else:  # a 3x3 convolution with unit strides, padded by 1
+            n, c, h, w = a_shape
+            padded = np.pad(a64, ((0, 0), (0, 0), (1, 1), (1, 1)))
+            want = np.zeros((n, b_shape[0], h, w))
+            for i in range(3):
+                for j in range(3):
+                    want += np.einsum("nchw,fc->nfhw",
+                                      padded[:, :, i:i + h, j:j + w],
+                                      b64[:, :, i, j])
+        want = round_to(want.astype(np.float32), elem).astype(np.float32)
+        graph = helper.make_graph(
+            [helper.make_node("Cast", ["a"], ["ah"], to=elem),
+             helper.make_node("Cast", ["b"], ["bh"], to=elem),
+             helper.make_node(op, ["ah", "bh"], ["ch"], **attrs),
+             helper.make_node("Cast", ["ch"], ["c"], to=onnx.TensorProto.FLOAT)],
+            name,
+            [helper.make_tensor_value_info("a", onnx.TensorProto.FLOAT, a_shape),
+             helper.make_tensor_value_info("b", onnx.TensorProto.FLOAT, b_shape)],
+            [helper.make_tensor_value_info("c", onnx.TensorProto.FLOAT,
+                                           list(want.shape))])
+        model = helper.make_model(graph,
+                                  opset_imports=[helper.make_opsetid("", 21)])
+        model.ir_version = 10
+        result.append((name, model, [("a", a), ("b", b)], [("c", want)]))
+    return result
+
+
+def build_half_case(onnx_run, args, name, model, inputs, outputs):
+    """Compiles one of half_models() with HALF_ENV into
+    OUT/cases/half__NAME__half."""
+    case_out = os.path.join(args.out, "cases", "half__%s__half" % name)
+    os.makedirs(os.path.join(case_out, "0"))
+    with open(os.path.join(case_out, "inputs.txt"), "w") as f:
+        f.write("\n".join(n for n, _ in inputs) + "\n")
+    names = []
+    for kind, tensors in (("input", inputs), ("output", outputs)):
+        for k, (tensor_name, array) in enumerate(tensors):
+            np.save(os.path.join(case_out, "0", "%s_%d.npy" % (kind, k)), array)
+            names.append("%s_%d %s" % (kind, k, tensor_name))
+    with open(os.path.join(case_out, "0", "names.txt"), "w") as f:
+        f.write("\n".join(names) + "\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        # Not in the case: model.onnx there would make run_carry.py read
+        # the data as .pb values.
+        path = os.path.join(tmp, "model.onnx")
+        onnx.save(model, path)
+        return name, compile_case(
+            [onnx_run, path, "--device", args.device, "--gpu-chip", args.chip],
+            case_out, HALF_ENV)
 
 
 def weights_as_inputs(model, min_bytes):
@@ -290,6 +395,9 @@ def main():
                         r"matmul|gemm|conv_)",
                         help="node tests compiled also without fusion, row "
                         "chains or small tiles (device cuda; '' for none)")
+    parser.add_argument("--no-half", dest="half", action="store_false",
+                        help="leave out the f16/bf16 tensor-core cases and "
+                        "benchmarks (half-mma)")
     parser.add_argument("--models", default="resnet50,bert",
                         help="bench/models.py models for the whole-model "
                         "benchmark, comma-separated ('' for none)")
@@ -321,23 +429,38 @@ def main():
             counts[kind] = counts.get(kind, 0) + 1
             if kind == "compile":
                 print("%s: %s" % (name, status))
+    halves = half_models() if args.device == "cuda" and args.half else []
+    for name, model, inputs, outputs in halves:
+        name, status = build_half_case(onnx_run, args, name, model, inputs,
+                                       outputs)
+        kind = status.split(":")[0]
+        counts[kind] = counts.get(kind, 0) + 1
+        if kind == "compile":
+            print("half/%s: %s" % (name, status))
     # The benchmark: f32 MatMul 4096^3 (bench/ runs it against cuBLAS there).
     bench = os.path.join(args.out, "bench")
     os.makedirs(bench)
-    for n in (1024, 2048, 4096):
+    # f32 at three sizes; f16 (bench name matmulN_f16) at two, with and
+    # without half-mma, against cuBLAS's f16 product there.
+    sizes = [(n, onnx.TensorProto.FLOAT, "") for n in (1024, 2048, 4096)]
+    if args.device == "cuda" and args.half:
+        sizes += [(n, onnx.TensorProto.FLOAT16, "_f16") for n in (1024, 4096)]
+    for n, elem, kind in sizes:
         model = onnx.helper.make_model(onnx.helper.make_graph(
             [onnx.helper.make_node("MatMul", ["a", "b"], ["c"])], "matmul",
-            [onnx.helper.make_tensor_value_info("a", onnx.TensorProto.FLOAT, [n, n]),
-             onnx.helper.make_tensor_value_info("b", onnx.TensorProto.FLOAT, [n, n])],
-            [onnx.helper.make_tensor_value_info("c", onnx.TensorProto.FLOAT, [n, n])]),
+            [onnx.helper.make_tensor_value_info("a", elem, [n, n]),
+             onnx.helper.make_tensor_value_info("b", elem, [n, n])],
+            [onnx.helper.make_tensor_value_info("c", elem, [n, n])]),
             opset_imports=[onnx.helper.make_opsetid("", 17)])
         model.ir_version = 8
-        path = os.path.join(bench, "matmul%d.onnx" % n)
+        path = os.path.join(bench, "matmul%d%s.onnx" % (n, kind))
         onnx.save(model, path)
         # The largest also with other options of the matrix-product kernels
         # (ONNXD_GPU_CONTRACTION), to compare them on the GPU.
-        variants = [""] + (args.variants.split(";") if n == 4096 and
-                           args.variants else [])
+        variants = [""] + (args.variants.split(";") if n == 4096 and not kind
+                           and args.variants else [])
+        if kind:
+            variants += ["half-mma=true", "half-mma=true tile-k=32"]
         for variant in variants:
             suffix = "_" + re.sub(r"[^A-Za-z0-9=-]+", "_", variant) if variant else ""
             env = dict(os.environ, ONNXD_GPU_CONTRACTION=variant)
@@ -351,9 +474,10 @@ def main():
     with tarfile.open(args.out.rstrip("/") + ".tar.gz", "w:gz") as tar:
         tar.add(args.out, arcname=os.path.basename(args.out.rstrip("/")))
     size = os.path.getsize(args.out.rstrip("/") + ".tar.gz")
-    print("%d cases (%d with --gpu-tf32, %d plain): %s; %s.tar.gz %.1f MB" % (
-        len(builds), sum(1 for b in builds if b[2] == "tf32"),
-        sum(1 for b in builds if b[2] == "plain"),
+    print("%d cases (%d with --gpu-tf32, %d plain, %d half-mma): %s; "
+          "%s.tar.gz %.1f MB" % (
+        len(builds) + len(halves), sum(1 for b in builds if b[2] == "tf32"),
+        sum(1 for b in builds if b[2] == "plain"), len(halves),
         ", ".join("%d %s" % (v, k) for k, v in sorted(counts.items())),
         args.out.rstrip("/"), size / 1e6))
 

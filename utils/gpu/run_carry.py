@@ -302,8 +302,9 @@ def run_case(rt, case):
     """'pass', or the reason it failed. A case compiled with --gpu-tf32
     (its name ends in __tf32) is compared as TF32 allows: operands rounded
     to 10-bit mantissas, so rtol 1e-2 and an atol of 1e-3 of the output's
-    largest magnitude."""
-    tf32 = case.endswith("__tf32")
+    largest magnitude. So is a product of f16 or bf16 operands on the
+    tensor cores (__half), whose outputs are rounded to f16 or bf16."""
+    tf32 = case.endswith("__tf32") or case.endswith("__half")
     model = rt.load(os.path.join(case, "model.so"))
     try:
         if os.path.exists(os.path.join(case, "model.onnx")):
@@ -376,8 +377,10 @@ def bench(rt, folder, runs):
         flop = 2.0 * n**3
         model = rt.load(os.path.join(folder, so))
         rng = np.random.default_rng(0)
-        a = rng.random((n, n), dtype=np.float32)
-        b = rng.random((n, n), dtype=np.float32)
+        # matmulN_f16*: an f16 product, against cuBLAS's f16 one.
+        dtype = np.float16 if "_f16" in so else np.float32
+        a = rng.random((n, n), dtype=np.float32).astype(dtype)
+        b = rng.random((n, n), dtype=np.float32).astype(dtype)
         times, kernels = [], []
         try:
             for _ in range(runs + 1):  # the first run loads the module
@@ -403,14 +406,16 @@ def bench(rt, folder, runs):
                   so[:-3], spread(kernels) if kernels else "(not timed)",
                   flop / statistics.median(kernels) / 1e9 if kernels else 0,
                   spread(times), err,
+                  # f16 outputs are rounded to 11 bits (relative 4.9e-4).
                   "ok" if err < (5e-3 if "tf32" in so else 1e-3) else "DIFFERS"),
               flush=True)
         try:
-            if n not in references:  # cuBLAS once per size
-                references[n] = cublas(a, b, runs)
-            for tf32, (ref, whole) in zip((False, True), references[n]):
+            key = (n, a.dtype.name)
+            if key not in references:  # cuBLAS once per size and type
+                references[key] = cublas(a, b, runs)
+            for label, ref, whole in references[key]:
                 line = "%s: cuBLAS%s: kernel %s = %.0f GFLOP/s, whole call %s" % (
-                    so[:-3], " TF32" if tf32 else "", spread(ref),
+                    so[:-3], label, spread(ref),
                     flop / statistics.median(ref) / 1e9, spread(whole))
                 if kernels:
                     line += "; ours/cuBLAS: kernels %.2fx (ours at %.0f%% of cuBLAS), whole call %.2fx" % (
@@ -423,20 +428,23 @@ def bench(rt, folder, runs):
 
 
 def cublas(a, b, runs):
-    """[(kernel times, whole-call times)] of torch.matmul on the GPU, with
-    TF32 off, then on."""
+    """[(label, kernel times, whole-call times)] of torch.matmul on the GPU:
+    of f32 operands with TF32 off, then on; of f16 ones as they are (on the
+    tensor cores, as PyTorch does by default)."""
     import torch
     ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
     result = []
-    for tf32 in (False, True):
-        torch.backends.cuda.matmul.allow_tf32 = tf32
+    for tf32 in ((None,) if a.dtype == np.float16 else (False, True)):
+        if tf32 is not None:
+            torch.backends.cuda.matmul.allow_tf32 = tf32
         ref = torch_times(lambda: ta @ tb, runs)
         whole = []
         for _ in range(runs):
             start = time.perf_counter()
             (torch.from_numpy(a).cuda() @ torch.from_numpy(b).cuda()).cpu().numpy()
             whole.append(time.perf_counter() - start)
-        result.append((ref, whole))
+        label = {None: " f16", False: "", True: " TF32"}[tf32]
+        result.append((label, ref, whole))
     torch.backends.cuda.matmul.allow_tf32 = False
     return result
 
@@ -1065,7 +1073,8 @@ def main():
     # without the fused and chained kernels (make_carry.py --plain-filter),
     # if carried.
     groups = (("", ""), ("__tf32", "with --gpu-tf32 (rtol 1e-2): "),
-              ("__plain", "without fusion, row chains or small tiles: "))
+              ("__plain", "without fusion, row chains or small tiles: "),
+              ("__half", "f16/bf16 products with half-mma (rtol 1e-2): "))
     for suffix, label in groups:
         group = [c for c in cases
                  if (c.endswith(suffix) if suffix else

@@ -18,7 +18,9 @@
 // that a warp's reads of workgroup memory are contiguous. With tf32, the
 // warps instead compute 16x8 tiles with mma.sync.m16n8k8 on TF32 operands
 // (rounded to nearest as they are staged), each thread holding its lanes'
-// fragments of the accumulators. Partial tiles read zeros and store nothing
+// fragments of the accumulators; with half-mma, products of f16 (or bf16)
+// operands do the same with mma.sync.m16n8k16 on the elements as they are,
+// staged as [row][k]. Partial tiles read zeros and store nothing
 // (clamped indices, selects and guarded stores).
 // With `fuse`, the elementwise op that initializes the output (a fill, or a
 // broadcast bias) and the one that consumes it right after the product (a
@@ -64,23 +66,28 @@ struct Tiles {
   int64_t threadM, threadN; // a thread's output tile (its element count)
   bool prefetch;            // load the next slice while computing
   bool tf32;                // warp products on the tensor cores
+  bool half = false;        // f16/bf16 ones, mma.sync.m16n8k16
   int64_t threads() const { return (m / threadM) * (n / threadN); }
   int64_t warps() const { return threads() / 32; }
-  /// With tf32: the warps' grid over the block's tile, warpsM x warpsN,
-  /// each warp computing whole 16x8 tiles of mma.m16n8k8; of the grids
+  /// Whether the warps compute on the tensor cores, and the depth of one
+  /// of their products.
+  bool mma() const { return tf32 || half; }
+  int64_t mmaK() const { return half ? 16 : 8; }
+  /// With tensor cores: the warps' grid over the block's tile, warpsM x warpsN,
+  /// each warp computing whole 16x8 tiles of mma.sync; of the grids
   /// that divide the tile, the one whose threads read the fewest fragment
   /// registers from workgroup memory per k-step (4 per 16 rows of A, 2 per
   /// 8 columns of B). {0, 0} where none divides it.
   /// Whether a block's threads are whole warps (up to 1024) that stage
-  /// whole elements, and, with tf32, its warps divide the tile into 16x8
-  /// tiles staged in multiples of 8.
+  /// whole elements, and, with tensor cores, its warps divide the tile into
+  /// 16x8 tiles staged in multiples of their products' depth.
   bool valid() const {
     if (m <= 0 || n <= 0 || k <= 0 || threadM <= 0 || threadN <= 0 ||
         m % threadM || n % threadN || threadM % 2 || threadN % 2 ||
         threads() > 1024 || threads() % 32 || (m * k) % threads() ||
         (n * k) % threads())
       return false;
-    return !tf32 || (k % 8 == 0 && warpGrid().first);
+    return !mma() || (k % mmaK() == 0 && warpGrid().first);
   }
   std::pair<int64_t, int64_t> warpGrid() const {
     std::pair<int64_t, int64_t> best{0, 0};
@@ -130,6 +137,14 @@ static bool isF32BufferProduct(linalg::LinalgOp op) {
       return false;
   }
   return true;
+}
+
+/// Whether both operands of a product are f16, or both bf16 (which the
+/// tensor cores multiply as they are, accumulating in f32).
+static bool hasHalfOperands(linalg::LinalgOp op) {
+  Type lhs = getElementTypeOrSelf(op.getDpsInputs()[0]);
+  Type rhs = getElementTypeOrSelf(op.getDpsInputs()[1]);
+  return lhs == rhs && isa<Float16Type, BFloat16Type>(lhs);
 }
 
 std::optional<Dims> matchContraction(linalg::LinalgOp op) {
@@ -197,7 +212,9 @@ class KernelBuilder {
 public:
   KernelBuilder(OpBuilder &b, Location loc, linalg::LinalgOp op,
                 const Dims &dims, const Tiles &tiles, const Fusion &fusion)
-      : b(b), loc(loc), op(op), dims(dims), tiles(tiles), fusion(fusion) {}
+      : b(b), loc(loc), op(op), dims(dims), tiles(tiles), fusion(fusion),
+        stageType(tiles.half ? getElementTypeOrSelf(op.getDpsInputs()[0])
+                             : b.getF32Type()) {}
 
   void build(ArrayRef<Value> sizes);
 
@@ -265,6 +282,15 @@ private:
   /// `rows`.
   void mmaStep(Value sA, Value sB, Value kk, const WarpTiles &warp,
                MutableArrayRef<Value> acc, int64_t accColumns);
+  /// The same with f16 or bf16 operands: a k-step of 16 (mma.m16n8k16).
+  void mmaStepHalf(Value sA, Value sB, Value kk, const WarpTiles &warp,
+                   MutableArrayRef<Value> acc, int64_t accColumns);
+  /// One mma.sync m16n8k`depth` on `type` operands: the four accumulators
+  /// of the 16x8 tile at (i, j) of the warp's tiles plus A(16 x depth) *
+  /// B(depth x 8) from the fragment registers `aRegs` and `bRegs`.
+  void mmaTile(ValueRange aRegs, ValueRange bRegs, NVVM::MMATypes type,
+               int64_t depth, MutableArrayRef<Value> acc, size_t i, size_t j,
+               int64_t accColumns);
 
   OpBuilder &b;
   Location loc;
@@ -272,6 +298,8 @@ private:
   const Dims &dims;
   const Tiles &tiles;
   Fusion fusion;
+  // The staged elements' type: f32, or the f16/bf16 operands' with half.
+  Type stageType;
   // Loop sizes, and those of the m, n and k groups, set by build.
   SmallVector<Value> sizes;
   Value sizeM, sizeN, sizeK;
@@ -299,7 +327,7 @@ KernelBuilder::Stage KernelBuilder::planStage(OpOperand &operand,
 
 SmallVector<Value> KernelBuilder::loadStage(const Stage &stage, Value k0,
                                             ArrayRef<Value> batch) {
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(stageType, 0));
   Value one = index(1);
   Value lastRow = arith::SubIOp::create(b, loc, stage.size, one);
   Value lastK = arith::SubIOp::create(b, loc, sizeK, one);
@@ -319,8 +347,8 @@ SmallVector<Value> KernelBuilder::loadStage(const Stage &stage, Value k0,
     delinearize(arith::MinUIOp::create(b, loc, gk, lastK), dims.k, loops);
     Value v = memref::LoadOp::create(b, loc, stage.operand->get(),
                                      operandIndices(*stage.operand, loops));
-    if (!v.getType().isF32()) // f16 or bf16, which the body extends
-      v = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+    if (v.getType() != stageType) // f16 or bf16, which the body extends
+      v = arith::ExtFOp::create(b, loc, stageType, v);
     values.push_back(arith::SelectOp::create(b, loc, in, v, zero));
   }
   return values;
@@ -338,7 +366,11 @@ void KernelBuilder::storeStage(const Stage &stage, ArrayRef<Value> values,
           b, loc, b.getF32Type(),
           NVVM::ConvertFloatToTF32Op::create(b, loc, b.getI32Type(), v,
                                              NVVM::FPRoundingMode::RNA));
-    memref::StoreOp::create(b, loc, v, buffer, ValueRange{kk, row});
+    // f16/bf16 slices are staged as rows of k, so that the pairs of
+    // consecutive k a fragment register holds are adjacent.
+    memref::StoreOp::create(b, loc, v, buffer,
+                            tiles.half ? ValueRange{row, kk}
+                                       : ValueRange{kk, row});
   }
 }
 
@@ -372,26 +404,83 @@ void KernelBuilder::mmaStep(Value sA, Value sB, Value kk, const WarpTiles &warp,
     regs[1] = fragment(sB, k1, column);
     c.push_back(regs);
   }
+  for (auto [i, aRegs] : llvm::enumerate(a))
+    for (auto [j, bRegs] : llvm::enumerate(c))
+      mmaTile(aRegs, bRegs, NVVM::MMATypes::tf32, 8, acc, i, j, accColumns);
+}
+
+void KernelBuilder::mmaTile(ValueRange aRegs, ValueRange bRegs,
+                            NVVM::MMATypes type, int64_t depth,
+                            MutableArrayRef<Value> acc, size_t i, size_t j,
+                            int64_t accColumns) {
+  // C's registers: c0, c1 at the tile's row g, c2, c3 at g+8.
+  std::array<Value *, 4> d;
+  for (int64_t r = 0; r < 4; ++r)
+    d[r] = &acc[(2 * i + r / 2) * accColumns + 2 * j + r % 2];
   Type f32 = b.getF32Type();
   auto resultType =
       LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  auto mma = NVVM::MmaOp::create(
+      b, loc, resultType, aRegs, bRegs, ValueRange{*d[0], *d[1], *d[2], *d[3]},
+      {16, 8, depth},
+      /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+      std::array<NVVM::MMATypes, 2>{type, type},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  for (int64_t r = 0; r < 4; ++r)
+    *d[r] = LLVM::ExtractValueOp::create(b, loc, mma.getRes(), r);
+}
+
+void KernelBuilder::mmaStepHalf(Value sA, Value sB, Value kk,
+                                const WarpTiles &warp,
+                                MutableArrayRef<Value> acc,
+                                int64_t accColumns) {
+  // mma.m16n8k16 with f16 or bf16 operands (PTX ISA, "Matrix Fragments for
+  // mma.m16n8k16 with floating point type"): lane = 4 * g + t holds A's
+  // pairs of columns (2t, 2t+1) and (2t+8, 2t+9) at rows g and g+8 of the
+  // 16x16 tile, in registers a0 (g, 2t), a1 (g+8, 2t), a2 (g, 2t+8),
+  // a3 (g+8, 2t+8), the lower column in the lower half; B's pairs of rows
+  // (2t, 2t+1) and (2t+8, 2t+9) at column g; C as with m16n8k8. The slices
+  // are staged as [row][k], so each pair is two adjacent elements.
+  bool isF16 = stageType.isF16();
+  auto pairType = VectorType::get({2}, stageType);
+  Type i32 = b.getI32Type();
+  Value k0 = arith::AddIOp::create(
+      b, loc, kk, arith::MulIOp::create(b, loc, warp.t, index(2)));
+  Value k1 = arith::AddIOp::create(b, loc, k0, index(8));
+  Value k1Next = arith::AddIOp::create(b, loc, k0, index(1));
+  Value k9 = arith::AddIOp::create(b, loc, k0, index(9));
+  auto pair = [&](Value buffer, Value row, Value k, Value kNext) -> Value {
+    Value lo = memref::LoadOp::create(b, loc, buffer, ValueRange{row, k});
+    Value hi = memref::LoadOp::create(b, loc, buffer, ValueRange{row, kNext});
+    Value v = LLVM::PoisonOp::create(b, loc, pairType);
+    for (auto [position, element] : llvm::enumerate(std::array{lo, hi}))
+      v = LLVM::InsertElementOp::create(
+          b, loc, v, element,
+          LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(position)));
+    // bf16 pairs go to the instruction as i32 (NVVM's mma.sync operands).
+    return isF16 ? v : LLVM::BitcastOp::create(b, loc, i32, v);
+  };
+  SmallVector<std::array<Value, 4>> a;
+  for (size_t i = 0; i < warp.rows.size(); i += 2) {
+    std::array<Value, 4> regs;
+    regs[0] = pair(sA, warp.rows[i], k0, k1Next);
+    regs[1] = pair(sA, warp.rows[i + 1], k0, k1Next);
+    regs[2] = pair(sA, warp.rows[i], k1, k9);
+    regs[3] = pair(sA, warp.rows[i + 1], k1, k9);
+    a.push_back(regs);
+  }
+  SmallVector<std::array<Value, 2>> c;
+  for (Value column : warp.bColumns) {
+    std::array<Value, 2> regs;
+    regs[0] = pair(sB, column, k0, k1Next);
+    regs[1] = pair(sB, column, k1, k9);
+    c.push_back(regs);
+  }
+  NVVM::MMATypes type = isF16 ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
   for (auto [i, aRegs] : llvm::enumerate(a))
-    for (auto [j, bRegs] : llvm::enumerate(c)) {
-      std::array<Value *, 4> d = {&acc[2 * i * accColumns + 2 * j],
-                                  &acc[2 * i * accColumns + 2 * j + 1],
-                                  &acc[(2 * i + 1) * accColumns + 2 * j],
-                                  &acc[(2 * i + 1) * accColumns + 2 * j + 1]};
-      auto mma = NVVM::MmaOp::create(
-          b, loc, resultType, aRegs, bRegs,
-          ValueRange{*d[0], *d[1], *d[2], *d[3]}, {16, 8, 8},
-          /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
-          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32,
-                                        NVVM::MMATypes::tf32},
-          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                         NVVM::MMALayout::col});
-      for (int64_t r = 0; r < 4; ++r)
-        *d[r] = LLVM::ExtractValueOp::create(b, loc, mma.getRes(), r);
-    }
+    for (auto [j, bRegs] : llvm::enumerate(c))
+      mmaTile(aRegs, bRegs, type, 16, acc, i, j, accColumns);
 }
 
 KernelBuilder::WarpTiles KernelBuilder::planWarp(Value tid) {
@@ -460,12 +549,19 @@ void KernelBuilder::build(ArrayRef<Value> loopSizes) {
   auto workgroup = gpu::AddressSpaceAttr::get(
       b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
   // With tf32, rows of the slices 8 longer: a warp's fragment loads (4
-  // rows of k by 8 of m or n) then fall in 32 different banks.
-  int64_t pad = tiles.tf32 ? 8 : 0;
-  auto stageA = MemRefType::get({tiles.k, tiles.m + pad}, b.getF32Type(),
-                                MemRefLayoutAttrInterface(), workgroup);
-  auto stageB = MemRefType::get({tiles.k, tiles.n + pad}, b.getF32Type(),
-                                MemRefLayoutAttrInterface(), workgroup);
+  // rows of k by 8 of m or n) then fall in 32 different banks. With half,
+  // the slices are [row][k] and their rows 8 longer: with k = 16, a warp's
+  // loads of pairs (8 rows by 4 pairs of k) then fall in 32 different
+  // banks too.
+  int64_t pad = tiles.mma() ? 8 : 0;
+  auto slice = [&](int64_t rows) {
+    SmallVector<int64_t, 2> shape = {tiles.k, rows + pad};
+    if (tiles.half)
+      shape = {rows, tiles.k + pad};
+    return MemRefType::get(shape, stageType, MemRefLayoutAttrInterface(),
+                           workgroup);
+  };
+  MemRefType stageA = slice(tiles.m), stageB = slice(tiles.n);
   Value one = index(1);
   auto launch = gpu::LaunchOp::create(
       b, loc, gridX, gridY, batchCount, index(tiles.threads()), one, one,
@@ -492,7 +588,7 @@ void KernelBuilder::build(ArrayRef<Value> loopSizes) {
   // acc[i * accN + j] is the output at rows[i], cols[j].
   SmallVector<Value> rows, cols;
   WarpTiles warp;
-  if (tiles.tf32) {
+  if (tiles.mma()) {
     warp = planWarp(tid);
     rows = warp.rows;
     cols = warp.columns;
@@ -553,9 +649,12 @@ void KernelBuilder::build(ArrayRef<Value> loopSizes) {
     }
     SmallVector<Value> acc(kLoop.getRegionIterArgs());
 
-    for (int64_t kk = 0; tiles.tf32 && kk < tiles.k; kk += 8)
-      mmaStep(sA, sB, index(kk), warp, acc, accN);
-    for (int64_t kk = 0; !tiles.tf32 && kk < tiles.k; ++kk) {
+    for (int64_t kk = 0; tiles.mma() && kk < tiles.k; kk += tiles.mmaK())
+      if (tiles.half)
+        mmaStepHalf(sA, sB, index(kk), warp, acc, accN);
+      else
+        mmaStep(sA, sB, index(kk), warp, acc, accN);
+    for (int64_t kk = 0; !tiles.mma() && kk < tiles.k; ++kk) {
       Value kIndex = index(kk);
       SmallVector<Value> a, c;
       for (Value r : rows)
@@ -626,7 +725,7 @@ static Tiles tilesFor(const Tiles &base, int64_t minBlocks, int64_t m,
   for (auto [tm, tn, thm, thn] : {std::array<int64_t, 4>{64, 64, 8, 8},
                                   std::array<int64_t, 4>{64, 32, 4, 4},
                                   std::array<int64_t, 4>{32, 32, 4, 4}}) {
-    Tiles t{tm, tn, base.k, thm, thn, base.prefetch, base.tf32};
+    Tiles t{tm, tn, base.k, thm, thn, base.prefetch, base.tf32, base.half};
     if (tm * tn >= base.m * base.n || !t.valid() || blocks(t) <= blocks(best))
       continue;
     best = t;
@@ -657,6 +756,34 @@ struct GPUContractionKernels
           << "x" << tiles.n << "x" << tiles.k << " must be staged in multiples "
           << "of 8 deep and split into 16x8 tiles among its " << tiles.warps()
           << " warps";
+      return signalPassFailure();
+    }
+    // The tensor cores' TF32, f16 and bf16 products (LLVM's NVPTX back end
+    // would fail to select them for an older chip).
+    unsigned version = 0;
+    llvm::StringRef chipName = chip;
+    if ((tf32 || half) &&
+        (!chipName.consume_front("sm_") ||
+         chipName.consumeInteger(10, version) || version < 80)) {
+      // (At the function's location: the function itself would be printed
+      // after the message.)
+      mlir::emitError(getOperation().getLoc())
+          << "onnx-gpu-contraction-kernels: " << (tf32 ? "tf32" : "half-mma")
+          << " (the tensor cores' " << (tf32 ? "TF32" : "f16/bf16")
+          << " products) needs sm_80 or newer, not " << chip;
+      return signalPassFailure();
+    }
+    // With half, the products of f16 or bf16 operands: the same tiles
+    // staged at least 16 deep, in multiples of 16.
+    Tiles halfTiles = tiles;
+    halfTiles.tf32 = false;
+    halfTiles.half = true;
+    halfTiles.k = llvm::alignTo(tiles.k, 16);
+    if (half && !halfTiles.valid()) {
+      getOperation().emitError()
+          << "onnx-gpu-contraction-kernels: with half-mma, the tile " << tiles.m
+          << "x" << tiles.n << " must split into 16x8 tiles among "
+          << "its " << tiles.warps() << " warps";
       return signalPassFailure();
     }
     for (auto &match : matchKernelOps<Dims>(
@@ -696,10 +823,10 @@ struct GPUContractionKernels
       const Dims &dims = match.info;
       int64_t m = extent(dims.m), n = extent(dims.n),
               batch = extent(dims.batch);
-      Tiles chosen = tiles;
+      Tiles chosen = half && hasHalfOperands(op) ? halfTiles : tiles;
       if (!ShapedType::isDynamic(m) && !ShapedType::isDynamic(n) &&
           !ShapedType::isDynamic(batch))
-        chosen = tilesFor(tiles, minBlocks, m, n, batch);
+        chosen = tilesFor(chosen, minBlocks, m, n, batch);
       KernelBuilder(b, loc, op, match.info, chosen, match.fusion).build(sizes);
       eraseFused(match.fusion, op);
     }

@@ -9,7 +9,8 @@
 // onnx-gpu-reduction-kernels (Passes.td): row reductions (the sums and
 // maxima of Softmax, LayerNormalization, ReduceSum/Mean/Max, global pools)
 // as kernels in which a warp reduces a row: its lanes read the row's
-// consecutive elements together, then combine their values by shuffles.
+// consecutive elements together, then combine their values by shuffles
+// (f32, f16 or bf16 values; the 16-bit ones shuffled as f32).
 // The other reductions (windows, short or strided rows) become a thread per
 // output element, one scf.parallel mapped later as the other loop nests.
 // With `fuse`, the op that initializes the output (the fill with the
@@ -51,11 +52,17 @@ constexpr int64_t kWarpsPerBlock = 8;
 
 /// A reduction this pass takes: the op of its body that combines the
 /// output's element with `partial` (computed from the inputs), the value
-/// that leaves an element unchanged, and the dims.
+/// that leaves an element unchanged, its type (f32, f16 or bf16: the
+/// output's), and the dims.
 struct Reduction {
   Operation *combine;
   Value partial;
   float identity;
+  Type type;
+  /// The identity as a constant of the type.
+  TypedAttr identityAttr() const {
+    return FloatAttr::get(type, static_cast<double>(identity));
+  }
   SmallVector<unsigned> parallel, reduced;
   /// Whether the maps are permutations and an input has each row's
   /// elements contiguous.
@@ -65,7 +72,13 @@ struct Reduction {
   bool warp = true;
 };
 
-/// The identity of a combining op of f32 values, if it is one.
+/// Whether a row's value (a reduction's output, a row buffer a chain
+/// writes) may be of `type`: f32, f16 or bf16 (shuffled as f32).
+bool isRowValueType(Type type) {
+  return isa<Float32Type, Float16Type, BFloat16Type>(type);
+}
+
+/// The identity of a combining op of float values, if it is one.
 std::optional<float> identityOf(Operation *op) {
   constexpr float inf = std::numeric_limits<float>::infinity();
   if (isa<arith::AddFOp>(op))
@@ -98,8 +111,10 @@ std::optional<Reduction> matchReduction(linalg::LinalgOp op) {
   if (!op.getMatchingIndexingMap(init).isProjectedPermutation())
     return std::nullopt;
   auto outType = dyn_cast<MemRefType>(init->get().getType());
-  if (!outType || !outType.getElementType().isF32() || outType.getMemorySpace())
+  if (!outType || !isRowValueType(outType.getElementType()) ||
+      outType.getMemorySpace())
     return std::nullopt;
+  r.type = outType.getElementType();
   // The output is indexed by every parallel dim and no reduced one (each
   // element is one row).
   AffineMap outMap = op.getMatchingIndexingMap(init);
@@ -166,6 +181,20 @@ std::optional<Reduction> matchReduction(linalg::LinalgOp op) {
   return r;
 }
 
+/// `value` of the lane `lane` (IDX) or of the lane at this one's xor
+/// `lane` (XOR), in a warp of 32. An f16 or bf16 value goes as f32 (exactly).
+Value shuffle(OpBuilder &b, Location loc, Value value, int32_t lane,
+              gpu::ShuffleMode mode) {
+  Type type = value.getType();
+  if (!type.isF32())
+    value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+  value = gpu::ShuffleOp::create(b, loc, value, lane, /*width=*/32, mode)
+              .getShuffleResult();
+  if (!type.isF32())
+    value = arith::TruncFOp::create(b, loc, type, value);
+  return value;
+}
+
 /// combine(out := a, partial := c), as the body of `op` (whose reduction
 /// `r` is) combines.
 Value combineValues(OpBuilder &b, linalg::LinalgOp op, const Reduction &r,
@@ -182,10 +211,7 @@ Value combineLanes(OpBuilder &b, Location loc, linalg::LinalgOp op,
                    const Reduction &r, Value acc) {
   for (int32_t offset = 16; offset >= 1; offset /= 2)
     acc = combineValues(b, op, r, acc,
-                        gpu::ShuffleOp::create(b, loc, acc, offset,
-                                               /*width=*/32,
-                                               gpu::ShuffleMode::XOR)
-                            .getShuffleResult());
+                        shuffle(b, loc, acc, offset, gpu::ShuffleMode::XOR));
   return acc;
 }
 
@@ -281,8 +307,7 @@ void ReductionBuilder::build() {
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   auto [lane, row] = launchWarpPerRow(b, loc, blocks, rows);
   delinearize(row, r.parallel);
-  Value identity =
-      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(r.identity));
+  Value identity = arith::ConstantOp::create(b, loc, r.identityAttr());
   // The lane's share: elements lane, lane + 32, ... of the row.
   auto loop =
       scf::ForOp::create(b, loc, lane, length, index(32), ValueRange{identity});
@@ -557,15 +582,16 @@ bool RowChainMatcher::add(linalg::LinalgOp op) {
     }
   }
   bool rowStep = step.kind != ChainStep::Full;
-  // What it writes: at the row (Row, Reduce) or element (Full), f32 at the
-  // row; nothing read otherwise before, nor a row buffer some step read
-  // at the row before another wrote it (that read loaded it).
+  // What it writes: at the row (Row, Reduce) or element (Full), f32, f16
+  // or bf16 at the row; nothing read otherwise before, nor a row buffer some
+  // step read at the row before another wrote it (that read loaded it).
   llvm::DenseMap<Value, bool> writes;
   for (OpOperand &init : op.getDpsInitsMutable()) {
     if (!aligned(op, init, step.parallel, step.element, rowStep))
       return false;
     Value root = reshapeRoot(init.get());
-    if (rowStep && !cast<MemRefType>(root.getType()).getElementType().isF32())
+    if (rowStep &&
+        !isRowValueType(cast<MemRefType>(root.getType()).getElementType()))
       return false;
     if (readOtherwise.contains(root) ||
         (chain.written.count(root) && chain.written.lookup(root) != rowStep))
@@ -735,9 +761,6 @@ public:
 
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value f32(float v) {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-  }
   /// Runs `body` where lane 0 runs alone (everywhere on the CPU).
   void onFirstLane(llvm::function_ref<void()> body);
   /// The row's value of `operand` (a row buffer) read by `op` at `loops`:
@@ -788,8 +811,9 @@ Value RowChainBuilder::rowValue(linalg::LinalgOp op, OpOperand &operand,
   if (testOnCPU) {
     value = memref::LoadOp::create(b, loc, operand.get(), at);
   } else {
+    Type type = getElementTypeOrSelf(operand.get());
     auto first = scf::IfOp::create(
-        b, loc, b.getF32Type(),
+        b, loc, type,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, index(0)),
         /*withElseRegion=*/true);
     {
@@ -799,11 +823,12 @@ Value RowChainBuilder::rowValue(linalg::LinalgOp op, OpOperand &operand,
           b, loc,
           ValueRange{memref::LoadOp::create(b, loc, operand.get(), at)});
       b.setInsertionPointToStart(&first.getElseRegion().front());
-      scf::YieldOp::create(b, loc, ValueRange{f32(0.0f)});
+      scf::YieldOp::create(b, loc,
+                           ValueRange{arith::ConstantOp::create(
+                               b, loc, b.getFloatAttr(type, 0))});
     }
-    value = gpu::ShuffleOp::create(b, loc, first.getResult(0), /*offset=*/0,
-                                   /*width=*/32, gpu::ShuffleMode::IDX)
-                .getShuffleResult();
+    value =
+        shuffle(b, loc, first.getResult(0), /*lane=*/0, gpu::ShuffleMode::IDX);
   }
   registers[root] = value;
   return value;
@@ -880,16 +905,16 @@ void RowChainBuilder::buildStep(const ChainStep &step, ArrayRef<Value> sizes) {
     Value old = rowValue(op, out, loops);
     // The row's elements folded from the identity; on the GPU, each
     // lane's share, then the lanes' values combined.
-    auto loop =
-        elementLoop(step, sizes, loops, ValueRange{f32(r.identity)},
-                    [&](ArrayRef<Value> at, ValueRange acc) {
-                      SmallVector<std::pair<OpOperand *, Value>> withAcc(given);
-                      llvm::erase_if(withAcc, [&](auto &pair) {
-                        return pair.first == &out;
-                      });
-                      withAcc.push_back({&out, acc.front()});
-                      return emitBodyAt(b, loc, op, at, withAcc);
-                    });
+    auto loop = elementLoop(
+        step, sizes, loops,
+        ValueRange{arith::ConstantOp::create(b, loc, r.identityAttr())},
+        [&](ArrayRef<Value> at, ValueRange acc) {
+          SmallVector<std::pair<OpOperand *, Value>> withAcc(given);
+          llvm::erase_if(withAcc,
+                         [&](auto &pair) { return pair.first == &out; });
+          withAcc.push_back({&out, acc.front()});
+          return emitBodyAt(b, loc, op, at, withAcc);
+        });
     Value acc = loop.getResult(0);
     if (!testOnCPU)
       acc = combineLanes(b, loc, op, r, acc);
@@ -976,7 +1001,7 @@ struct GPUReductionKernels
         linalg::LinalgOp op = match.op;
         const Reduction &r = match.info;
         buildFusedLoops(
-            b, op.getLoc(), op, match.fusion, b.getF32FloatAttr(r.identity),
+            b, op.getLoc(), op, match.fusion, r.identityAttr(),
             [&](OpBuilder &b, Location loc, Value init, Value folded) {
               return combineValues(b, op, r, init, folded);
             },

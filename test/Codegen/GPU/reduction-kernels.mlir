@@ -45,6 +45,31 @@ func.func @row_sum(%x: memref<64x768xf32>, %y: memref<64xf32>) {
 
 // -----
 
+// A bf16 row maximum (an f16 or bf16 model's reductions are in its own
+// type): the lanes start from bf16's -inf, fold in bf16, and the shuffles
+// carry each value as f32 (exactly) and back.
+// CHECK-LABEL: func.func @row_max_bf16
+// CHECK:         gpu.launch
+// CHECK:           arith.constant 0xFF80 : bf16
+// CHECK:           scf.for {{.*}} -> (bf16) {
+// CHECK:             arith.maximumf {{.*}} : bf16
+// CHECK:           %[[WIDE:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK:           %[[SH:.*]], %{{.*}} = gpu.shuffle  xor %[[WIDE]], %c16_i32, %c32_i32 : f32
+// CHECK:           %[[BACK:.*]] = arith.truncf %[[SH]] : f32 to bf16
+// CHECK:           arith.maximumf %{{.*}}, %[[BACK]] : bf16
+// CHECK-COUNT-4:   gpu.shuffle  xor
+// CHECK:           memref.store {{.*}} : memref<64xbf16>
+func.func @row_max_bf16(%x: memref<64x768xbf16>, %y: memref<64xbf16>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x768xbf16>) outs(%y : memref<64xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    %m = arith.maximumf %out, %in : bf16
+    linalg.yield %m : bf16
+  }
+  return
+}
+
+// -----
+
 // The variance of LayerNormalization: the body's other ops are computed per
 // element (the row's mean read at the row), the lanes start from the
 // identity of maximumf for a maximum.

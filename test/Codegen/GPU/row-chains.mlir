@@ -202,6 +202,59 @@ func.func @accumulate(%x: memref<64x128xf32>, %acc: memref<64xf32>, %y: memref<6
 
 // -----
 
+// An f16 Softmax (its steps in f16, as the ONNX f16 Softmax computes) is
+// one kernel too; a row buffer read before it is written is loaded by lane
+// 0 and shuffled as f32.
+// CHECK-LABEL: func.func @softmax_f16
+// CHECK:         gpu.launch
+// CHECK:           %[[OLD:.*]] = scf.if %{{.*}} -> (f16) {
+// CHECK:             memref.load %arg1
+// CHECK:           %[[W:.*]] = arith.extf %[[OLD]] : f16 to f32
+// CHECK:           %[[SH:.*]], %{{.*}} = gpu.shuffle  idx %[[W]], %c0_i32
+// CHECK:           arith.truncf %[[SH]] : f32 to f16
+// CHECK:           scf.for {{.*}} -> (f16)
+// CHECK:             arith.maximumf {{.*}} : f16
+// CHECK-COUNT-5:   gpu.shuffle  xor {{.*}} : f32
+// CHECK:           scf.for
+// CHECK:             math.exp {{.*}} : f16
+// CHECK:           scf.for {{.*}} -> (f16)
+// CHECK-COUNT-5:   gpu.shuffle  xor {{.*}} : f32
+// CHECK:           scf.for
+// CHECK:             arith.divf {{.*}} : f16
+// CHECK:           gpu.terminator
+// CHECK-NOT:     linalg.
+// CHECK:         return
+func.func @softmax_f16(%x: memref<64x128xf16>, %max: memref<64xf16>, %y: memref<64x128xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %sum = memref.alloc() : memref<64xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x128xf16>) outs(%max : memref<64xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %m = arith.maximumf %out, %in : f16
+    linalg.yield %m : f16
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %max : memref<64x128xf16>, memref<64xf16>) outs(%y : memref<64x128xf16>) {
+  ^bb0(%in: f16, %m: f16, %out: f16):
+    %d = arith.subf %in, %m : f16
+    %e = math.exp %d : f16
+    linalg.yield %e : f16
+  }
+  linalg.fill ins(%zero : f16) outs(%sum : memref<64xf16>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%y : memref<64x128xf16>) outs(%sum : memref<64xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %s = arith.addf %out, %in : f16
+    linalg.yield %s : f16
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y, %sum : memref<64x128xf16>, memref<64xf16>) outs(%y : memref<64x128xf16>) {
+  ^bb0(%in: f16, %s: f16, %out: f16):
+    %q = arith.divf %in, %s : f16
+    linalg.yield %q : f16
+  }
+  memref.dealloc %sum : memref<64xf16>
+  return
+}
+
+// -----
+
 // The sum reads the differences at another element than the lane wrote
 // (transposed): the chain stops before it, and the sum, whose rows are
 // strided, becomes a thread per row.

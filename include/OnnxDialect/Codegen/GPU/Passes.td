@@ -76,8 +76,10 @@ def GPUContractionKernels
     into registers before computing on the staged one. With `tf32`, each
     warp computes a grid of 16x8 output tiles with `mma.sync.m16n8k8` on
     TF32 operands (the f32 elements rounded to nearest as they are staged,
-    accumulated in f32; sm_80 or newer). Partial tiles read zeros and
-    store nothing.
+    accumulated in f32; sm_80 or newer). With `half-mma`, the products of
+    f16 operands, or of bf16 ones, do likewise with `mma.sync.m16n8k16` on
+    the elements as they are (staged as [row][k], at least 16 deep),
+    accumulating in f32. Partial tiles read zeros and store nothing.
 
     With `fuse`, where the output is a buffer of its own (a `memref.alloc`),
     two elementwise ops (all loops parallel, bodies free of memory effects)
@@ -120,6 +122,13 @@ def GPUContractionKernels
            "Compute the products on the tensor cores (mma.sync.m16n8k8 with "
            "TF32 operands, rounded to nearest; sm_80 or newer), each warp a "
            "grid of 16x8 output tiles">,
+    Option<"half", "half-mma", "bool", /*default=*/"false",
+           "Compute the products of f16 operands, or of bf16 ones, on the "
+           "tensor cores (mma.sync.m16n8k16, accumulated in f32; sm_80 or "
+           "newer), staged at least 16 deep">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The GPU's architecture (sm_NN): tf32 and half-mma need sm_80 "
+           "or newer">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Compute the elementwise ops that initialize the output and "
            "consume it right after in the kernel too">,
@@ -142,17 +151,18 @@ def GPUReductionKernels
   let description = [{
     Runs on buffers, before `convert-linalg-to-parallel-loops` (which would
     give each output element one thread looping over its row: a warp's
-    loads then touch 32 rows at once). Each linalg op with one f32 output
-    whose body combines the output with a value computed from the inputs by
+    loads then touch 32 rows at once). Each linalg op with one f32, f16 or
+    bf16 output (an f16 model's Softmax reduces in f16) whose body combines the output with a value computed from the inputs by
     `addf`, `mulf`, `maximumf`, `maxnumf`, `minimumf` or `minnumf`, whose
     reduced dims are the innermost of a contiguous input and, statically,
     at least 32 elements (or dynamic), becomes a `gpu.launch` of blocks of
     8 warps, a warp per output element: its lanes combine every 32nd
     element of the row (consecutive lanes reading consecutive elements),
     then the warp combines the lanes' values by shuffles (`gpu.shuffle xor`
-    16, 8, 4, 2, 1) and its first lane combines the result into the output.
+    16, 8, 4, 2, 1; an f16 or bf16 value shuffled as f32, exactly) and its
+    first lane combines the result into the output.
     The order of the combination differs from the loop's (as the CPU's
-    vectorized reductions do). The other reductions into f32 by those ops
+    vectorized reductions do). The other reductions of those types by those ops
     (windows: pools, depthwise convolutions; rows that are short or not
     contiguous) with at least one parallel dim become one `scf.parallel`
     over the output, each element folded in turn, which
