@@ -241,15 +241,15 @@ matchPrologue(linalg::LinalgOp op, Value out, Value root,
 /// effects) that consumes `value`, which `op` writes: an elementwise op
 /// that reads `value` (and no other view of the buffers in `written`, those
 /// the kernel writes) at one permutation, and writes, at permutations,
-/// either `value` itself at that permutation or buffers of their own that
-/// are not in `read` (those the kernel reads), and that it reads itself
-/// only at the element it writes. Sets `fused` to its operands that are
-/// `value`.
+/// either `value` itself at that permutation or buffers of their own, and
+/// that it reads itself only at the element it writes. Sets `fused` to its
+/// operands that are `value`, and `writesRead` where it writes a buffer in
+/// `read` (those the kernel reads: other threads may still read them).
 static linalg::LinalgOp
 matchEpilogue(Operation *op, Value value,
               const llvm::SmallPtrSetImpl<Value> &read,
               const llvm::SmallPtrSetImpl<Value> &written,
-              SmallVectorImpl<OpOperand *> &fused) {
+              SmallVectorImpl<OpOperand *> &fused, bool &writesRead) {
   Operation *next = op->getNextNode();
   while (next && !isa<linalg::LinalgOp>(next) &&
          (isMemoryEffectFree(next) ||
@@ -262,6 +262,7 @@ matchEpilogue(Operation *op, Value value,
   bool readsValue = false;
   llvm::SmallPtrSet<Value, 4> writes;
   fused.clear();
+  writesRead = false;
   for (OpOperand &operand : consumer->getOpOperands()) {
     Value buffer = operand.get();
     if (!isa<MemRefType>(buffer.getType()))
@@ -284,9 +285,10 @@ matchEpilogue(Operation *op, Value value,
       return nullptr;
     if (!consumer.isDpsInit(&operand))
       continue;
-    if (!map.isPermutation() || !isAllocated(root) || read.contains(root) ||
+    if (!map.isPermutation() || !isAllocated(root) ||
         !writes.insert(root).second)
       return nullptr;
+    writesRead |= read.contains(root);
     // An input of the epilogue in the buffer it writes: only the element
     // each thread writes (in place, as a residual sum's).
     for (OpOperand *input : consumer.getDpsInputOperands())
@@ -310,6 +312,56 @@ static bool hasOtherUsers(Value root, ArrayRef<Operation *> ops) {
           !llvm::is_contained(ops, user))
         return true;
   return false;
+}
+
+/// Whether `op` writes every element of the buffer of root `root`, through
+/// `alias` (the root or a reshape of it), without reading it.
+static bool overwrites(Operation *op, Value alias, Value root) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || reshapeRoot(alias) != root)
+    return false;
+  bool written = false;
+  for (OpOperand &operand : linalgOp->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()) ||
+        bufferRoot(operand.get()) != root)
+      continue;
+    if (!linalgOp.isDpsInit(&operand) || operand.get() != alias ||
+        linalgOp.payloadUsesValueFromOperand(&operand) ||
+        !linalgOp.getMatchingIndexingMap(&operand).isPermutation())
+      return false;
+    written = true;
+  }
+  return written;
+}
+
+/// Whether no op after `op` but `next` (and deallocations, views and dims)
+/// reads the buffer of root `root` before an op overwrites all of it: the
+/// values `op` leaves there are read by `next` alone (the next layer may
+/// reuse the buffer).
+static bool onlyNextUses(Value root, Operation *op, Operation *next) {
+  Block *block = op->getBlock();
+  // The first op after `op` and `next` that uses the buffer, and the alias
+  // it uses.
+  Operation *first = nullptr;
+  Value firstAlias;
+  for (Value alias : bufferAliases(root))
+    for (Operation *user : alias.getUsers()) {
+      if (isa<ViewLikeOpInterface, memref::DeallocOp, memref::DimOp>(user) ||
+          user == op || user == next)
+        continue;
+      Operation *ancestor = block->findAncestorOpInBlock(*user);
+      if (!ancestor)
+        return false;
+      if (ancestor->isBeforeInBlock(op))
+        continue;
+      if (ancestor != user || ancestor->isBeforeInBlock(next))
+        return false;
+      if (!first || user->isBeforeInBlock(first))
+        first = user, firstAlias = alias;
+      else if (user == first && alias != firstAlias)
+        return false;
+    }
+  return !first || overwrites(first, firstAlias, root);
 }
 
 /// Whether `stage` writes the value it reads in place.
@@ -346,7 +398,8 @@ Fusion mlir::onnx::matchFusion(linalg::LinalgOp op,
   Value value = out;
   while (fusion.epilogues.size() < kMaxEpilogues) {
     Fusion::Stage stage;
-    stage.op = matchEpilogue(last, value, read, written, stage.fused);
+    stage.op = matchEpilogue(last, value, read, written, stage.fused,
+                             stage.writesRead);
     if (!stage.op || claimed.contains(stage.op))
       break;
     addInputs(stage.op);
@@ -357,6 +410,31 @@ Fusion mlir::onnx::matchFusion(linalg::LinalgOp op,
       break;
     last = stage.op;
     value = stage.op.getDpsInits().front();
+  }
+  // A stage that writes a buffer the kernel reads (bufferization reused an
+  // operand's buffer for it, as for the f16 rounding of an attention's
+  // context before its transpose) is fused only where the kernel need not
+  // store its results: the next stage is fused too (and does not write
+  // them in place), and no op after the two reads the buffer before one
+  // overwrites all of it (onlyNextUses). Other threads may still read the
+  // operand while a thread runs the stage; its values stay in registers.
+  // (Cutting the chain may leave an earlier such stage last: check again.)
+  auto needsStore = [&](size_t i) {
+    Fusion::Stage &stage = fusion.epilogues[i];
+    return stage.writesRead &&
+           !(i + 1 < fusion.epilogues.size() &&
+             stage.op.getNumDpsInits() == 1 &&
+             !writesInPlace(fusion.epilogues[i + 1]) &&
+             onlyNextUses(bufferRoot(stage.op.getDpsInits().front()), stage.op,
+                          fusion.epilogues[i + 1].op));
+  };
+  for (size_t i = 0; i < fusion.epilogues.size();) {
+    if (needsStore(i)) {
+      fusion.epilogues.resize(i);
+      i = 0;
+      continue;
+    }
+    ++i;
   }
   if (fusion.prologue)
     claimed.insert(fusion.prologue);
@@ -380,6 +458,8 @@ Fusion mlir::onnx::matchFusion(linalg::LinalgOp op,
       stored = fusion.epilogues[i - 1].op.getDpsInits().front();
     }
     store = !writesInPlace(next) && hasOtherUsers(bufferRoot(stored), users);
+    if (i > 0 && fusion.epilogues[i - 1].writesRead)
+      store = false; // (checked above: only the next stage reads them)
   }
   return fusion;
 }

@@ -103,6 +103,9 @@ struct Fusion {
     SmallVector<OpOperand *> fused;
     /// Whether the kernel stores its results (the last stage's always).
     bool storeResults = true;
+    /// Whether it writes a buffer the kernel reads: then it is fused only
+    /// where its results need no store (see matchFusion).
+    bool writesRead = false;
   };
   SmallVector<Stage> epilogues;
   /// Whether the kernel stores its results into the output.
@@ -123,11 +126,15 @@ struct Fusion {
 /// - the epilogues: the op right after `op` (past allocations and ops free
 ///   of memory effects) that reads the output (and no other view of it) at
 ///   one permutation, and writes, at permutations, the output itself at
-///   that permutation or buffers of their own that neither `op` nor the
-///   prologue reads, and that it reads itself only at the element it
-///   writes; then, while each has one output, up to kMaxEpilogues in all,
-///   the op right after it that reads that output likewise (and writes
-///   nothing the stages before read or write).
+///   that permutation or buffers of their own, and that it reads itself
+///   only at the element it writes; then, while each has one output, up
+///   to kMaxEpilogues in all, the op right after it that reads that output
+///   likewise (and writes nothing the stages before write). A stage that
+///   writes a buffer `op`, the prologue or a stage before reads stays in
+///   the chain only where its results need no store: the next stage is in
+///   the chain, does not write them in place, and no op after the two
+///   reads that buffer before an op overwrites all of it (the chain is cut
+///   before the first stage for which that fails).
 /// The kernel stores the results of each stage but the last (its own into
 /// the output) unless the next stage writes them in place or no op but the
 /// two stages (and deallocations, views and dims) uses them. `claimed`

@@ -290,6 +290,81 @@ func.func @writes_operand(%a: memref<16x16xf32>, %b: memref<16x16xf32>) -> memre
 }
 // -----
 
+// An epilogue that writes the buffer the product reads (bufferization
+// reused it: an f16 model rounds an attention's context into the buffer of
+// its V, then transposes it) is fused where nothing but the next epilogue
+// reads what it writes there: its values stay in registers, the kernel
+// never stores into the operand, and the op after the transpose overwrites
+// the whole buffer (the next layer's reuse) before anything reads it.
+// CHECK-LABEL: func.func @writes_operand_read_next
+// CHECK:         %[[X:.*]] = memref.alloc() : memref<16x16xf32>
+// CHECK:         %[[Y:.*]] = memref.alloc() : memref<16x16xf32>
+// CHECK:         linalg.copy ins(%arg0 {{.*}} outs(%[[X]] :
+// CHECK:         gpu.launch
+// CHECK-NOT:       memref.store {{.*}}, %[[X]][
+// CHECK:           %[[R:.*]] = arith.maximumf
+// CHECK-NEXT:      memref.store %[[R]], %[[Y]][
+// CHECK-NOT:       memref.store {{.*}}, %[[X]][
+// CHECK:         gpu.terminator
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.copy ins(%arg1 {{.*}} outs(%[[X]] :
+#id = affine_map<(i, j) -> (i, j)>
+func.func @writes_operand_read_next(%a: memref<16x16xf32>, %b: memref<16x16xf32>) -> (memref<16x16xf32>, memref<16x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<16x16xf32>
+  %c = memref.alloc() : memref<16x16xf32>
+  %y = memref.alloc() : memref<16x16xf32>
+  linalg.copy ins(%a : memref<16x16xf32>) outs(%x : memref<16x16xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x16xf32>)
+  linalg.matmul ins(%x, %b : memref<16x16xf32>, memref<16x16xf32>) outs(%c : memref<16x16xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<16x16xf32>) outs(%x : memref<16x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  }
+  linalg.transpose ins(%x : memref<16x16xf32>) outs(%y : memref<16x16xf32>) permutation = [1, 0]
+  linalg.copy ins(%b : memref<16x16xf32>) outs(%x : memref<16x16xf32>)
+  memref.dealloc %c : memref<16x16xf32>
+  return %x, %y : memref<16x16xf32>, memref<16x16xf32>
+}
+// -----
+
+// Not fused where an op after the transpose reads that buffer: the
+// epilogue's values must be stored there, which other blocks may still be
+// reading.
+// CHECK-LABEL: func.func @writes_operand_read_after
+// CHECK:         %[[X:.*]] = memref.alloc() : memref<16x16xf32>
+// CHECK:         gpu.terminator
+// CHECK:         linalg.generic {{.*}} outs(%[[X]]
+// CHECK:         linalg.transpose ins(%[[X]]
+#id = affine_map<(i, j) -> (i, j)>
+func.func @writes_operand_read_after(%a: memref<16x16xf32>, %b: memref<16x16xf32>) -> (memref<16x16xf32>, memref<16x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<16x16xf32>
+  %c = memref.alloc() : memref<16x16xf32>
+  %y = memref.alloc() : memref<16x16xf32>
+  linalg.copy ins(%a : memref<16x16xf32>) outs(%x : memref<16x16xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x16xf32>)
+  linalg.matmul ins(%x, %b : memref<16x16xf32>, memref<16x16xf32>) outs(%c : memref<16x16xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<16x16xf32>) outs(%x : memref<16x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  }
+  linalg.transpose ins(%x : memref<16x16xf32>) outs(%y : memref<16x16xf32>) permutation = [1, 0]
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<16x16xf32>) outs(%y : memref<16x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %o : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %c : memref<16x16xf32>
+  return %x, %y : memref<16x16xf32>, memref<16x16xf32>
+}
+// -----
+
 // No prologue where an op between reads the output: the kernel loads it.
 // CHECK-LABEL: func.func @touched_between
 // CHECK:         %[[C:.*]] = memref.alloc() : memref<32x16xf32>

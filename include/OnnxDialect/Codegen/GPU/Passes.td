@@ -91,10 +91,13 @@ def GPUContractionKernels
     right after (past allocations and ops free of memory effects) that
     reads the output at a permutation (a bias, a BatchNormalization, an
     activation): the kernel evaluates its body on the sums and stores its
-    results, which go to the output itself or to buffers of their own that
-    none of the three ops reads; then, up to four in all, the op right
-    after that reads its one output likewise (a transpose). Each result is
-    stored only where another op uses it.
+    results, which go to the output itself or to buffers of their own;
+    then, up to four in all, the op right after that reads its one output
+    likewise (a transpose). Each result is stored only where another op
+    uses it; a stage whose results would go to a buffer the kernel reads
+    (other blocks may still read it) is fused only where they need no
+    store: the next stage reads them, and no op after it before one that
+    overwrites the whole buffer.
 
     Where the grid would not fit at run time (an empty dim, more than
     65535 blocks in y or z), the original ops run instead (an `scf.if`
