@@ -155,7 +155,8 @@ def GPUReductionKernels
     Runs on buffers, before `convert-linalg-to-parallel-loops` (which would
     give each output element one thread looping over its row: a warp's
     loads then touch 32 rows at once). Each linalg op with one f32, f16 or
-    bf16 output (an f16 model's Softmax reduces in f16) whose body combines the output with a value computed from the inputs by
+    bf16 output (an f16 model's Softmax reduces in f16) whose body
+    combines the output with a value computed from the inputs by
     `addf`, `mulf`, `maximumf`, `maxnumf`, `minimumf` or `minnumf`, whose
     reduced dims are the innermost of a contiguous input and, statically,
     at least 32 elements (or dynamic), becomes a `gpu.launch` of blocks of
@@ -165,7 +166,8 @@ def GPUReductionKernels
     16, 8, 4, 2, 1; an f16 or bf16 value shuffled as f32, exactly) and its
     first lane combines the result into the output.
     The order of the combination differs from the loop's (as the CPU's
-    vectorized reductions do). The other reductions of those types by those ops
+    vectorized reductions do). The other reductions of those types by
+    those ops
     (windows: pools, depthwise convolutions; rows that are short or not
     contiguous) with at least one parallel dim become one `scf.parallel`
     over the output, each element folded in turn, which
