@@ -285,6 +285,14 @@ private:
   /// The same with f16 or bf16 operands: a k-step of 16 (mma.m16n8k16).
   void mmaStepHalf(Value sA, Value sB, Value kk, const WarpTiles &warp,
                    MutableArrayRef<Value> acc, int64_t accColumns);
+  /// A k-step's products of the warp's 16x8 tiles: every A register pair
+  /// of rows with every B register column; `fragment(buffer, row, upper)`
+  /// reads the register of the slice `buffer` at `row` for the lower or
+  /// upper half of the k-step.
+  void mmaTiles(Value sA, Value sB, const WarpTiles &warp,
+                llvm::function_ref<Value(Value, Value, bool)> fragment,
+                NVVM::MMATypes type, int64_t depth, MutableArrayRef<Value> acc,
+                int64_t accColumns);
   /// One mma.sync m16n8k`depth` on `type` operands: the four accumulators
   /// of the 16x8 tile at (i, j) of the warp's tiles plus A(16 x depth) *
   /// B(depth x 8) from the fragment registers `aRegs` and `bRegs`.
@@ -384,29 +392,41 @@ void KernelBuilder::mmaStep(Value sA, Value sB, Value kk, const WarpTiles &warp,
   Type i32 = b.getI32Type();
   Value k0 = arith::AddIOp::create(b, loc, kk, warp.t);
   Value k1 = arith::AddIOp::create(b, loc, k0, index(4));
-  auto fragment = [&](Value buffer, Value k, Value row) -> Value {
-    Value v = memref::LoadOp::create(b, loc, buffer, ValueRange{k, row});
-    return arith::BitcastOp::create(b, loc, i32, v);
-  };
+  mmaTiles(
+      sA, sB, warp,
+      [&](Value buffer, Value row, bool upper) -> Value {
+        Value v = memref::LoadOp::create(b, loc, buffer,
+                                         ValueRange{upper ? k1 : k0, row});
+        return arith::BitcastOp::create(b, loc, i32, v);
+      },
+      NVVM::MMATypes::tf32, 8, acc, accColumns);
+}
+
+void KernelBuilder::mmaTiles(
+    Value sA, Value sB, const WarpTiles &warp,
+    llvm::function_ref<Value(Value, Value, bool)> fragment, NVVM::MMATypes type,
+    int64_t depth, MutableArrayRef<Value> acc, int64_t accColumns) {
+  // A's registers for each 16-row tile: rows g and g+8, the lower half of
+  // the k-step then the upper; B's for each 8-column tile: column g.
   SmallVector<std::array<Value, 4>> a;
   for (size_t i = 0; i < warp.rows.size(); i += 2) {
     std::array<Value, 4> regs;
-    regs[0] = fragment(sA, k0, warp.rows[i]);
-    regs[1] = fragment(sA, k0, warp.rows[i + 1]);
-    regs[2] = fragment(sA, k1, warp.rows[i]);
-    regs[3] = fragment(sA, k1, warp.rows[i + 1]);
+    regs[0] = fragment(sA, warp.rows[i], false);
+    regs[1] = fragment(sA, warp.rows[i + 1], false);
+    regs[2] = fragment(sA, warp.rows[i], true);
+    regs[3] = fragment(sA, warp.rows[i + 1], true);
     a.push_back(regs);
   }
   SmallVector<std::array<Value, 2>> c;
   for (Value column : warp.bColumns) {
     std::array<Value, 2> regs;
-    regs[0] = fragment(sB, k0, column);
-    regs[1] = fragment(sB, k1, column);
+    regs[0] = fragment(sB, column, false);
+    regs[1] = fragment(sB, column, true);
     c.push_back(regs);
   }
   for (auto [i, aRegs] : llvm::enumerate(a))
     for (auto [j, bRegs] : llvm::enumerate(c))
-      mmaTile(aRegs, bRegs, NVVM::MMATypes::tf32, 8, acc, i, j, accColumns);
+      mmaTile(aRegs, bRegs, type, depth, acc, i, j, accColumns);
 }
 
 void KernelBuilder::mmaTile(ValueRange aRegs, ValueRange bRegs,
@@ -450,9 +470,11 @@ void KernelBuilder::mmaStepHalf(Value sA, Value sB, Value kk,
   Value k1 = arith::AddIOp::create(b, loc, k0, index(8));
   Value k1Next = arith::AddIOp::create(b, loc, k0, index(1));
   Value k9 = arith::AddIOp::create(b, loc, k0, index(9));
-  auto pair = [&](Value buffer, Value row, Value k, Value kNext) -> Value {
-    Value lo = memref::LoadOp::create(b, loc, buffer, ValueRange{row, k});
-    Value hi = memref::LoadOp::create(b, loc, buffer, ValueRange{row, kNext});
+  auto pair = [&](Value buffer, Value row, bool upper) -> Value {
+    Value lo = memref::LoadOp::create(b, loc, buffer,
+                                      ValueRange{row, upper ? k1 : k0});
+    Value hi = memref::LoadOp::create(b, loc, buffer,
+                                      ValueRange{row, upper ? k9 : k1Next});
     Value v = LLVM::PoisonOp::create(b, loc, pairType);
     for (auto [position, element] : llvm::enumerate(std::array{lo, hi}))
       v = LLVM::InsertElementOp::create(
@@ -461,26 +483,9 @@ void KernelBuilder::mmaStepHalf(Value sA, Value sB, Value kk,
     // bf16 pairs go to the instruction as i32 (NVVM's mma.sync operands).
     return isF16 ? v : LLVM::BitcastOp::create(b, loc, i32, v);
   };
-  SmallVector<std::array<Value, 4>> a;
-  for (size_t i = 0; i < warp.rows.size(); i += 2) {
-    std::array<Value, 4> regs;
-    regs[0] = pair(sA, warp.rows[i], k0, k1Next);
-    regs[1] = pair(sA, warp.rows[i + 1], k0, k1Next);
-    regs[2] = pair(sA, warp.rows[i], k1, k9);
-    regs[3] = pair(sA, warp.rows[i + 1], k1, k9);
-    a.push_back(regs);
-  }
-  SmallVector<std::array<Value, 2>> c;
-  for (Value column : warp.bColumns) {
-    std::array<Value, 2> regs;
-    regs[0] = pair(sB, column, k0, k1Next);
-    regs[1] = pair(sB, column, k1, k9);
-    c.push_back(regs);
-  }
-  NVVM::MMATypes type = isF16 ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
-  for (auto [i, aRegs] : llvm::enumerate(a))
-    for (auto [j, bRegs] : llvm::enumerate(c))
-      mmaTile(aRegs, bRegs, type, 16, acc, i, j, accColumns);
+  mmaTiles(sA, sB, warp, pair,
+           isF16 ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16, 16, acc,
+           accColumns);
 }
 
 KernelBuilder::WarpTiles KernelBuilder::planWarp(Value tid) {
