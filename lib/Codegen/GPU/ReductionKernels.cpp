@@ -63,6 +63,19 @@ struct Reduction {
   TypedAttr identityAttr() const {
     return FloatAttr::get(type, static_cast<double>(identity));
   }
+  /// Whether the lanes accumulate in f32 (a sum or product of f16 or bf16
+  /// elements, rounded to the type once, at the end, as GPU libraries do:
+  /// a maximum or minimum is exact in any type).
+  bool wide() const {
+    return !type.isF32() && isa<arith::AddFOp, arith::MulFOp>(combine);
+  }
+  /// The type the lanes accumulate in.
+  Type accType() const {
+    return wide() ? Float32Type::get(type.getContext()) : type;
+  }
+  TypedAttr accIdentityAttr() const {
+    return FloatAttr::get(accType(), static_cast<double>(identity));
+  }
   SmallVector<unsigned> parallel, reduced;
   /// Whether the maps are permutations and an input has each row's
   /// elements contiguous.
@@ -205,14 +218,48 @@ Value combineValues(OpBuilder &b, linalg::LinalgOp op, const Reduction &r,
   return b.clone(*r.combine, map)->getResult(0);
 }
 
+/// An accumulator as a value of the reduction's type.
+Value toRowType(OpBuilder &b, Location loc, const Reduction &r, Value acc) {
+  if (acc.getType() == r.type)
+    return acc;
+  return arith::TruncFOp::create(b, loc, r.type, acc);
+}
+
+/// combine(a, c) on accumulators (Reduction::accType): as the body
+/// combines, in f32 for a wide reduction.
+Value combineAcc(OpBuilder &b, linalg::LinalgOp op, const Reduction &r, Value a,
+                 Value c) {
+  if (!r.wide())
+    return combineValues(b, op, r, a, c);
+  // A sum or a product: the operands' order does not matter.
+  Operation *wide = b.clone(*r.combine);
+  wide->setOperands({a, c});
+  wide->getResult(0).setType(a.getType());
+  return wide->getResult(0);
+}
+
+/// The accumulator `acc` combined with the body's value at an element
+/// (`atElement(out)`: the body emitted with its output's value `out`).
+Value accumulate(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                 const Reduction &r, Value acc,
+                 llvm::function_ref<Value(Value)> atElement) {
+  if (!r.wide())
+    return atElement(acc);
+  // The body from the identity is the element's partial value, exactly.
+  Value partial =
+      atElement(arith::ConstantOp::create(b, loc, r.identityAttr()));
+  partial = arith::ExtFOp::create(b, loc, r.accType(), partial);
+  return combineAcc(b, op, r, acc, partial);
+}
+
 /// The lanes' values `acc` combined by a butterfly of xor shuffles: every
-/// lane ends with the whole warp's value.
+/// lane ends with the whole warp's value, of the reduction's type.
 Value combineLanes(OpBuilder &b, Location loc, linalg::LinalgOp op,
                    const Reduction &r, Value acc) {
   for (int32_t offset = 16; offset >= 1; offset /= 2)
-    acc = combineValues(b, op, r, acc,
-                        shuffle(b, loc, acc, offset, gpu::ShuffleMode::XOR));
-  return acc;
+    acc = combineAcc(b, op, r, acc,
+                     shuffle(b, loc, acc, offset, gpu::ShuffleMode::XOR));
+  return toRowType(b, loc, r, acc);
 }
 
 /// The blocks of a warp per row for `rows` rows, and whether that grid can
@@ -307,7 +354,7 @@ void ReductionBuilder::build() {
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   auto [lane, row] = launchWarpPerRow(b, loc, blocks, rows);
   delinearize(row, r.parallel);
-  Value identity = arith::ConstantOp::create(b, loc, r.identityAttr());
+  Value identity = arith::ConstantOp::create(b, loc, r.accIdentityAttr());
   // The lane's share: elements lane, lane + 32, ... of the row.
   auto loop =
       scf::ForOp::create(b, loc, lane, length, index(32), ValueRange{identity});
@@ -316,9 +363,12 @@ void ReductionBuilder::build() {
     b.setInsertionPointToStart(loop.getBody());
     delinearize(loop.getInductionVar(), r.reduced);
     // The body at this element, its output the lane's value so far.
-    std::pair<OpOperand *, Value> acc = {op.getDpsInitOperand(0),
-                                         loop.getRegionIterArgs().front()};
-    scf::YieldOp::create(b, loc, emitBodyAt(b, loc, op, loops, acc));
+    Value next = accumulate(
+        b, loc, op, r, loop.getRegionIterArgs().front(), [&](Value out) {
+          std::pair<OpOperand *, Value> acc = {op.getDpsInitOperand(0), out};
+          return emitBodyAt(b, loc, op, loops, acc).front();
+        });
+    scf::YieldOp::create(b, loc, next);
   }
   Value acc = combineLanes(b, loc, op, r, loop.getResult(0));
   auto first = scf::IfOp::create(
@@ -907,17 +957,19 @@ void RowChainBuilder::buildStep(const ChainStep &step, ArrayRef<Value> sizes) {
     // lane's share, then the lanes' values combined.
     auto loop = elementLoop(
         step, sizes, loops,
-        ValueRange{arith::ConstantOp::create(b, loc, r.identityAttr())},
-        [&](ArrayRef<Value> at, ValueRange acc) {
-          SmallVector<std::pair<OpOperand *, Value>> withAcc(given);
-          llvm::erase_if(withAcc,
-                         [&](auto &pair) { return pair.first == &out; });
-          withAcc.push_back({&out, acc.front()});
-          return emitBodyAt(b, loc, op, at, withAcc);
+        ValueRange{arith::ConstantOp::create(b, loc, r.accIdentityAttr())},
+        [&](ArrayRef<Value> at, ValueRange acc) -> SmallVector<Value> {
+          return {accumulate(b, loc, op, r, acc.front(), [&](Value value) {
+            SmallVector<std::pair<OpOperand *, Value>> withAcc(given);
+            llvm::erase_if(withAcc,
+                           [&](auto &pair) { return pair.first == &out; });
+            withAcc.push_back({&out, value});
+            return emitBodyAt(b, loc, op, at, withAcc).front();
+          })};
         });
     Value acc = loop.getResult(0);
-    if (!testOnCPU)
-      acc = combineLanes(b, loc, op, r, acc);
+    acc = testOnCPU ? toRowType(b, loc, r, acc)
+                    : combineLanes(b, loc, op, r, acc);
     Value value = combineValues(b, op, r, old, acc);
     registers[reshapeRoot(out.get())] = value;
     onFirstLane([&] { store(out, value, loops); });

@@ -45,9 +45,9 @@ func.func @row_sum(%x: memref<64x768xf32>, %y: memref<64xf32>) {
 
 // -----
 
-// A bf16 row maximum (an f16 or bf16 model's reductions are in its own
-// type): the lanes start from bf16's -inf, fold in bf16, and the shuffles
-// carry each value as f32 (exactly) and back.
+// A bf16 row maximum (exact in its own type, so computed in it): the lanes
+// start from bf16's -inf, fold in bf16, and the shuffles carry each value
+// as f32 (exactly) and back.
 // CHECK-LABEL: func.func @row_max_bf16
 // CHECK:         gpu.launch
 // CHECK:           arith.constant 0xFF80 : bf16
@@ -64,6 +64,31 @@ func.func @row_max_bf16(%x: memref<64x768xbf16>, %y: memref<64xbf16>) {
   ^bb0(%in: bf16, %out: bf16):
     %m = arith.maximumf %out, %in : bf16
     linalg.yield %m : bf16
+  }
+  return
+}
+
+// -----
+
+// An f16 row sum accumulates in f32: each element's value is extended and
+// added in f32, the lanes' sums are shuffled and added in f32, and the sum
+// is rounded to f16 once, before lane 0 adds it to the output.
+// CHECK-LABEL: func.func @row_sum_f16
+// CHECK:         gpu.launch
+// CHECK:           scf.for {{.*}} -> (f32) {
+// CHECK:             %[[E:.*]] = arith.extf %{{.*}} : f16 to f32
+// CHECK:             arith.addf %{{.*}}, %[[E]] : f32
+// CHECK-COUNT-5:   gpu.shuffle  xor {{.*}} : f32
+// CHECK:           %[[SUM:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK:           scf.if
+// CHECK:             %[[OLD:.*]] = memref.load %arg1
+// CHECK:             %[[NEW:.*]] = arith.addf %[[OLD]], %[[SUM]] : f16
+// CHECK:             memref.store %[[NEW]], %arg1
+func.func @row_sum_f16(%x: memref<64x768xf16>, %y: memref<64xf16>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x768xf16>) outs(%y : memref<64xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %s = arith.addf %out, %in : f16
+    linalg.yield %s : f16
   }
   return
 }

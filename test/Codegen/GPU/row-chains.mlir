@@ -204,7 +204,8 @@ func.func @accumulate(%x: memref<64x128xf32>, %acc: memref<64xf32>, %y: memref<6
 
 // An f16 Softmax (its steps in f16, as the ONNX f16 Softmax computes) is
 // one kernel too; a row buffer read before it is written is loaded by lane
-// 0 and shuffled as f32.
+// 0 and shuffled as f32. The sum accumulates in f32 and is rounded to f16
+// once (the maximum in f16: exact either way).
 // CHECK-LABEL: func.func @softmax_f16
 // CHECK:         gpu.launch
 // CHECK:           %[[OLD:.*]] = scf.if %{{.*}} -> (f16) {
@@ -217,8 +218,11 @@ func.func @accumulate(%x: memref<64x128xf32>, %acc: memref<64xf32>, %y: memref<6
 // CHECK-COUNT-5:   gpu.shuffle  xor {{.*}} : f32
 // CHECK:           scf.for
 // CHECK:             math.exp {{.*}} : f16
-// CHECK:           scf.for {{.*}} -> (f16)
+// CHECK:           scf.for {{.*}} -> (f32)
+// CHECK:             %[[E:.*]] = arith.extf {{.*}} : f16 to f32
+// CHECK:             arith.addf %{{.*}}, %[[E]] : f32
 // CHECK-COUNT-5:   gpu.shuffle  xor {{.*}} : f32
+// CHECK:           arith.truncf {{.*}} : f32 to f16
 // CHECK:           scf.for
 // CHECK:             arith.divf {{.*}} : f16
 // CHECK:           gpu.terminator
