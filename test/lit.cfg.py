@@ -100,6 +100,14 @@ def cuda_device_present():
 
 if cuda_device_present():
     config.available_features.add("cuda-driver")
+# The project's runtime library, for mlir-runner tests of what compiled code
+# calls (the GPU emulator).
+config.substitutions.append(
+    (
+        "%onnxd_runtime",
+        os.path.join(config.onnx_dialect_obj_root, "lib/libOnnxDialectRuntime.so"),
+    )
+)
 # mlir-runner's support libraries (printMemref*), for tests that run lowered
 # code without the project's runtime.
 config.substitutions.append(

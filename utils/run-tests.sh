@@ -6,7 +6,9 @@
 # downstream find_package build), then the conformance runner
 # (utils/run_conformance.py: every case of both ONNX suites through onnx-run,
 # failures checked against test/Conformance/run-expected-failures.txt,
-# docs/conformance.md rewritten), which counts as one test, then the Python
+# docs/conformance.md rewritten), which counts as one test, then every
+# eighth case again on device cuda through the GPU emulator and the stub
+# driver (test/Conformance/gpu-expected-failures.txt; one test), then the Python
 # package's pytest suite (python/tests: the API, and ONNX's own backend test
 # runner through onnx_dialect.backend), each pytest case counted, and the
 # source checks (utils/check-format.sh, utils/check-banners.py). Ends with
@@ -85,6 +87,17 @@ else
 fi
 # Source checks, one test each: clang-format (LLVM style, .clang-format) and
 # the licence banners.
+# The GPU target's kernels run on the GPU emulator over the stub driver
+# (docs/gpu.md, "Tests"): every GPU_SAMPLE-th conformance case on device
+# cuda, with the failures the GPU is expected to have.
+if ONNXD_TEST_GPU_EMULATE=1 ONNXD_CUDA_DRIVER="$build/lib/cuda-stub/libcuda.so.1" \
+    /usr/bin/python3 "$root/utils/run_conformance.py" --build "$build" \
+    --device cuda --sample "${GPU_SAMPLE:-8}" --timeout 900 \
+    --expected "$root/test/Conformance/gpu-expected-failures.txt"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+fi
 for check in "$root/utils/check-format.sh" "/usr/bin/python3 $root/utils/check-banners.py"; do
   if $check; then
     passed=$((passed + 1))

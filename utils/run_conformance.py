@@ -124,12 +124,13 @@ def classify(rc, out):
     return "compile", first or (lines[-1] if lines else "exit status %d" % rc)
 
 
-def run_case(onnx_run, name, path, timeout, workdir):
+def run_case(onnx_run, name, path, timeout, workdir, device="cpu"):
     start = time.time()
     try:
         case = light_case(path, workdir) if name.split("/")[1] == "light" \
             else path
-        proc = subprocess.run([onnx_run, "--test-dir", case],
+        proc = subprocess.run([onnx_run, "--test-dir", case, "--device",
+                               device],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               timeout=timeout)
         out = proc.stdout.decode("utf-8", "replace")
@@ -271,6 +272,10 @@ def main():
     parser.add_argument("--sample", type=int, default=1, metavar="N",
                         help="run every Nth case (of those --filter keeps)")
     parser.add_argument("--timeout", type=int, default=300)
+    parser.add_argument("--device", default="cpu",
+                        help="onnx-run's --device (cuda: through the driver, "
+                        "or the GPU emulator with ONNXD_TEST_GPU_EMULATE=1 "
+                        "and the stub driver, docs/gpu.md)")
     parser.add_argument("--expected")
     parser.add_argument("--update-expected", action="store_true")
     parser.add_argument("--report")
@@ -291,7 +296,7 @@ def main():
     try:
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             futures = [pool.submit(run_case, onnx_run, n, p, args.timeout,
-                                   workdir) for n, p in cases]
+                                   workdir, args.device) for n, p in cases]
             for future in concurrent.futures.as_completed(futures):
                 name, category, reason, seconds = future.result()
                 results[name] = (category, reason, seconds)

@@ -246,9 +246,10 @@ void mlir::onnx::buildLowerToNVVMPipeline(OpPassManager &pm,
   // allocations and globals through the GPU runtime, the kernels as PTX.
   addPipeline(pm, "func.func(convert-linalg-to-loops)");
   addHostToLLVM(pm, /*runtimeAllocator=*/true);
-  addPipeline(pm, "gpu-to-llvm,reconcile-unrealized-casts,"
-                  "onnx-gpu-runtime-calls,onnx-gpu-defer-syncs,"
-                  "gpu-module-to-binary{format=isa}");
+  addPipeline(pm, std::string("gpu-to-llvm,reconcile-unrealized-casts,"
+                              "onnx-gpu-runtime-calls,onnx-gpu-defer-syncs,") +
+                      (options.emulate ? "onnx-gpu-emulate-kernels"
+                                       : "gpu-module-to-binary{format=isa}"));
 }
 
 void mlir::onnx::registerPipelines() {

@@ -478,6 +478,11 @@ static Error lowerForGPU(Compilation &c, const onnxd_options &options) {
     return e;
   pipeline.contractionOptions = contraction;
   pipeline.reductionOptions = reduction;
+  // Test hook (docs/gpu.md, "Tests"): the kernels compiled for the host and
+  // run on the runtime's GPU emulator.
+  if (const char *emulate = std::getenv("ONNXD_TEST_GPU_EMULATE");
+      emulate && *emulate == '1')
+    pipeline.emulate = true;
   onnx::buildLowerToNVVMPipeline(pm, pipeline);
   if (Error e = runLowering(c, pm))
     return e;
@@ -1264,6 +1269,15 @@ static Error writePTX(Compilation &c, llvm::StringRef outPath) {
   if (!c.signature.onGPU())
     return makeError(ONNXD_INVALID_ARGUMENT,
                      "PTX is written for device cuda only");
+  // Kernels compiled for the GPU emulator are host code.
+  bool emulated = false;
+  c.module->walk([&](LLVM::LLVMFuncOp fn) {
+    emulated |= fn.getSymName() == "onnxd_gpu_emu_launch";
+  });
+  if (emulated)
+    return makeError(ONNXD_INVALID_ARGUMENT,
+                     "no PTX: the kernels were compiled for the GPU emulator "
+                     "(ONNXD_TEST_GPU_EMULATE=1)");
   std::error_code ec;
   llvm::ToolOutputFile out(outPath, ec, llvm::sys::fs::OF_Text);
   if (ec)

@@ -180,6 +180,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "newer), as PyTorch's allow_tf32 and ONNX Runtime's "
                      "use_tf32"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> emulate{
+      *this, "emulate",
+      llvm::cl::desc("compile the kernels for the host and launch them on "
+                     "the runtime's GPU emulator instead of as PTX (a test "
+                     "of the kernels without a GPU, onnx-gpu-emulate-kernels)"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> contractionOptions{
       *this, "contraction-options",
       llvm::cl::desc("Options of onnx-gpu-contraction-kernels, as in its "

@@ -278,6 +278,39 @@ def GPUDeferSyncs : Pass<"onnx-gpu-defer-syncs", "::mlir::ModuleOp"> {
                            "::mlir::gpu::GPUDialect"];
 }
 
+def GPUEmulateKernels : Pass<"onnx-gpu-emulate-kernels", "::mlir::ModuleOp"> {
+  let summary = "Compile the kernels for the host, to run on the runtime's "
+                "GPU emulator (a test of the kernels without a GPU)";
+  let description = [{
+    Runs where `gpu-module-to-binary` would: on the host's LLVM dialect, with
+    each kernel module lowered to NVVM. The functions and globals of every
+    `gpu.module` move into the host module (names prefixed with
+    `__onnxd_emu_<module>_`); shared-memory globals move to the host's
+    address space (one block runs at a time). The NVVM operations that only
+    a GPU has become calls of the runtime's emulator (lib/Runtime/
+    GPUEmulator.cpp): the special registers (`%tid`, `%ctaid`, `%ntid`,
+    `%nctaid`, `%laneid`), `barrier0`, `shfl.sync`, `mma.sync` (m16n8k8
+    TF32, m16n8k16 f16 and bf16, f32 accumulators, row.col) and the f32 to
+    TF32 conversion; each load and store of shared memory is reported to
+    the emulator first (`onnxd_gpu_emu_shared`), which finds the races
+    between barriers. Each `gpu.launch_func` becomes a call of
+    `onnxd_gpu_emu_launch` with an entry function of the kernel that takes
+    the driver's parameter array (`void **`) and the launch's sizes.
+
+    The emulator runs the threads of a block as fibers, switching at
+    barriers and at the warp's collective operations, so a kernel's tiling,
+    staging in shared memory, shuffles and tensor-core fragments compute on
+    the host what the GPU would compute; a barrier or shuffle that the
+    threads do not all reach, or two threads of a block that access the
+    same bytes of shared memory between two barriers, one of them
+    writing, is an error. Any other NVVM operation is an
+    error of this pass that names it. Enabled by the pipeline option
+    `emulate` of `onnx-lower-to-nvvm` (the runtime's hook
+    `ONNXD_TEST_GPU_EMULATE=1`, docs/gpu.md, "Tests").
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def GPUToNVVM : Pass<"onnx-gpu-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower a kernel module to the LLVM and NVVM dialects without "
                 "libdevice";
