@@ -4,7 +4,8 @@ as the kernels do: TF32 in mode tf32, none in mode f32 (f16 and bf16
 products are exact in f32 either way).
 
 Usage: check_emulated.py DIR inputs   writes the inputs to DIR/in
-       check_emulated.py DIR MODE     checks DIR/MODE (f32, tf32 or half)
+       check_emulated.py DIR MODE [SUB]  checks DIR/SUB (default DIR/MODE),
+                                          MODE f32, tf32 or half
 """
 import os
 import sys
@@ -43,6 +44,7 @@ def inputs(d):
 
 def main():
     d, mode = sys.argv[1], sys.argv[2]
+    sub = sys.argv[3] if len(sys.argv) > 3 else mode
     if mode == "inputs":
         return inputs(d)
     load = lambda sub, n: np.load(os.path.join(d, sub, n + ".npy"))
@@ -59,7 +61,7 @@ def main():
               ("ok" if ok else "FAIL", name, "within" if ok else "above",
                "%g" % tol) + ("" if ok else " (%g)" % err))
 
-    ours = lambda n: load(mode, n)
+    ours = lambda n: load(sub, n)
     rnd = tf32 if mode == "tf32" else (lambda v: v)
     a, b = rnd(inp("a")), rnd(inp("b"))
     q = a @ b + inp("bias")
