@@ -3,7 +3,9 @@
 // library: threads that store to shared memory and then read a
 // neighbour's element race without a barrier between (the error names the
 // kernel, the block and both threads; outside a run, onnxd_rt_fail
-// aborts), and compute the neighbour's value with one.
+// aborts), and compute the neighbour's value with one. (Not in the checked
+// build: mlir-runner does not link the sanitizers' runtimes its library needs.)
+// UNSUPPORTED: sanitized
 // RUN: onnx-opt %s --pass-pipeline='builtin.module(onnx-gpu-emulate-kernels)' \
 // RUN: | not --crash mlir-runner -e racy -entry-point-result=void -shared-libs=%onnxd_runtime 2>&1 \
 // RUN: | FileCheck %s --check-prefix=RACE
