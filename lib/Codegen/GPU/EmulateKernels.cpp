@@ -24,6 +24,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace mlir {
@@ -69,6 +70,8 @@ struct GPUEmulateKernels
     MLIRContext *ctx = module.getContext();
     OpBuilder builder(ctx);
     b = &builder;
+    functions.clear();
+    names.clear();
     ptr = LLVM::LLVMPointerType::get(ctx);
     i32 = IntegerType::get(ctx, 32);
     i64 = IntegerType::get(ctx, 64);
@@ -134,10 +137,8 @@ struct GPUEmulateKernels
       gpuModule.erase();
     }
     module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
-    // (Once out of the kernel modules, whose symbol tables hid the uses.)
-    for (LLVM::GlobalOp global : globals)
-      if (failed(toHostAddressSpace(module, global)))
-        return signalPassFailure();
+    if (failed(toHostAddressSpace(globals, moved)))
+      return signalPassFailure();
 
     // 2. What only a GPU has, as calls of the emulator.
     for (LLVM::LLVMFuncOp fn : moved)
@@ -166,12 +167,24 @@ private:
   OpBuilder *b = nullptr;
   Type ptr, i32, i64, f32, voidType;
 
+  /// The emulator's functions and the kernels' name strings, each looked
+  /// up or created once (a lookup in the module scans it).
+  llvm::StringMap<LLVM::LLVMFuncOp> functions;
+  llvm::StringMap<LLVM::GlobalOp> names;
+
   FailureOr<LLVM::LLVMFuncOp> runtimeFunction(ModuleOp module, StringRef name,
                                               ArrayRef<Type> params,
                                               Type result) {
+    LLVM::LLVMFuncOp &fn = functions[name];
+    if (fn)
+      return fn;
     OpBuilder::InsertionGuard guard(*b);
     b->setInsertionPointToEnd(module.getBody());
-    return LLVM::lookupOrCreateFn(*b, module, name, params, result);
+    FailureOr<LLVM::LLVMFuncOp> created =
+        LLVM::lookupOrCreateFn(*b, module, name, params, result);
+    if (succeeded(created))
+      fn = *created;
+    return created;
   }
 
   Value constant(Location loc, Type type, int64_t value) {
@@ -179,27 +192,34 @@ private:
                                     b->getIntegerAttr(type, value));
   }
 
-  /// A global of shared (or other device) memory as host memory: one block
-  /// runs at a time, so one copy serves every block.
-  LogicalResult toHostAddressSpace(ModuleOp module, LLVM::GlobalOp global) {
-    unsigned space = global.getAddrSpace();
-    if (space == 0)
+  /// The globals of shared (or other device) memory as host memory: one
+  /// block runs at a time, so one copy serves every block. Their addresses
+  /// (taken in the kernels' functions) are cast back to the device's
+  /// address space.
+  LogicalResult toHostAddressSpace(ArrayRef<LLVM::GlobalOp> globals,
+                                   ArrayRef<LLVM::LLVMFuncOp> functions) {
+    llvm::StringSet<> device;
+    for (LLVM::GlobalOp global : globals) {
+      if (global.getAddrSpace() == 0)
+        continue;
+      if (global.getLinkage() == LLVM::Linkage::External &&
+          !global.getValueOrNull() && global.getInitializerRegion().empty())
+        if (auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
+            array && array.getNumElements() == 0)
+          return global.emitError("onnx-gpu-emulate-kernels: dynamic shared "
+                                  "memory is not emulated");
+      global.setAddrSpace(0);
+      device.insert(global.getSymName());
+    }
+    if (device.empty())
       return success();
-    if (global.getLinkage() == LLVM::Linkage::External &&
-        !global.getValueOrNull() && global.getInitializerRegion().empty())
-      if (auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
-          array && array.getNumElements() == 0)
-        return global.emitError("onnx-gpu-emulate-kernels: dynamic shared "
-                                "memory is not emulated");
-    global.setAddrSpace(0);
-    auto uses = SymbolTable::getSymbolUses(global, module);
-    if (!uses)
-      return success();
-    for (SymbolTable::SymbolUse use : *uses) {
-      auto address = dyn_cast<LLVM::AddressOfOp>(use.getUser());
-      if (!address)
-        return use.getUser()->emitError(
-            "onnx-gpu-emulate-kernels: an unexpected use of a shared global");
+    SmallVector<LLVM::AddressOfOp> addresses;
+    for (LLVM::LLVMFuncOp fn : functions)
+      fn.walk([&](LLVM::AddressOfOp op) {
+        if (device.contains(op.getGlobalName()))
+          addresses.push_back(op);
+      });
+    for (LLVM::AddressOfOp address : addresses) {
       Type deviceType = address.getType();
       address.getResult().setType(cast<LLVM::LLVMPointerType>(ptr));
       b->setInsertionPointAfter(address);
@@ -519,7 +539,7 @@ private:
   /// The address of a global holding `text` and a NUL.
   Value nameOf(ModuleOp module, Location loc, StringRef text) {
     std::string symbol = ("__onnxd_emu_name_" + text).str();
-    auto global = module.lookupSymbol<LLVM::GlobalOp>(symbol);
+    LLVM::GlobalOp &global = names[symbol];
     if (!global) {
       OpBuilder::InsertionGuard guard(*b);
       b->setInsertionPointToStart(module.getBody());
