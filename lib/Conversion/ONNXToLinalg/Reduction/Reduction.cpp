@@ -16,6 +16,9 @@
 // a linalg.reduce over the odd dims gives the keepdims result whatever the
 // axes are, and a second reshape drops the unit dims when keepdims is 0.
 //
+// Sums, means and products of float16 or bfloat16 elements accumulate in
+// float32 and are rounded to the type once, at the end.
+//
 // Empty reductions give the identity of the reduction (ReduceMax of nothing
 // is -inf for floats, the smallest value for integers); Max/Min propagate
 // NaN. ArgMax/ArgMin and TopK order ties by index as the spec says, and a
@@ -77,13 +80,26 @@ struct Reducer {
 
   bool isFloat() const { return isa<FloatType>(type); }
 
+  /// Whether the elements accumulate in f32: a sum, mean or product of f16
+  /// or bf16 elements, rounded to the type once at the end (as the GPU
+  /// reduction kernels do, and ONNX Runtime's half-precision kernels). A
+  /// maximum or minimum is exact in any type.
+  bool wide() const {
+    return isa<Float16Type, BFloat16Type>(type) && kind != ReduceKind::Max &&
+           kind != ReduceKind::Min;
+  }
+  /// The type the elements accumulate in.
+  Type accType() const {
+    return wide() ? Float32Type::get(type.getContext()) : type;
+  }
+
   Value identity(OpBuilder &b, Location loc) const {
     switch (kind) {
     case ReduceKind::Sum:
     case ReduceKind::Mean:
-      return cst(b, loc, type, 0);
+      return cst(b, loc, accType(), 0);
     case ReduceKind::Prod:
-      return cst(b, loc, type, 1);
+      return cst(b, loc, accType(), 1);
     case ReduceKind::Max:
       return extremeValue(b, loc, type, isUnsigned, /*largest=*/false);
     case ReduceKind::Min:
@@ -115,20 +131,48 @@ struct Reducer {
   }
 };
 
-/// linalg.reduce of `input` over `dims` into a tensor of `outDims`.
+/// linalg.reduce of `input` over `dims` into a tensor of `outDims`, of the
+/// reducer's accumulator type (narrowResult rounds it to the type).
 Value buildReduce(OpBuilder &b, Location loc, Value input,
                   ArrayRef<int64_t> dims, ArrayRef<OpFoldResult> outDims,
                   const Reducer &reducer) {
-  Value init = tensor::EmptyOp::create(b, loc, outDims, reducer.type);
+  Value init = tensor::EmptyOp::create(b, loc, outDims, reducer.accType());
   Value filled = linalg::FillOp::create(b, loc, reducer.identity(b, loc), init)
                      .getResult(0);
   auto reduce = linalg::ReduceOp::create(
       b, loc, ValueRange{input}, ValueRange{filled}, dims,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value x = args[0];
+        if (reducer.wide())
+          x = arith::ExtFOp::create(nb, nloc, reducer.accType(), x);
         linalg::YieldOp::create(nb, nloc,
-                                reducer.combine(nb, nloc, args[1], args[0]));
+                                reducer.combine(nb, nloc, args[1], x));
       });
   return reduce.getResult(0);
+}
+
+/// An accumulated result (buildReduce, divideByCount) rounded to the
+/// reducer's type, when it accumulated wider.
+Value narrowResult(OpBuilder &b, Location loc, Value acc,
+                   const Reducer &reducer) {
+  if (!reducer.wide())
+    return acc;
+  auto type = cast<RankedTensorType>(acc.getType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, getDims(b, loc, acc), reducer.type);
+  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(type.getRank()));
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{acc},
+             ValueRange{init}, maps, iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   arith::TruncFOp::create(nb, nloc, reducer.type, args[0])
+                       .getResult());
+             })
+      .getResult(0);
 }
 
 /// Divides every element of `sum` by `count` (an index), for ReduceMean.
@@ -136,7 +180,7 @@ Value buildReduce(OpBuilder &b, Location loc, Value input,
 /// they are and makes float means NaN (0/0).
 Value divideByCount(OpBuilder &b, Location loc, Value sum, Value count,
                     const Reducer &reducer) {
-  Type t = reducer.type;
+  Type t = reducer.accType();
   Value divisor;
   if (reducer.isFloat()) {
     Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
@@ -286,6 +330,7 @@ struct ReduceLowering : ONNXToLinalgPattern<OpTy> {
             getValueOrCreateConstantIndexOp(rewriter, loc, inDims[d]));
       result = divideByCount(rewriter, loc, result, count, reducer);
     }
+    result = narrowResult(rewriter, loc, result, reducer);
     if (keepdims)
       result = expandUnitDims(rewriter, loc, result, rank, dims);
     if (cast<RankedTensorType>(result.getType()).getRank() !=
@@ -388,6 +433,7 @@ struct ReduceLowering : ONNXToLinalgPattern<OpTy> {
     Value result = buildReduce(b, loc, view, odd, outFold, reducer);
     if (Kind == ReduceKind::Mean)
       result = divideByCount(b, loc, result, elements, reducer);
+    result = narrowResult(b, loc, result, reducer);
     if (keepdims) {
       b.replaceOp(op, castTensor(b, loc, result, resultType));
       return success();

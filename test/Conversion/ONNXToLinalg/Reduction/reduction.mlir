@@ -62,6 +62,49 @@ func.func @mean_int(%x: tensor<?x4xi32>) -> tensor<1x4xi32> {
 
 // -----
 
+// A float16 mean accumulates in float32: each element extended, the sum
+// divided in float32, the result rounded to float16 once.
+// CHECK-LABEL: func.func @mean_f16
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: %[[R:.*]] = linalg.reduce ins(%arg0 : tensor<?x4xf16>) outs(%[[FILL]] : tensor<4xf32>) dimensions = [0]
+// CHECK-NEXT: (%[[IN:.*]]: f16, %[[ACC:.*]]: f32) {
+// CHECK-NEXT: %[[EXT:.*]] = arith.extf %[[IN]] : f16 to f32
+// CHECK-NEXT: arith.addf %[[ACC]], %[[EXT]] : f32
+// CHECK: %[[MEAN:.*]] = linalg.generic {{.*}} ins(%[[R]] : tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[H:.*]] = linalg.generic {{.*}} ins(%[[MEAN]] : tensor<4xf32>) outs(%{{.*}} : tensor<4xf16>)
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: tensor.expand_shape %[[H]]
+func.func @mean_f16(%x: tensor<?x4xf16>) -> tensor<1x4xf16> {
+  %a = onnx.Constant() {value = dense<[0]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %0 = onnx.ReduceMean(%x, %a) : (tensor<?x4xf16>, tensor<1xi64>) -> tensor<1x4xf16>
+  return %0 : tensor<1x4xf16>
+}
+
+// -----
+
+// A bfloat16 product with run-time axes accumulates in float32 too; a
+// maximum stays in its type (it is exact).
+// CHECK-LABEL: func.func @prod_bf16_runtime_axes
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<?x?x?x?xbf16>) outs(%{{.*}} : tensor<?x?xf32>) dimensions = [1, 3]
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK-LABEL: func.func @max_f16
+// CHECK-NOT: arith.extf
+// CHECK: linalg.reduce { arith.maximumf } ins(%arg0 : tensor<2x3xf16>) outs(%{{.*}} : tensor<2xf16>)
+func.func @prod_bf16_runtime_axes(%x: tensor<2x3xbf16>, %a: tensor<1xi64>) -> tensor<?x?xbf16> {
+  %0 = onnx.ReduceProd(%x, %a) : (tensor<2x3xbf16>, tensor<1xi64>) -> tensor<?x?xbf16>
+  return %0 : tensor<?x?xbf16>
+}
+func.func @max_f16(%x: tensor<2x3xf16>) -> tensor<2xf16> {
+  %a = onnx.Constant() {value = dense<[1]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %0 = onnx.ReduceMax(%x, %a) {keepdims = 0 : i64} : (tensor<2x3xf16>, tensor<1xi64>) -> tensor<2xf16>
+  return %0 : tensor<2xf16>
+}
+
+// -----
+
 // Run-time axes: a mask of reduced dims, the input viewed as (out, red)
 // pairs, a reduction over the odd dims, and a reshape to the kept dims.
 // CHECK-LABEL: func.func @sum_runtime_axes
