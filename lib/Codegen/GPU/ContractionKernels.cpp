@@ -223,7 +223,7 @@ private:
     return arith::ConstantIndexOp::create(b, loc, value);
   }
   Value ceilDiv(Value a, int64_t d) {
-    return arith::CeilDivUIOp::create(b, loc, a, index(d));
+    return b.createOrFold<arith::CeilDivUIOp>(loc, a, index(d));
   }
   /// The indices of `operand` for the loop dims' values `loops`.
   SmallVector<Value> operandIndices(OpOperand &operand, ArrayRef<Value> loops) {
@@ -529,27 +529,22 @@ void KernelBuilder::build(ArrayRef<Value> loopSizes) {
 
   Value batchCount = index(1);
   for (unsigned d : dims.batch)
-    batchCount = arith::MulIOp::create(b, loc, batchCount, sizes[d]);
+    batchCount = b.createOrFold<arith::MulIOp>(loc, batchCount, sizes[d]);
   Value gridX = ceilDiv(sizeN, tiles.n), gridY = ceilDiv(sizeM, tiles.m);
 
-  // The grid must be nonempty and within the driver's limits in y and z.
+  // The grid must be nonempty and within the driver's limits in y and z
+  // (folded where the sizes are static: guardKernel then needs no if).
   Value zero = index(0), limit = index(65535);
   auto cmp = [&](arith::CmpIPredicate p, Value a, Value c) -> Value {
-    return arith::CmpIOp::create(b, loc, p, a, c);
+    return b.createOrFold<arith::CmpIOp>(loc, p, a, c);
   };
   Value fits = cmp(arith::CmpIPredicate::ugt, sizeM, zero);
   for (Value v : {cmp(arith::CmpIPredicate::ugt, sizeN, zero),
                   cmp(arith::CmpIPredicate::ugt, batchCount, zero),
                   cmp(arith::CmpIPredicate::ule, gridY, limit),
                   cmp(arith::CmpIPredicate::ule, batchCount, limit)})
-    fits = arith::AndIOp::create(b, loc, fits, v);
-  auto ifOp = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    cloneFallback(b, fusion, op);
-  }
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    fits = b.createOrFold<arith::AndIOp>(loc, fits, v);
+  guardKernel(b, loc, fits, [&] { cloneFallback(b, fusion, op); });
 
   auto workgroup = gpu::AddressSpaceAttr::get(
       b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());

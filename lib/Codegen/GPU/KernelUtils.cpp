@@ -14,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -26,7 +27,7 @@ Value mlir::onnx::loopProduct(OpBuilder &b, Location loc,
     return arith::ConstantIndexOp::create(b, loc, 1);
   Value product = sizes[dims.front()];
   for (unsigned d : dims.drop_front())
-    product = arith::MulIOp::create(b, loc, product, sizes[d]);
+    product = b.createOrFold<arith::MulIOp>(loc, product, sizes[d]);
   return product;
 }
 
@@ -518,6 +519,19 @@ void mlir::onnx::cloneFallback(OpBuilder &b, const Fusion &fusion,
     linalg::LinalgOp epilogue = stage.op;
     b.clone(*epilogue.getOperation());
   }
+}
+
+void mlir::onnx::guardKernel(OpBuilder &b, Location loc, Value fits,
+                             function_ref<void()> fallback) {
+  if (matchPattern(fits, m_One()))
+    return;
+  auto ifOp = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    fallback();
+  }
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
 }
 
 void mlir::onnx::eraseFused(const Fusion &fusion, linalg::LinalgOp op) {

@@ -197,6 +197,14 @@ void emitStoreOutputElement(OpBuilder &b, Location loc, const Fusion &fusion,
 /// `b`'s insertion point, for where the kernel cannot run.
 void cloneFallback(OpBuilder &b, const Fusion &fusion, linalg::LinalgOp op);
 
+/// Where a kernel's launch sizes fit (`fits`, an i1) the kernel, else its
+/// fallback: an scf.if whose else branch `fallback` builds, `b` left at
+/// the start of its then branch. Where `fits` is the constant true
+/// (static sizes that fit, folded as the condition was built), neither
+/// the if nor the fallback: `b` stays where it is.
+void guardKernel(OpBuilder &b, Location loc, Value fits,
+                 function_ref<void()> fallback);
+
 /// `op` (one output, whose body folds the output's element with a value
 /// from the inputs) as loops, its prologue and epilogues fused as in a
 /// kernel: each element of the output folds the reduction loops' values

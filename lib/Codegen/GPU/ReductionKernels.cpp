@@ -268,13 +268,16 @@ std::pair<Value, Value> warpGrid(OpBuilder &b, Location loc, Value rows) {
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
+  // (Folded where the rows are static: guardKernel then needs no if.)
   Value blocks =
-      arith::CeilDivUIOp::create(b, loc, rows, index(kWarpsPerBlock));
-  Value fits = arith::AndIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, rows, index(0)),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, blocks,
-                            index(std::numeric_limits<int32_t>::max())));
+      b.createOrFold<arith::CeilDivUIOp>(loc, rows, index(kWarpsPerBlock));
+  Value fits = b.createOrFold<arith::AndIOp>(
+      loc,
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt, rows,
+                                    index(0)),
+      b.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ule, blocks,
+          index(std::numeric_limits<int32_t>::max())));
   return {blocks, fits};
 }
 
@@ -345,13 +348,7 @@ void ReductionBuilder::build() {
   loops.assign(sizes.size(), Value());
   Value rows = product(r.parallel), length = product(r.reduced);
   auto [blocks, fits] = warpGrid(b, loc, rows);
-  auto ifOp = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    cloneFallback(b, fusion, op);
-  }
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  guardKernel(b, loc, fits, [&] { cloneFallback(b, fusion, op); });
   auto [lane, row] = launchWarpPerRow(b, loc, blocks, rows);
   delinearize(row, r.parallel);
   Value identity = arith::ConstantOp::create(b, loc, r.accIdentityAttr());
@@ -1018,15 +1015,14 @@ void RowChainBuilder::build() {
   } else {
     Value fits;
     std::tie(blocks, fits) = warpGrid(b, loc, rows);
-    auto ifOp = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
-    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    for (const ChainStep &step : chain.steps) {
-      linalg::LinalgOp op = step.op;
-      Operation *clone = b.clone(*op.getOperation());
-      if (step.kind == ChainStep::Reduce)
-        clone->setAttr(kGPUFallbackAttr, b.getUnitAttr());
-    }
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    guardKernel(b, loc, fits, [&] {
+      for (const ChainStep &step : chain.steps) {
+        linalg::LinalgOp op = step.op;
+        Operation *clone = b.clone(*op.getOperation());
+        if (step.kind == ChainStep::Reduce)
+          clone->setAttr(kGPUFallbackAttr, b.getUnitAttr());
+      }
+    });
   }
   WarpRow at = launchWarpPerRow(b, loc, blocks, rows);
   lane = at.lane;

@@ -58,8 +58,7 @@
 // NOFUSE-LABEL: func.func @bias_relu
 // NOFUSE:       linalg.fill
 // NOFUSE:       gpu.launch
-// NOFUSE:       } else {
-// NOFUSE-NEXT:    linalg.matmul {onnx.gpu_fallback}
+// NOFUSE:         gpu.terminator
 // NOFUSE-NEXT:  }
 // NOFUSE-NEXT:  linalg.generic
 #bias = affine_map<(i, j) -> (j)>

@@ -43,8 +43,7 @@
 // CHECK-NOT:         arith.mulf
 // CHECK:             gpu.barrier
 // CHECK:           scf.yield
-// CHECK:         } else {
-// CHECK:           linalg.matmul
+// CHECK-NOT:       linalg.matmul
 
 // One warp (32 threads) over a 32x16 tile: lane = 4 g + t; A's pairs at
 // rows g, g+8, g+16, g+24 and k (2t, 2t+1), (2t+8, 2t+9), each pair two
@@ -120,12 +119,11 @@ func.func @matmul_bf16(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %c: memre
 // CHECK:         gpu.launch
 // CHECK-SAME:      workgroup(%{{.*}} : memref<8x128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x64xf32, #gpu.address_space<workgroup>>)
 // CHECK-NOT:       nvvm.mma.sync
-// CHECK:         } else {
 // CHECK-LABEL: func.func @f32
 // CHECK:         gpu.launch
 // CHECK-SAME:      workgroup(%{{.*}} : memref<8x128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x64xf32, #gpu.address_space<workgroup>>)
 // CHECK-NOT:       nvvm.mma.sync
-// CHECK:         } else {
+// CHECK:           gpu.terminator
 func.func @mixed(%a: memref<64x32xf16>, %b: memref<32x16xbf16>, %c: memref<64x16xf32>) {
   linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x16xbf16>) outs(%c : memref<64x16xf32>)
   return
@@ -145,7 +143,7 @@ func.func @f32(%a: memref<64x32xf32>, %b: memref<32x16xf32>, %c: memref<64x16xf3
 // ADAPT-SAME:      workgroup(%{{.*}} : memref<32x24xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x24xf16, #gpu.address_space<workgroup>>)
 // ADAPT-COUNT-4:   nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>
 // ADAPT-NOT:       nvvm.mma.sync
-// ADAPT:         } else {
+// ADAPT:           gpu.terminator
 func.func @small(%a: memref<128x768xf16>, %b: memref<768x768xf16>, %c: memref<128x768xf32>) {
   linalg.matmul ins(%a, %b : memref<128x768xf16>, memref<768x768xf16>) outs(%c : memref<128x768xf32>)
   return
