@@ -441,10 +441,15 @@ struct ChainStep {
   SmallVector<unsigned> parallel, element;
   std::optional<Reduction> reduction;
   /// Whether its rows are as many as the chain's only at run time: it must
-  /// share a buffer with the chain's reduction (matchRowChain).
+  /// share a buffer with the chain's reduction (RowChainMatcher::match).
   bool dynamic = false;
-  /// The buffers it reads or writes at the row or the element.
-  SmallVector<Value> aligned;
+  /// Whether its rows' elements are as many as the chain's only at run time
+  /// (a dynamic row length): it must share a buffer read or written at the
+  /// element with the chain's reduction.
+  bool dynamicLength = false;
+  /// The buffers it reads or writes at the row or the element, and those
+  /// at the element.
+  SmallVector<Value> aligned, elementAligned;
   /// Its loop sizes, where the kernel is built.
   SmallVector<Value> sizes;
 };
@@ -456,10 +461,10 @@ struct ChainStep {
 /// buffer (`rows` elements) at the row, an element buffer (rows x length)
 /// at the element. One warp then runs the whole chain for a row.
 struct RowChain {
-  /// The rows (ShapedType::kDynamic when not static), the static length.
+  /// The rows and their length (ShapedType::kDynamic when not static).
   int64_t rows = 0, length = 0;
   /// The sizes of the reduction's parallel and reduced dims but those of
-  /// one element: a dynamic row count is matched by these.
+  /// one element: a dynamic row count or length is matched by these.
   SmallVector<int64_t> rowSizes, lengthSizes;
   std::vector<ChainStep> steps;
   /// The buffers the steps write: true for the row buffers.
@@ -512,12 +517,16 @@ std::optional<SmallVector<unsigned>> indexDims(linalg::LinalgOp op,
 
 class RowChainMatcher {
 public:
-  explicit RowChainMatcher(linalg::LinalgOp reduction) : reduction(reduction) {}
+  /// `taken`: the ops of the chains matched before (earlier in the block).
+  RowChainMatcher(linalg::LinalgOp reduction,
+                  const llvm::SmallPtrSetImpl<Operation *> &taken)
+      : reduction(reduction), taken(taken) {}
 
-  /// The chain around the reduction: the fills right before it, then it
-  /// and the ops after it while they fit. Empty where it is not worth a
-  /// kernel of its own (one reduction and Row steps: the warp kernel with
-  /// its fusion does as much).
+  /// The chain around the reduction: the fills and elementwise ops right
+  /// before it (an f16 input extended to f32, a residual sum) from the
+  /// first that fits, then it and the ops after it while they fit. Empty where
+  /// it is not worth a kernel of its own (one reduction and Row steps: the warp
+  /// kernel with its fusion does as much).
   std::optional<RowChain> match();
 
 private:
@@ -530,6 +539,7 @@ private:
                bool row);
 
   linalg::LinalgOp reduction;
+  const llvm::SmallPtrSetImpl<Operation *> &taken;
   RowChain chain;
   /// The buffers a step read with another map than the one a write would
   /// need; none may be written after.
@@ -548,6 +558,7 @@ bool RowChainMatcher::aligned(linalg::LinalgOp op, OpOperand &operand,
   // many rows, which matchRowChain checks.)
   auto rootType = cast<MemRefType>(root.getType());
   if (rootType.hasStaticShape() && !ShapedType::isDynamic(chain.rows) &&
+      (row || !ShapedType::isDynamic(chain.length)) &&
       rootType.getNumElements() !=
           (row ? chain.rows : chain.rows * chain.length))
     return false;
@@ -581,7 +592,10 @@ bool RowChainMatcher::add(linalg::LinalgOp op) {
       return false;
     step.parallel = step.reduction->parallel;
     step.element = step.reduction->reduced;
-    if (rangeProduct(op, step.element) != chain.length)
+    step.dynamicLength = ShapedType::isDynamic(chain.length);
+    if (step.dynamicLength
+            ? nonUnitRanges(op, step.element) != chain.lengthSizes
+            : rangeProduct(op, step.element) != chain.length)
       return false;
     int64_t rows = rangeProduct(op, step.parallel);
     step.dynamic =
@@ -598,8 +612,9 @@ bool RowChainMatcher::add(linalg::LinalgOp op) {
     SmallVector<unsigned> all = llvm::to_vector(llvm::seq(0u, loops));
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t total = rangeProduct(op, all);
-    step.dynamic =
-        ShapedType::isDynamic(total) || ShapedType::isDynamic(chain.rows);
+    step.dynamic = ShapedType::isDynamic(total) ||
+                   ShapedType::isDynamic(chain.rows) ||
+                   ShapedType::isDynamic(chain.length);
     // The rows are the outer loops, the elements the inner ones: by their
     // product, or with a dynamic row count by their sizes.
     unsigned split = 0;
@@ -616,6 +631,9 @@ bool RowChainMatcher::add(linalg::LinalgOp op) {
                      : total == chain.rows) {
       step.kind = ChainStep::Row;
       step.parallel = all;
+      // (Its rows' sizes equal the chain's where neither has a dynamic one.)
+      step.dynamic =
+          ShapedType::isDynamic(total) || ShapedType::isDynamic(chain.rows);
     } else if (step.dynamic
                    ? nonUnitRanges(op, all) == fullSizes
                    : total == chain.rows * chain.length &&
@@ -624,6 +642,9 @@ bool RowChainMatcher::add(linalg::LinalgOp op) {
       step.kind = ChainStep::Full;
       step.parallel = llvm::to_vector(llvm::seq(0u, split));
       step.element = llvm::to_vector(llvm::seq(split, loops));
+      step.dynamic = ShapedType::isDynamic(rangeProduct(op, step.parallel)) ||
+                     ShapedType::isDynamic(chain.rows);
+      step.dynamicLength = ShapedType::isDynamic(chain.length);
     } else {
       return false;
     }
@@ -645,6 +666,8 @@ bool RowChainMatcher::add(linalg::LinalgOp op) {
       return false;
     writes[root] = rowStep;
     step.aligned.push_back(root);
+    if (!rowStep)
+      step.elementAligned.push_back(root);
   }
   // What it reads: a buffer the chain writes (before, or here) at the row
   // or element; any other one anyhow, but then no later step may write it.
@@ -664,11 +687,15 @@ bool RowChainMatcher::add(linalg::LinalgOp op) {
       if (!(row ? asRow : asElement))
         return false;
       step.aligned.push_back(root);
+      if (!row)
+        step.elementAligned.push_back(root);
       continue;
     }
     if (asRow || asElement) {
       alignedReads[root] = asRow;
       step.aligned.push_back(root);
+      if (!asRow)
+        step.elementAligned.push_back(root);
     } else
       otherReads.push_back(bufferRoot(operand.get()));
   }
@@ -694,10 +721,10 @@ std::optional<RowChain> RowChainMatcher::match() {
   std::optional<Reduction> r = matchReduction(reduction);
   if (!r || !r->contiguous)
     return std::nullopt;
-  // The rows may be dynamic (a batch), their length not.
+  // The rows and their length may be dynamic (a batch, a sequence).
   chain.rows = rangeProduct(reduction, r->parallel);
   chain.length = rangeProduct(reduction, r->reduced);
-  if (ShapedType::isDynamic(chain.length) || chain.length < 2 ||
+  if ((!ShapedType::isDynamic(chain.length) && chain.length < 2) ||
       chain.rows == 0 ||
       (!ShapedType::isDynamic(chain.rows) &&
        llvm::divideCeil(chain.rows, kWarpsPerBlock) >
@@ -710,9 +737,10 @@ std::optional<RowChain> RowChainMatcher::match() {
     return isa<memref::AllocOp>(op) || isMemoryEffectFree(op);
   };
   Operation *start = reduction;
-  for (Operation *prev = reduction->getPrevNode(); prev;
-       prev = prev->getPrevNode()) {
-    if (isa<linalg::FillOp>(prev))
+  for (Operation *prev = reduction->getPrevNode();
+       prev && !taken.contains(prev); prev = prev->getPrevNode()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(prev);
+    if (linalgOp && linalgOp.getNumReductionLoops() == 0)
       start = prev;
     else if (!skippable(prev))
       break;
@@ -724,7 +752,7 @@ std::optional<RowChain> RowChainMatcher::match() {
     if (!linalgOp || linalgOp->getParentOfType<gpu::LaunchOp>() ||
         linalgOp->hasAttr(kGPUFallbackAttr) || !add(linalgOp)) {
       if (op->isBeforeInBlock(reduction)) {
-        // A fill before it that does not fit: start after it.
+        // A step before it that does not fit: start after it.
         chain.steps.clear();
         chain.written.clear();
         readOtherwise.clear();
@@ -737,8 +765,10 @@ std::optional<RowChain> RowChainMatcher::match() {
   // A step whose rows the sizes matched only up to dynamic ones must reach
   // the reduction through buffers that steps read or write at the row or
   // element (a buffer has as many rows in every step that reads or writes
-  // it that way). The steps before the last one that does not, and those
-  // from the first after it that does not, are left where they are.
+  // it that way); one whose row length is dynamic, through buffers read or
+  // written at the element (which have as many elements per row too). The
+  // steps before the last one that does not, and those from the first
+  // after it that does not, are left where they are.
   while (true) {
     auto first = llvm::find_if(chain.steps, [&](const ChainStep &step) {
       return step.op == reduction;
@@ -746,24 +776,33 @@ std::optional<RowChain> RowChainMatcher::match() {
     if (first == chain.steps.end())
       return std::nullopt;
     size_t at = first - chain.steps.begin();
-    std::vector<bool> reached(chain.steps.size(), false);
-    reached[at] = true;
-    llvm::SmallPtrSet<Value, 8> shared(first->aligned.begin(),
-                                       first->aligned.end());
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (auto [i, step] : llvm::enumerate(chain.steps)) {
-        if (reached[i] || llvm::none_of(step.aligned, [&](Value root) {
-              return shared.contains(root);
-            }))
-          continue;
-        reached[i] = grew = true;
-        shared.insert(step.aligned.begin(), step.aligned.end());
+    // The steps that reach the reduction through the buffers `roots` gives.
+    auto reach = [&](function_ref<ArrayRef<Value>(const ChainStep &)> roots) {
+      std::vector<bool> reached(chain.steps.size(), false);
+      reached[at] = true;
+      llvm::SmallPtrSet<Value, 8> shared(roots(*first).begin(),
+                                         roots(*first).end());
+      for (bool grew = true; grew;) {
+        grew = false;
+        for (auto [i, step] : llvm::enumerate(chain.steps)) {
+          if (reached[i] || llvm::none_of(roots(step), [&](Value root) {
+                return shared.contains(root);
+              }))
+            continue;
+          reached[i] = grew = true;
+          shared.insert(roots(step).begin(), roots(step).end());
+        }
       }
-    }
+      return reached;
+    };
+    std::vector<bool> reached =
+        reach([](const ChainStep &step) { return ArrayRef(step.aligned); });
+    std::vector<bool> reachedAtElement = reach(
+        [](const ChainStep &step) { return ArrayRef(step.elementAligned); });
     size_t begin = 0, end = chain.steps.size();
     for (auto [i, step] : llvm::enumerate(chain.steps)) {
-      if (!step.dynamic || reached[i])
+      if ((!step.dynamic || reached[i]) &&
+          (!step.dynamicLength || reachedAtElement[i]))
         continue;
       if (i < at)
         begin = i + 1;
@@ -900,9 +939,13 @@ scf::ForOp RowChainBuilder::elementLoop(
     const ChainStep &step, ArrayRef<Value> sizes, ArrayRef<Value> rowLoops,
     ValueRange init,
     llvm::function_ref<SmallVector<Value>(ArrayRef<Value>, ValueRange)> body) {
-  auto loop =
-      scf::ForOp::create(b, loc, testOnCPU ? index(0) : lane,
-                         index(chain.length), index(testOnCPU ? 1 : 32), init);
+  // (A dynamic length from the step's sizes: its elements are the
+  // reduction's, RowChainMatcher::match.)
+  Value length = ShapedType::isDynamic(chain.length)
+                     ? loopProduct(b, loc, step.element, sizes)
+                     : index(chain.length);
+  auto loop = scf::ForOp::create(b, loc, testOnCPU ? index(0) : lane, length,
+                                 index(testOnCPU ? 1 : 32), init);
   OpBuilder::InsertionGuard guard(b);
   // Without iteration values the loop has its yield already.
   if (init.empty())
@@ -1071,7 +1114,7 @@ struct GPUReductionKernels
       if (op.getNumReductionLoops() == 0 || taken.contains(op) ||
           op->getParentOfType<gpu::LaunchOp>() || op->hasAttr(kGPUFallbackAttr))
         return;
-      std::optional<RowChain> chain = RowChainMatcher(op).match();
+      std::optional<RowChain> chain = RowChainMatcher(op, taken).match();
       if (!chain || llvm::any_of(chain->steps, [&](const ChainStep &step) {
             return taken.contains(step.op);
           }))

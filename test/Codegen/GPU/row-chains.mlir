@@ -480,6 +480,145 @@ func.func @unrelated_dynamic(%x: memref<?x64xf32>, %r: memref<?xf32>, %y: memref
 
 // -----
 
+// Rows of a dynamic length (a sequence): the steps' element sizes match
+// the reduction's up to the dynamic dim, and each step with elements
+// shares a buffer read or written at the element with it (here %x and
+// %y), so its rows are as long. Each lane's loop runs to the step's own
+// length, from the buffers at run time; the rows are static (64: 8 blocks,
+// no fallback).
+// CHECK-LABEL: func.func @softmax_dynamic_length
+// CHECK:         memref.dim %arg0, %c1
+// CHECK-NOT:     scf.if
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c8{{[_0-9]*}},
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %dim{{[_0-9]*}} step %c32
+// CHECK:             arith.maximumf
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %dim{{[_0-9]*}} step %c32
+// CHECK:             math.exp
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %dim{{[_0-9]*}} step %c32
+// CHECK:             arith.addf
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %dim{{[_0-9]*}} step %c32
+// CHECK:             arith.divf
+// CHECK:           gpu.terminator
+// CHECK-NOT:     linalg.generic
+// CPU-LABEL: func.func @softmax_dynamic_length
+// CPU:           scf.for %{{.*}} = %c0{{.*}} to %c64
+// CPU-COUNT-4:     scf.for %{{.*}} = %c0{{.*}} to %dim{{[_0-9]*}} step %c1
+func.func @softmax_dynamic_length(%x: memref<64x?xf32>, %y: memref<64x?xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %rows = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%ninf : f32) outs(%rows : memref<64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x?xf32>) outs(%rows : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %rows : memref<64x?xf32>, memref<64xf32>) outs(%y : memref<64x?xf32>) {
+  ^bb0(%in: f32, %max: f32, %out: f32):
+    %d = arith.subf %in, %max : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%rows : memref<64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%y : memref<64x?xf32>) outs(%rows : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y, %rows : memref<64x?xf32>, memref<64xf32>) outs(%y : memref<64x?xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %q = arith.divf %in, %sum : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %rows : memref<64xf32>
+  return
+}
+
+// -----
+
+// A step with elements whose rows share only a row buffer with the
+// reduction (%r; %z and %w are other buffers of a dynamic length, maybe
+// not %x's): the chain stops before it and it stays as it was, so the
+// reduction with the step before is a chain of its own.
+// CHECK-LABEL: func.func @unrelated_dynamic_length
+// CHECK:         gpu.launch
+// CHECK:           arith.maximumf
+// CHECK:           arith.subf
+// CHECK-NOT:       arith.mulf
+// CHECK:           gpu.terminator
+// CHECK:         linalg.generic
+// CHECK:           arith.mulf
+func.func @unrelated_dynamic_length(%x: memref<64x?xf32>, %r: memref<64xf32>, %y: memref<64x?xf32>, %z: memref<64x?xf32>, %w: memref<64x?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x?xf32>) outs(%r : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %r : memref<64x?xf32>, memref<64xf32>) outs(%y : memref<64x?xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    linalg.yield %d : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%z, %r : memref<64x?xf32>, memref<64xf32>) outs(%w : memref<64x?xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %p = arith.mulf %in, %m : f32
+    linalg.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+// Elementwise ops right before the first reduction start the chain where
+// they fit (an f16 input extended to f32, as an f16 LayerNormalization
+// does), from the first that fits: the product of %a over [32, 256] has
+// other rows and stays as it was, before the kernel.
+// CHECK-LABEL: func.func @step_before
+// CHECK:         linalg.generic
+// CHECK:           arith.mulf
+// CHECK:         gpu.launch
+// CHECK:           scf.for
+// CHECK:             arith.extf
+// CHECK:             memref.store
+// CHECK:           scf.for
+// CHECK:             arith.addf
+// CHECK:           gpu.shuffle  xor
+// CHECK:           scf.for
+// CHECK:             arith.subf
+// CHECK:           gpu.terminator
+// CHECK-NOT:     linalg.generic
+func.func @step_before(%a: memref<32x256xf32>, %b: memref<32x256xf32>, %x: memref<64x128xf16>, %y: memref<64x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<32x256xf32>) outs(%b : memref<32x256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %p = arith.mulf %in, %in : f32
+    linalg.yield %p : f32
+  }
+  %xf = memref.alloc() : memref<64x128xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<64x128xf16>) outs(%xf : memref<64x128xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %e = arith.extf %in : f16 to f32
+    linalg.yield %e : f32
+  }
+  %sum = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%xf : memref<64x128xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%xf, %sum : memref<64x128xf32>, memref<64xf32>) outs(%y : memref<64x128xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %d = arith.subf %in, %s : f32
+    linalg.yield %d : f32
+  }
+  memref.dealloc %sum : memref<64xf32>
+  memref.dealloc %xf : memref<64x128xf32>
+  return
+}
+
+// -----
+
 // A fill whose buffer nothing reads before its deallocation is erased.
 // CHECK-LABEL: func.func @dead_fill
 // CHECK-NOT:     linalg.fill
