@@ -126,8 +126,9 @@ def value_files(path, case_out, model):
 
 
 # The kernels' options of a "plain" build: no elementwise ops fused into
-# the product and reduction kernels, no row chains, the default tiles.
-PLAIN_ENV = {"ONNXD_GPU_CONTRACTION": "fuse=false min-blocks=0",
+# the product and reduction kernels, no row chains, the default tiles,
+# convolutions reading padded copies of their images.
+PLAIN_ENV = {"ONNXD_GPU_CONTRACTION": "fuse=false min-blocks=0 pad-images=false",
              "ONNXD_GPU_REDUCTION": "fuse=false chains=false"}
 
 

@@ -1073,7 +1073,8 @@ def main():
     # without the fused and chained kernels (make_carry.py --plain-filter),
     # if carried.
     groups = (("", ""), ("__tf32", "with --gpu-tf32 (rtol 1e-2): "),
-              ("__plain", "without fusion, row chains or small tiles: "),
+              ("__plain", "without fusion, row chains, small tiles or "
+               "read-through padding: "),
               ("__half", "f16/bf16 products with half-mma (rtol 1e-2): "))
     for suffix, label in groups:
         group = [c for c in cases

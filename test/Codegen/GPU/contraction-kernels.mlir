@@ -16,6 +16,9 @@
 // RUN: onnx-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tf32=true tile-m=32 tile-n=16 thread-m=4 thread-n=4 prefetch=false min-blocks=0},canonicalize,cse))' \
 // RUN:   | FileCheck %s --check-prefix=WARP
+// RUN: onnx-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{pad-images=false min-blocks=0}))' \
+// RUN:   | FileCheck %s --check-prefix=NOPAD
 // RUN: echo 'func.func @f() { return }' | not onnx-opt \
 // RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-contraction-kernels{tf32=true tile-k=4}))' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BADTF32
@@ -293,5 +296,146 @@ func.func @small_products(%a: memref<128x768xf32>, %b: memref<768x768xf32>, %c: 
   linalg.matmul ins(%a, %b : memref<128x768xf32>, memref<768x768xf32>) outs(%c : memref<128x768xf32>)
   linalg.matmul ins(%d, %e : memref<1024x64xf32>, memref<64x1024xf32>) outs(%f : memref<1024x1024xf32>)
   linalg.matmul ins(%g, %e : memref<4096x64xf32>, memref<64x1024xf32>) outs(%h : memref<4096x1024xf32>)
+  return
+}
+
+// -----
+
+// A convolution whose image is a zero-padded copy made for it alone (what
+// bufferization leaves of tensor.pad): the kernel reads the copied image
+// at each padded position less the low padding, zero outside it (unsigned
+// compares: below the padding wraps around), and the padded buffer, its
+// fill and its copy go. With pad-images=false the padded copy stays.
+// CHECK-LABEL: func.func @padded_image
+// CHECK-NOT:     memref.alloc
+// CHECK-NOT:     linalg.map
+// CHECK-NOT:     linalg.copy
+// CHECK:         gpu.launch
+// CHECK:           arith.cmpi ult, %[[Y:.*]], %c6{{[_0-9]*}} : index
+// CHECK-NEXT:      arith.andi
+// CHECK-NEXT:      %c5{{[_0-9]*}} = arith.constant 5 : index
+// CHECK-NEXT:      %[[YC:.*]] = arith.minui %[[Y]], %c5
+// CHECK-NEXT:      %c1{{[_0-9]*}} = arith.constant 1 : index
+// CHECK-NEXT:      %[[X:.*]] = arith.subi %{{.*}}, %c1{{[_0-9]*}} : index
+// CHECK-NEXT:      %c6{{[_0-9]*}} = arith.constant 6 : index
+// CHECK-NEXT:      arith.cmpi ult, %[[X]], %c6
+// CHECK-NEXT:      arith.andi
+// CHECK-NEXT:      %c5{{[_0-9]*}} = arith.constant 5 : index
+// CHECK-NEXT:      %[[XC:.*]] = arith.minui %[[X]], %c5
+// CHECK-NEXT:      memref.load %arg0[%{{.*}}, %{{.*}}, %[[YC]], %[[XC]]] : memref<2x3x6x6xf32>
+// CHECK-NOT:     memref.dealloc
+// NOPAD-LABEL: func.func @padded_image
+// NOPAD:         memref.alloc() : memref<2x3x8x8xf32>
+// NOPAD:         linalg.map
+// NOPAD:         linalg.copy
+// NOPAD:         gpu.launch
+// NOPAD:           memref.load %{{.*}} : memref<2x3x8x8xf32>
+func.func @padded_image(%in: memref<2x3x6x6xf32>, %filter: memref<5x3x3x3xf32>, %out: memref<2x5x6x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %padded = memref.alloc() : memref<2x3x8x8xf32>
+  linalg.map outs(%padded : memref<2x3x8x8xf32>)
+    (%init: f32) {
+      linalg.yield %zero : f32
+    }
+  %interior = memref.subview %padded[0, 0, 1, 1] [2, 3, 6, 6] [1, 1, 1, 1] : memref<2x3x8x8xf32> to memref<2x3x6x6xf32, strided<[192, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%in : memref<2x3x6x6xf32>) outs(%interior : memref<2x3x6x6xf32, strided<[192, 64, 8, 1], offset: 9>>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%padded, %filter : memref<2x3x8x8xf32>, memref<5x3x3x3xf32>) outs(%out : memref<2x5x6x6xf32>)
+  memref.dealloc %padded : memref<2x3x8x8xf32>
+  return
+}
+
+// -----
+
+// An op after the convolution that writes over the image's source (here an
+// argument, which the kernel would not write: not fused) runs after the
+// kernel: the kernel reads the source itself.
+// CHECK-LABEL: func.func @padded_image_overwritten
+// CHECK-NOT:     memref.alloc() : memref<1x3x8x8xf32>
+// CHECK:         gpu.launch
+// CHECK:           memref.load %arg0[{{.*}}] : memref<1x3x6x6xf32>
+// CHECK:           gpu.terminator
+// CHECK:         linalg.generic {{.*}} outs(%arg0 : memref<1x3x6x6xf32>)
+func.func @padded_image_overwritten(%src: memref<1x3x6x6xf32>, %filter: memref<3x3x3x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %padded = memref.alloc() : memref<1x3x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%padded : memref<1x3x8x8xf32>)
+  %interior = memref.subview %padded[0, 0, 1, 1] [1, 3, 6, 6] [1, 1, 1, 1] : memref<1x3x8x8xf32> to memref<1x3x6x6xf32, strided<[192, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%src : memref<1x3x6x6xf32>) outs(%interior : memref<1x3x6x6xf32, strided<[192, 64, 8, 1], offset: 9>>)
+  %out = memref.alloc() : memref<1x3x6x6xf32>
+  linalg.fill ins(%zero : f32) outs(%out : memref<1x3x6x6xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%padded, %filter : memref<1x3x8x8xf32>, memref<3x3x3x3xf32>) outs(%out : memref<1x3x6x6xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%out : memref<1x3x6x6xf32>) outs(%src : memref<1x3x6x6xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %out : memref<1x3x6x6xf32>
+  memref.dealloc %padded : memref<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+// An epilogue that writes its result over the image's source where that is
+// an allocation of the function (bufferization reuses a buffer whose value
+// is dead after the copy) writes a new allocation instead: the kernel reads
+// the old one, deallocated right after it, and what came after the
+// epilogue reads the new one.
+// CHECK-LABEL: func.func @padded_image_reused
+// CHECK:         %[[SRC:.*]] = memref.alloc() : memref<1x3x6x6xf32>
+// CHECK:         linalg.generic {{.*}} outs(%[[SRC]] : memref<1x3x6x6xf32>)
+// CHECK-NOT:     memref.alloc() : memref<1x3x8x8xf32>
+// CHECK:         %[[OUT:.*]] = memref.alloc() : memref<1x3x6x6xf32>
+// CHECK-NEXT:    %[[NEW:.*]] = memref.alloc() : memref<1x3x6x6xf32>
+// CHECK:         gpu.launch
+// CHECK:           memref.load %[[SRC]][{{.*}}] : memref<1x3x6x6xf32>
+// CHECK:           arith.maximumf
+// CHECK-NEXT:      memref.store %{{.*}}, %[[NEW]][{{.*}}] : memref<1x3x6x6xf32>
+// CHECK:           gpu.terminator
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memref.dealloc %[[SRC]]
+// CHECK-NEXT:    memref.dealloc %[[OUT]]
+// CHECK-NEXT:    return %[[NEW]]
+func.func @padded_image_reused(%x: memref<1x3x6x6xf32>, %filter: memref<3x3x3x3xf32>) -> memref<1x3x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %src = memref.alloc() : memref<1x3x6x6xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : memref<1x3x6x6xf32>) outs(%src : memref<1x3x6x6xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
+  %padded = memref.alloc() : memref<1x3x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%padded : memref<1x3x8x8xf32>)
+  %interior = memref.subview %padded[0, 0, 1, 1] [1, 3, 6, 6] [1, 1, 1, 1] : memref<1x3x8x8xf32> to memref<1x3x6x6xf32, strided<[192, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%src : memref<1x3x6x6xf32>) outs(%interior : memref<1x3x6x6xf32, strided<[192, 64, 8, 1], offset: 9>>)
+  %out = memref.alloc() : memref<1x3x6x6xf32>
+  linalg.fill ins(%zero : f32) outs(%out : memref<1x3x6x6xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%padded, %filter : memref<1x3x8x8xf32>, memref<3x3x3x3xf32>) outs(%out : memref<1x3x6x6xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%out : memref<1x3x6x6xf32>) outs(%src : memref<1x3x6x6xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %out : memref<1x3x6x6xf32>
+  memref.dealloc %padded : memref<1x3x8x8xf32>
+  return %src : memref<1x3x6x6xf32>
+}
+
+// -----
+
+// A padding by another value than zero stays a padded copy.
+// CHECK-LABEL: func.func @padded_by_one
+// CHECK:         memref.alloc() : memref<1x3x8x8xf32>
+// CHECK:         linalg.copy
+// CHECK:         gpu.launch
+// CHECK:           memref.load %{{.*}} : memref<1x3x8x8xf32>
+func.func @padded_by_one(%src: memref<1x3x6x6xf32>, %filter: memref<3x3x3x3xf32>, %out: memref<1x3x6x6xf32>) {
+  %one = arith.constant 1.0 : f32
+  %padded = memref.alloc() : memref<1x3x8x8xf32>
+  linalg.fill ins(%one : f32) outs(%padded : memref<1x3x8x8xf32>)
+  %interior = memref.subview %padded[0, 0, 1, 1] [1, 3, 6, 6] [1, 1, 1, 1] : memref<1x3x8x8xf32> to memref<1x3x6x6xf32, strided<[192, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%src : memref<1x3x6x6xf32>) outs(%interior : memref<1x3x6x6xf32, strided<[192, 64, 8, 1], offset: 9>>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%padded, %filter : memref<1x3x8x8xf32>, memref<3x3x3x3xf32>) outs(%out : memref<1x3x6x6xf32>)
+  memref.dealloc %padded : memref<1x3x8x8xf32>
   return
 }

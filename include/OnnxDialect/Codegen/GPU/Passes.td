@@ -101,7 +101,18 @@ def GPUContractionKernels
 
     Where the grid would not fit at run time (an empty dim, more than
     65535 blocks in y or z), the original ops run instead (an `scf.if`
-    holds both).
+    holds both); with static sizes this is known here, and no `scf.if` or
+    fallback is built where the grid fits.
+
+    With `pad-images`, a convolution whose image is a buffer of its own
+    (a `memref.alloc` of static shape) that only a zero fill, one copy of
+    another buffer into a subview of it at constant offsets (its
+    interior), the convolution and the deallocation use, in that order,
+    with nothing between the copy and the convolution touching the copied
+    buffer (what bufferization leaves of a `tensor.pad` by zeros), reads
+    the copied buffer instead: each padded position's element where it
+    falls inside, zero elsewhere. The padded buffer, its fill and the copy
+    are erased (where the grid is static: a fallback would read them).
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", /*default=*/"128",
@@ -135,6 +146,9 @@ def GPUContractionKernels
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Compute the elementwise ops that initialize the output and "
            "consume it right after in the kernel too">,
+    Option<"padImages", "pad-images", "bool", /*default=*/"true",
+           "Read a convolution's zero-padded image where it was copied "
+           "from, zero outside it, instead of a padded copy">,
     Option<"testOnCPU", "test-on-cpu", "bool", /*default=*/"false",
            "Test hook: compute what the kernel computes as host loops (the "
            "fusion included) instead of a gpu.launch, to run on the CPU">,
