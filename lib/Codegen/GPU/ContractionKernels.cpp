@@ -1005,12 +1005,30 @@ struct GPUContractionKernels
                           aliases.contains(bufferRoot(init));
                  });
         };
-        bool overwrites = llvm::any_of(
-            match.fusion.epilogues,
-            [&](const Fusion::Stage &stage) { return writesSource(stage.op); });
+        // A stage may write a new allocation only where it overwrites the
+        // whole source (its output the allocation itself, at a
+        // permutation) without reading what was there.
+        auto overwritesWhole = [&](linalg::LinalgOp stage) {
+          return llvm::all_of(stage.getDpsInitsMutable(), [&](OpOperand &init) {
+            if (!aliases.contains(init.get()) &&
+                !aliases.contains(bufferRoot(init.get())))
+              return true;
+            return init.get() == root &&
+                   stage.getMatchingIndexingMap(&init).isPermutation() &&
+                   !stage.payloadUsesValueFromOperand(&init);
+          });
+        };
+        bool overwrites = false, redirectable = true;
+        for (const Fusion::Stage &stage : match.fusion.epilogues) {
+          if (!writesSource(stage.op))
+            continue;
+          overwrites = true;
+          redirectable &= overwritesWhole(stage.op);
+        }
         if (writesSource(op) || writesSource(match.fusion.prologue) ||
             (overwrites &&
-             !redirectOverwrite(op, match.anchor(), root, aliases)))
+             (!redirectable ||
+              !redirectOverwrite(op, match.anchor(), root, aliases))))
           padded.reset();
       }
       bool readsSource =
