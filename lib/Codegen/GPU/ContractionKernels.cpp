@@ -214,130 +214,6 @@ std::optional<Dims> matchConvolution(linalg::LinalgOp op) {
   return result;
 }
 
-/// A convolution's image made for it alone by zero padding: `padded` (an
-/// allocation) filled with zeros by `fill`, `source` copied into its
-/// interior at `low` by `copy` through `interior`.
-struct PaddedImage {
-  Value padded, source;
-  SmallVector<int64_t> low;
-  Operation *fill, *copy, *interior;
-};
-
-/// Whether `op` writes +0.0 into the whole of `buffer`: a linalg.fill, or a
-/// linalg op without inputs whose body yields it (a linalg.map).
-static bool fillsWithZero(Operation *op, Value buffer) {
-  if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return fill.output() == buffer &&
-           matchPattern(fill.value(), m_PosZeroFloat());
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || linalgOp.getNumDpsInputs() != 0 ||
-      linalgOp.getNumDpsInits() != 1 ||
-      linalgOp.getDpsInitOperand(0)->get() != buffer ||
-      linalgOp.getNumReductionLoops() != 0)
-    return false;
-  auto yield = dyn_cast<linalg::YieldOp>(linalgOp.getBlock()->getTerminator());
-  return yield && yield.getNumOperands() == 1 &&
-         matchPattern(yield.getOperand(0), m_PosZeroFloat());
-}
-
-/// Whether `op` copies `from` into the whole of `to` as it is.
-static bool copies(Operation *op, Value &from, Value to) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || linalgOp.getNumDpsInputs() != 1 ||
-      linalgOp.getNumDpsInits() != 1 ||
-      linalgOp.getDpsInitOperand(0)->get() != to ||
-      linalgOp.getNumReductionLoops() != 0 ||
-      !llvm::all_of(linalgOp.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }))
-    return false;
-  auto yield = dyn_cast<linalg::YieldOp>(linalgOp.getBlock()->getTerminator());
-  if (!yield || yield.getNumOperands() != 1 ||
-      yield.getOperand(0) != linalgOp.getBlock()->getArgument(0))
-    return false;
-  from = linalgOp.getDpsInputOperand(0)->get();
-  return true;
-}
-
-/// What the image `image` of the convolution `conv` was padded from: where
-/// it is an allocation that only its zero fill, the copy into its interior,
-/// `conv` and its deallocation use, in this order in one block, and nothing
-/// between the copy and `conv` touches the copied buffer.
-static std::optional<PaddedImage> matchPaddedImage(linalg::LinalgOp conv,
-                                                   OpOperand &image) {
-  auto alloc = image.get().getDefiningOp<memref::AllocOp>();
-  if (!alloc || !alloc.getType().hasStaticShape() ||
-      alloc->getBlock() != conv->getBlock())
-    return std::nullopt;
-  PaddedImage result{alloc, {}, {}, nullptr, nullptr, nullptr};
-  for (Operation *user : alloc->getUsers()) {
-    if (user == conv.getOperation() || isa<memref::DeallocOp>(user))
-      continue;
-    if (!result.fill && fillsWithZero(user, alloc)) {
-      result.fill = user;
-      continue;
-    }
-    auto interior = dyn_cast<memref::SubViewOp>(user);
-    if (result.interior || !interior || !interior->hasOneUse() ||
-        interior.getSourceType().getRank() != interior.getType().getRank() ||
-        !llvm::all_of(interior.getStaticStrides(),
-                      [](int64_t stride) { return stride == 1; }) ||
-        llvm::any_of(interior.getStaticOffsets(), ShapedType::isDynamic) ||
-        !copies(*interior->getUsers().begin(), result.source, interior))
-      return std::nullopt;
-    result.interior = interior;
-    result.copy = *interior->getUsers().begin();
-    result.low.assign(interior.getStaticOffsets().begin(),
-                      interior.getStaticOffsets().end());
-  }
-  if (!result.fill || !result.copy ||
-      result.copy->getBlock() != conv->getBlock() ||
-      !result.fill->isBeforeInBlock(result.copy) ||
-      !result.copy->isBeforeInBlock(conv))
-    return std::nullopt;
-  auto sourceType = dyn_cast<MemRefType>(result.source.getType());
-  if (!sourceType || !sourceType.hasStaticShape() ||
-      sourceType.getElementType() != alloc.getType().getElementType())
-    return std::nullopt;
-  llvm::SmallPtrSet<Value, 8> aliases =
-      bufferAliases(bufferRoot(result.source));
-  for (Operation *op = result.copy->getNextNode(); op != conv.getOperation();
-       op = op->getNextNode())
-    if (touchesBuffer(op, aliases))
-      return std::nullopt;
-  return result;
-}
-
-/// The op of `block` that holds `op` (or `op`).
-static Operation *ancestorIn(Block *block, Operation *op) {
-  return block->findAncestorOpInBlock(*op);
-}
-
-/// Makes the ops from `conv` on write and read a new allocation where they
-/// wrote and read `root` (an allocation of the block), which is deallocated
-/// right after `last` (the kernel's last op): the kernel then reads `root`
-/// while its epilogue writes the new one. Where a view of `root` defined
-/// before `conv` is used from it on, does nothing and returns false.
-static bool redirectOverwrite(Operation *conv, Operation *last, Value root,
-                              const llvm::SmallPtrSetImpl<Value> &aliases) {
-  auto alloc = root.getDefiningOp<memref::AllocOp>();
-  Block *block = conv->getBlock();
-  if (!alloc || alloc->getBlock() != block || !alloc.getDynamicSizes().empty())
-    return false;
-  auto fromConv = [&](OpOperand &use) {
-    Operation *at = ancestorIn(block, use.getOwner());
-    return at && (at == conv || conv->isBeforeInBlock(at));
-  };
-  for (Value alias : aliases)
-    if (alias != root && llvm::any_of(alias.getUses(), fromConv))
-      return false;
-  OpBuilder b(conv);
-  Value fresh = b.clone(*alloc)->getResult(0);
-  root.replaceUsesWithIf(fresh, fromConv);
-  b.setInsertionPointAfter(last);
-  memref::DeallocOp::create(b, conv->getLoc(), root);
-  return true;
-}
-
 class KernelBuilder {
 public:
   KernelBuilder(OpBuilder &b, Location loc, linalg::LinalgOp op,
@@ -491,23 +367,10 @@ SmallVector<Value> KernelBuilder::loadStage(const Stage &stage, Value k0,
     delinearize(arith::MinUIOp::create(b, loc, gk, lastK), dims.k, loops);
     Value buffer = stage.operand->get();
     SmallVector<Value> indices = operandIndices(*stage.operand, loops);
-    if (padded && stage.operand->getOperandNumber() == dims.rhs) {
-      // The padded position's element of the source, zero outside it
-      // (clamped: every load is in bounds).
-      auto paddedType = cast<MemRefType>(buffer.getType());
-      auto sourceType = cast<MemRefType>(padded->source.getType());
+    if (padded && stage.operand == padded->image) {
+      // The padded position's element of the source, zero outside it.
       buffer = padded->source;
-      for (auto [d, low] : llvm::enumerate(padded->low)) {
-        int64_t size = sourceType.getDimSize(d);
-        if (low == 0 && size == paddedType.getDimSize(d))
-          continue;
-        Value at = arith::SubIOp::create(b, loc, indices[d], index(low));
-        in = arith::AndIOp::create(
-            b, loc, in,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at,
-                                  index(size)));
-        indices[d] = arith::MinUIOp::create(b, loc, at, index(size - 1));
-      }
+      indices = sourceIndices(b, loc, *padded, indices, in);
     }
     Value v = memref::LoadOp::create(b, loc, buffer, indices);
     if (v.getType() != stageType) // f16 or bf16, which the body extends
@@ -898,6 +761,23 @@ struct GPUContractionKernels
     : public onnx::impl::GPUContractionKernelsBase<GPUContractionKernels> {
   using Base::Base;
 
+  /// A convolution's image that is a zero-padded copy made for it alone
+  /// (matchPaddedImage) which its kernel may read the source of instead
+  /// (redirectSourceWrites), with `pad-images`.
+  std::optional<PaddedImage>
+  readThroughZeroPadding(const KernelMatch<Dims> &match) {
+    linalg::LinalgOp op = match.op;
+    if (!padImages || !linalg::isaConvolutionOpInterface(op))
+      return std::nullopt;
+    std::optional<PaddedImage> padded =
+        matchPaddedImage(op, op->getOpOperand(match.info.rhs), match.fusion);
+    auto zero = padded ? dyn_cast<FloatAttr>(padded->value) : FloatAttr();
+    if (!zero || !zero.getValue().isPosZero() ||
+        !redirectSourceWrites(op, match.fusion, match.anchor(), *padded))
+      return std::nullopt;
+    return padded;
+  }
+
   void runOnOperation() override {
     Tiles tiles{tileM, tileN, tileK, threadM, threadN, prefetch, tf32};
     if (!Tiles{tileM, tileN, tileK, threadM, threadN, prefetch, false}
@@ -955,13 +835,16 @@ struct GPUContractionKernels
       linalg::LinalgOp op = match.op;
       OpBuilder b(match.anchor());
       if (testOnCPU) {
+        std::optional<PaddedImage> padded = readThroughZeroPadding(match);
         buildFusedLoops(
             b, op.getLoc(), op, match.fusion, b.getF32FloatAttr(0),
             [](OpBuilder &b, Location loc, Value init, Value sum) -> Value {
               return arith::AddFOp::create(b, loc, init, sum);
             },
-            /*parallel=*/false);
+            /*parallel=*/false, padded ? &*padded : nullptr);
         eraseFused(match.fusion, op);
+        if (padded)
+          erasePaddedImage(*padded);
         continue;
       }
       Location loc = op.getLoc();
@@ -986,65 +869,14 @@ struct GPUContractionKernels
       if (!ShapedType::isDynamic(m) && !ShapedType::isDynamic(n) &&
           !ShapedType::isDynamic(batch))
         chosen = tilesFor(chosen, minBlocks, m, n, batch);
-      // A zero-padded image made for it alone: read where it was copied
-      // from (matchPaddedImage).
-      std::optional<PaddedImage> padded;
-      if (padImages && linalg::isaConvolutionOpInterface(op))
-        padded = matchPaddedImage(op, op->getOpOperand(dims.rhs));
-      // Not where the kernel writes the source itself: other blocks would
-      // read what it wrote. An epilogue that writes its result over the
-      // source (an allocation whose value is dead after the copy, which
-      // bufferization reused) writes a new allocation instead
-      // (redirectOverwrite).
-      if (padded) {
-        Value root = bufferRoot(padded->source);
-        llvm::SmallPtrSet<Value, 8> aliases = bufferAliases(root);
-        auto writesSource = [&](linalg::LinalgOp stage) {
-          return stage && llvm::any_of(stage.getDpsInits(), [&](Value init) {
-                   return aliases.contains(init) ||
-                          aliases.contains(bufferRoot(init));
-                 });
-        };
-        // A stage may write a new allocation only where it overwrites the
-        // whole source (its output the allocation itself, at a
-        // permutation) without reading what was there.
-        auto overwritesWhole = [&](linalg::LinalgOp stage) {
-          return llvm::all_of(stage.getDpsInitsMutable(), [&](OpOperand &init) {
-            if (!aliases.contains(init.get()) &&
-                !aliases.contains(bufferRoot(init.get())))
-              return true;
-            return init.get() == root &&
-                   stage.getMatchingIndexingMap(&init).isPermutation() &&
-                   !stage.payloadUsesValueFromOperand(&init);
-          });
-        };
-        bool overwrites = false, redirectable = true;
-        for (const Fusion::Stage &stage : match.fusion.epilogues) {
-          if (!writesSource(stage.op))
-            continue;
-          overwrites = true;
-          redirectable &= overwritesWhole(stage.op);
-        }
-        if (writesSource(op) || writesSource(match.fusion.prologue) ||
-            (overwrites &&
-             (!redirectable ||
-              !redirectOverwrite(op, match.anchor(), root, aliases))))
-          padded.reset();
-      }
+      std::optional<PaddedImage> padded = readThroughZeroPadding(match);
       bool readsSource =
           KernelBuilder(b, loc, op, match.info, chosen, match.fusion, padded)
               .build(sizes);
       eraseFused(match.fusion, op);
-      if (readsSource) {
-        // The padded buffer is no longer read: it, its fill and its copy go.
-        padded->copy->erase();
-        padded->interior->erase();
-        padded->fill->erase();
-        for (Operation *user :
-             llvm::make_early_inc_range(padded->padded.getUsers()))
-          user->erase();
-        padded->padded.getDefiningOp()->erase();
-      }
+      // The padded buffer is no longer read: it, its fill and its copy go.
+      if (readsSource)
+        erasePaddedImage(*padded);
     }
   }
 };

@@ -548,7 +548,7 @@ void mlir::onnx::buildFusedLoops(
     OpBuilder &b, Location loc, linalg::LinalgOp op, const Fusion &fusion,
     TypedAttr identity,
     llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
-    bool parallel) {
+    bool parallel, const PaddedImage *padded) {
   OpBuilder::InsertionGuard guard(b);
   SmallVector<Value> sizes;
   for (Range range : op.createLoopRanges(b, loc))
@@ -559,6 +559,17 @@ void mlir::onnx::buildFusedLoops(
   SmallVector<unsigned> reduced, outer;
   for (auto [d, type] : llvm::enumerate(op.getIteratorTypesArray()))
     (type == utils::IteratorType::reduction ? reduced : outer).push_back(d);
+  // The outer dims in the order of the output's (a depthwise convolution's
+  // channel dim comes after the positions' but is outer in NCHW): the
+  // threads of a warp then store, and mostly load, consecutive elements.
+  OpOperand &out = *op.getDpsInitOperand(0);
+  AffineMap outMap = op.getMatchingIndexingMap(&out);
+  if (outMap.isProjectedPermutation() &&
+      outMap.getNumResults() == outer.size()) {
+    outer.clear();
+    for (unsigned i = 0; i < outMap.getNumResults(); ++i)
+      outer.push_back(outMap.getDimPosition(i));
+  }
   if (parallel && !outer.empty()) {
     SmallVector<Value> zeros(outer.size(), zero), ones(outer.size(), one),
         upper;
@@ -575,7 +586,6 @@ void mlir::onnx::buildFusedLoops(
       loops[d] = loop.getInductionVar();
     }
   }
-  OpOperand &out = *op.getDpsInitOperand(0);
   Value folded = arith::ConstantOp::create(b, loc, identity);
   {
     OpBuilder::InsertionGuard inner(b);
@@ -592,8 +602,21 @@ void mlir::onnx::buildFusedLoops(
       nest.push_back(loop);
     }
     if (!nest.empty()) {
-      std::pair<OpOperand *, Value> given = {
-          &out, nest.back().getRegionIterArgs().front()};
+      SmallVector<std::pair<OpOperand *, Value>> given = {
+          {&out, nest.back().getRegionIterArgs().front()}};
+      if (padded) {
+        // The source's element, or the fill's value outside it.
+        Value in;
+        SmallVector<Value> indices = sourceIndices(
+            b, loc, *padded,
+            operandIndicesAt(b, loc, op, *padded->image, loops), in);
+        Value element = memref::LoadOp::create(b, loc, padded->source, indices);
+        if (in)
+          element = arith::SelectOp::create(
+              b, loc, in, element,
+              arith::ConstantOp::create(b, loc, padded->value));
+        given.push_back({padded->image, element});
+      }
       scf::YieldOp::create(b, loc, emitBodyAt(b, loc, op, loops, given));
       folded = nest.front().getResult(0);
     }
@@ -604,4 +627,209 @@ void mlir::onnx::buildFusedLoops(
   Value init = emitOutputElement(b, loc, fusion, out, indices);
   emitStoreOutputElement(b, loc, fusion, out, indices,
                          combine(b, loc, init, folded));
+}
+
+//===----------------------------------------------------------------------===//
+// Images padded for one op
+//===----------------------------------------------------------------------===//
+
+/// The constant `op` writes into the whole of `buffer`: a linalg.fill's, or
+/// that of a linalg op without inputs whose body yields it (a linalg.map).
+static TypedAttr filledWith(Operation *op, Value buffer) {
+  Value value;
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    if (fill.output() != buffer)
+      return nullptr;
+    value = fill.value();
+  } else {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || linalgOp.getNumDpsInputs() != 0 ||
+        linalgOp.getNumDpsInits() != 1 ||
+        linalgOp.getDpsInitOperand(0)->get() != buffer ||
+        linalgOp.getNumReductionLoops() != 0)
+      return nullptr;
+    auto yield =
+        dyn_cast<linalg::YieldOp>(linalgOp.getBlock()->getTerminator());
+    if (!yield || yield.getNumOperands() != 1)
+      return nullptr;
+    value = yield.getOperand(0);
+  }
+  TypedAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)) ||
+      attr.getType() != cast<MemRefType>(buffer.getType()).getElementType())
+    return nullptr;
+  return attr;
+}
+
+/// Whether `op` copies `from` into the whole of `to` as it is.
+static bool copies(Operation *op, Value &from, Value to) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumDpsInputs() != 1 ||
+      linalgOp.getNumDpsInits() != 1 ||
+      linalgOp.getDpsInitOperand(0)->get() != to ||
+      linalgOp.getNumReductionLoops() != 0 ||
+      !llvm::all_of(linalgOp.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  auto yield = dyn_cast<linalg::YieldOp>(linalgOp.getBlock()->getTerminator());
+  if (!yield || yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != linalgOp.getBlock()->getArgument(0))
+    return false;
+  from = linalgOp.getDpsInputOperand(0)->get();
+  return true;
+}
+
+std::optional<PaddedImage> mlir::onnx::matchPaddedImage(linalg::LinalgOp op,
+                                                        OpOperand &image,
+                                                        const Fusion &fusion) {
+  auto alloc = image.get().getDefiningOp<memref::AllocOp>();
+  if (!alloc || !alloc.getType().hasStaticShape() ||
+      alloc->getBlock() != op->getBlock())
+    return std::nullopt;
+  PaddedImage result{&image, alloc, {}, {}, {}, nullptr, nullptr, nullptr};
+  for (Operation *user : alloc->getUsers()) {
+    if (user == op.getOperation() || isa<memref::DeallocOp>(user))
+      continue;
+    if (!result.fill)
+      if (TypedAttr value = filledWith(user, alloc)) {
+        result.fill = user;
+        result.value = value;
+        continue;
+      }
+    auto interior = dyn_cast<memref::SubViewOp>(user);
+    if (result.interior || !interior || !interior->hasOneUse() ||
+        interior.getSourceType().getRank() != interior.getType().getRank() ||
+        !llvm::all_of(interior.getStaticStrides(),
+                      [](int64_t stride) { return stride == 1; }) ||
+        llvm::any_of(interior.getStaticOffsets(), ShapedType::isDynamic) ||
+        !copies(*interior->getUsers().begin(), result.source, interior))
+      return std::nullopt;
+    result.interior = interior;
+    result.copy = *interior->getUsers().begin();
+    result.low.assign(interior.getStaticOffsets().begin(),
+                      interior.getStaticOffsets().end());
+  }
+  // The operand is used once by `op` (its buffer is not also its output).
+  if (!result.fill || !result.copy ||
+      result.copy->getBlock() != op->getBlock() ||
+      !result.fill->isBeforeInBlock(result.copy) ||
+      !result.copy->isBeforeInBlock(op) ||
+      llvm::count_if(op->getOperands(),
+                     [&](Value v) { return v == result.padded; }) != 1)
+    return std::nullopt;
+  auto sourceType = dyn_cast<MemRefType>(result.source.getType());
+  if (!sourceType || !sourceType.hasStaticShape() ||
+      sourceType.getElementType() != alloc.getType().getElementType())
+    return std::nullopt;
+  llvm::SmallPtrSet<Value, 8> aliases =
+      bufferAliases(bufferRoot(result.source));
+  Operation *prologue = fusion.prologue;
+  for (Operation *between = result.copy->getNextNode(); between != op;
+       between = between->getNextNode())
+    if (between != prologue && touchesBuffer(between, aliases))
+      return std::nullopt;
+  return result;
+}
+
+/// Makes the ops from `first` on write and read a new allocation where they
+/// wrote and read `root` (an allocation of the block), which is deallocated
+/// right after `last` (the kernel's last op). Where a view of `root` is used
+/// from `first` on, does nothing and returns false.
+static bool redirectOverwrite(Operation *first, Operation *last, Value root,
+                              const llvm::SmallPtrSetImpl<Value> &aliases) {
+  auto alloc = root.getDefiningOp<memref::AllocOp>();
+  Block *block = first->getBlock();
+  if (!alloc || alloc->getBlock() != block || !alloc.getDynamicSizes().empty())
+    return false;
+  auto fromFirst = [&](OpOperand &use) {
+    Operation *at = block->findAncestorOpInBlock(*use.getOwner());
+    return at && (at == first || first->isBeforeInBlock(at));
+  };
+  for (Value alias : aliases)
+    if (alias != root && llvm::any_of(alias.getUses(), fromFirst))
+      return false;
+  OpBuilder b(first);
+  Value fresh = b.clone(*alloc)->getResult(0);
+  root.replaceUsesWithIf(fresh, fromFirst);
+  b.setInsertionPointAfter(last);
+  memref::DeallocOp::create(b, first->getLoc(), root);
+  return true;
+}
+
+bool mlir::onnx::redirectSourceWrites(linalg::LinalgOp op, const Fusion &fusion,
+                                      Operation *last,
+                                      const PaddedImage &padded) {
+  Value root = bufferRoot(padded.source);
+  llvm::SmallPtrSet<Value, 8> aliases = bufferAliases(root);
+  auto writesSource = [&](linalg::LinalgOp stage) {
+    return stage && llvm::any_of(stage.getDpsInits(), [&](Value init) {
+             return aliases.contains(init) ||
+                    aliases.contains(bufferRoot(init));
+           });
+  };
+  // Writes the whole source (the allocation itself, at a permutation)
+  // without reading what was there, or none of it.
+  auto overwritesWhole = [&](linalg::LinalgOp stage) {
+    return llvm::all_of(stage.getDpsInitsMutable(), [&](OpOperand &init) {
+      if (!aliases.contains(init.get()) &&
+          !aliases.contains(bufferRoot(init.get())))
+        return true;
+      return init.get() == root &&
+             stage.getMatchingIndexingMap(&init).isPermutation() &&
+             !stage.payloadUsesValueFromOperand(&init);
+    });
+  };
+  // The first of the ops that write the source, which must overwrite it:
+  // the prologue, or an epilogue where `op` does not write it (it would
+  // read the source's elements as its initial values).
+  Operation *first = nullptr;
+  linalg::LinalgOp prologue = fusion.prologue;
+  if (writesSource(prologue)) {
+    if (!overwritesWhole(prologue))
+      return false;
+    first = prologue;
+  } else if (writesSource(op)) {
+    return false;
+  }
+  for (const Fusion::Stage &stage : fusion.epilogues) {
+    if (!writesSource(stage.op))
+      continue;
+    if (!overwritesWhole(stage.op))
+      return false;
+    if (!first)
+      first = op;
+  }
+  return !first || redirectOverwrite(first, last, root, aliases);
+}
+
+SmallVector<Value> mlir::onnx::sourceIndices(OpBuilder &b, Location loc,
+                                             const PaddedImage &padded,
+                                             ArrayRef<Value> indices,
+                                             Value &in) {
+  auto paddedType = cast<MemRefType>(padded.padded.getType());
+  auto sourceType = cast<MemRefType>(padded.source.getType());
+  SmallVector<Value> result(indices);
+  for (auto [d, low] : llvm::enumerate(padded.low)) {
+    int64_t size = sourceType.getDimSize(d);
+    if (low == 0 && size == paddedType.getDimSize(d))
+      continue;
+    Value at = arith::SubIOp::create(
+        b, loc, indices[d], arith::ConstantIndexOp::create(b, loc, low));
+    Value inside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at,
+                              arith::ConstantIndexOp::create(b, loc, size));
+    in = in ? arith::AndIOp::create(b, loc, in, inside).getResult() : inside;
+    result[d] = arith::MinUIOp::create(
+        b, loc, at, arith::ConstantIndexOp::create(b, loc, size - 1));
+  }
+  return result;
+}
+
+void mlir::onnx::erasePaddedImage(const PaddedImage &padded) {
+  padded.copy->erase();
+  padded.interior->erase();
+  padded.fill->erase();
+  for (Operation *user : llvm::make_early_inc_range(padded.padded.getUsers()))
+    user->erase();
+  padded.padded.getDefiningOp()->erase();
 }

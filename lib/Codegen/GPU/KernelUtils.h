@@ -205,6 +205,53 @@ void cloneFallback(OpBuilder &b, const Fusion &fusion, linalg::LinalgOp op);
 void guardKernel(OpBuilder &b, Location loc, Value fits,
                  function_ref<void()> fallback);
 
+//===----------------------------------------------------------------------===//
+// Images padded for one op
+//===----------------------------------------------------------------------===//
+
+/// An operand's buffer made for its op alone by padding (what
+/// bufferization leaves of tensor.pad): `padded`, an allocation that `fill`
+/// fills with the constant `value`, `source` copied into its interior at
+/// `low` by `copy` through the subview `interior`. `image` is the operand.
+struct PaddedImage {
+  OpOperand *image;
+  Value padded, source;
+  SmallVector<int64_t> low;
+  TypedAttr value;
+  Operation *fill, *copy, *interior;
+};
+
+/// What the operand `image` of `op`, whose kernel fuses `fusion`, was
+/// padded from: where its buffer is a static allocation that only its fill
+/// with a constant, the copy of a static buffer of the same element type
+/// into its interior, `op` and its deallocation use, in this order in one
+/// block, and nothing between the copy and `op` but the prologue touches
+/// the copied buffer.
+std::optional<PaddedImage>
+matchPaddedImage(linalg::LinalgOp op, OpOperand &image, const Fusion &fusion);
+
+/// Whether the kernel of `op` (fusing `fusion`, placed before `last`) may
+/// read `padded`'s source while it runs. Not where it writes the source
+/// itself: other threads would read what it wrote. But an op that writes
+/// the source's buffer whole (its allocation itself, at a permutation)
+/// without reading it (bufferization reused the buffer: its value is dead
+/// after the copy), the prologue or else an epilogue, may write a new
+/// allocation instead, from it to `last`, the source deallocated after
+/// `last`: then the ops are changed so, and it returns true.
+bool redirectSourceWrites(linalg::LinalgOp op, const Fusion &fusion,
+                          Operation *last, const PaddedImage &padded);
+
+/// The indices in `padded`'s source of the padded buffer's element at
+/// `indices`, clamped into its bounds (every load in bounds), `in` and-ed
+/// with whether the element is the source's (unsigned compares: below the
+/// padding wraps around) rather than the fill's.
+SmallVector<Value> sourceIndices(OpBuilder &b, Location loc,
+                                 const PaddedImage &padded,
+                                 ArrayRef<Value> indices, Value &in);
+
+/// Erases the padded buffer, its fill and its copy, once nothing reads it.
+void erasePaddedImage(const PaddedImage &padded);
+
 /// `op` (one output, whose body folds the output's element with a value
 /// from the inputs) as loops, its prologue and epilogues fused as in a
 /// kernel: each element of the output folds the reduction loops' values
@@ -212,12 +259,14 @@ void guardKernel(OpBuilder &b, Location loc, Value fits,
 /// element before (emitOutputElement), and is stored as a kernel stores it
 /// (emitStoreOutputElement). The parallel dims are one scf.parallel with
 /// `parallel` (a thread per element once mapped), nested scf.for without
-/// (test-on-cpu: what a kernel computes, run on the CPU).
+/// (test-on-cpu: what a kernel computes, run on the CPU). With `padded`
+/// (one of `op`'s operands, see PaddedImage), its elements are read from
+/// the source, the fill's value outside it.
 void buildFusedLoops(
     OpBuilder &b, Location loc, linalg::LinalgOp op, const Fusion &fusion,
     TypedAttr identity,
     llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
-    bool parallel);
+    bool parallel, const PaddedImage *padded = nullptr);
 
 /// Erases `op` and the ops fused into its kernel.
 void eraseFused(const Fusion &fusion, linalg::LinalgOp op);

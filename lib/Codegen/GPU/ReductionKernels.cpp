@@ -555,7 +555,7 @@ bool RowChainMatcher::aligned(linalg::LinalgOp op, OpOperand &operand,
   if (!root)
     return false;
   // (With a dynamic row count, the steps that share the buffer have as
-  // many rows, which matchRowChain checks.)
+  // many rows, which RowChainMatcher::match checks.)
   auto rootType = cast<MemRefType>(root.getType());
   if (rootType.hasStaticShape() && !ShapedType::isDynamic(chain.rows) &&
       (row || !ShapedType::isDynamic(chain.length)) &&
@@ -1091,19 +1091,40 @@ struct GPUReductionKernels
       if (testOnCPU || !match.info.warp) {
         linalg::LinalgOp op = match.op;
         const Reduction &r = match.info;
+        std::optional<PaddedImage> padded = readThroughPadding(match);
         buildFusedLoops(
             b, op.getLoc(), op, match.fusion, r.identityAttr(),
             [&](OpBuilder &b, Location loc, Value init, Value folded) {
               return combineValues(b, op, r, init, folded);
             },
-            /*parallel=*/!testOnCPU);
+            /*parallel=*/!testOnCPU, padded ? &*padded : nullptr);
         eraseFused(match.fusion, op);
+        if (padded)
+          erasePaddedImage(*padded);
         continue;
       }
       ReductionBuilder(b, match.op.getLoc(), match.op, match.info, match.fusion)
           .build();
       eraseFused(match.fusion, match.op);
     }
+  }
+
+  /// An input of a reduction computed a thread per output element that is
+  /// a padded copy made for it alone (matchPaddedImage: a depthwise
+  /// convolution's or a pool's image) which its loops may read the source
+  /// of instead (redirectSourceWrites), with `pad-images`.
+  std::optional<PaddedImage>
+  readThroughPadding(const KernelMatch<Reduction> &match) {
+    if (!padImages)
+      return std::nullopt;
+    linalg::LinalgOp op = match.op;
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (std::optional<PaddedImage> padded =
+              matchPaddedImage(op, *input, match.fusion))
+        return redirectSourceWrites(op, match.fusion, match.anchor(), *padded)
+                   ? padded
+                   : std::nullopt;
+    return std::nullopt;
   }
 
   /// Each row chain as one kernel, in place of its last step.

@@ -6,6 +6,9 @@
 // RUN: onnx-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-reduction-kernels{fuse=false}))' \
 // RUN:   | FileCheck %s --check-prefix=NOFUSE
+// RUN: onnx-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-reduction-kernels{pad-images=false}))' \
+// RUN:   | FileCheck %s --check-prefix=NOPAD
 
 // A row sum: blocks of 8 warps (256 threads), a warp per row (64 rows: 8
 // blocks); lane l adds elements l, l + 32, ... of its row, the warp adds
@@ -264,7 +267,7 @@ func.func @mean(%x: memref<64x768xf32>) -> memref<64xf32> {
 // FUSE:         %[[Y:.*]] = memref.alloc() : memref<1x4x3x3xf32>
 // FUSE-NOT:     memref.alloc
 // FUSE-NOT:     linalg.
-// FUSE:         scf.parallel (%[[C:.*]], %[[H:.*]], %[[W:.*]]) =
+// FUSE:         scf.parallel (%[[C:[^,]*]], %[[H:[^,]*]], %[[W:[^)]*]]) =
 // FUSE:           %[[M:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %cst) -> (f32) {
 // FUSE:             scf.for {{.*}} iter_args
 // FUSE:               memref.load %arg0
@@ -289,4 +292,129 @@ func.func @pool_relu(%x: memref<1x4x6x6xf32>) -> memref<1x4x3x3xf32> {
   memref.dealloc %p : memref<1x4x3x3xf32>
   memref.dealloc %window : memref<2x2xf32>
   return %y : memref<1x4x3x3xf32>
+}
+
+// -----
+
+// A depthwise convolution of a zero-padded image, as MobileNetV2's
+// bufferizes: the image (%x, the layer before's output) copied into the
+// interior of a zeroed buffer, %x then reused for the bias and the
+// convolution's output. The loops read %x itself, zero outside it (one
+// unsigned compare a padded dim), in the output's order (channels outside
+// the positions, as NCHW stores them), and write a new buffer, %x freed
+// after them; the padded buffer, its fill and its copy go. With
+// pad-images=false, the copy stays.
+// FUSE-LABEL: func.func @depthwise_padded
+// FUSE:         %[[X:.*]] = memref.alloc() : memref<1x16x10x10xf32>
+// FUSE:         linalg.copy
+// FUSE:         %[[NEW:.*]] = memref.alloc() : memref<1x16x10x10xf32>
+// FUSE-NOT:     linalg.
+// FUSE:         scf.parallel (%[[C:[^,]*]], %[[H:[^,]*]], %[[W:[^)]*]]) =
+// FUSE:           scf.for %[[KH:[^ ]*]] =
+// FUSE:             scf.for %[[KW:[^ ]*]] =
+// FUSE:               %[[IH:.*]] = arith.addi %[[H]], %[[KH]]
+// FUSE:               %[[IW:.*]] = arith.addi %[[W]], %[[KW]]
+// FUSE:               %[[SH:.*]] = arith.subi %[[IH]], %c1
+// FUSE:               %[[INH:.*]] = arith.cmpi ult, %[[SH]], %c10
+// FUSE:               %[[CH:.*]] = arith.minui %[[SH]], %c9
+// FUSE:               %[[SW:.*]] = arith.subi %[[IW]], %c1
+// FUSE:               %[[INW:.*]] = arith.cmpi ult, %[[SW]], %c10
+// FUSE:               %[[IN:.*]] = arith.andi %[[INH]], %[[INW]]
+// FUSE:               %[[CW:.*]] = arith.minui %[[SW]], %c9
+// FUSE:               %[[V:.*]] = memref.load %[[X]][%c0, %[[C]], %[[CH]], %[[CW]]]
+// FUSE:               arith.select %[[IN]], %[[V]], %cst
+// FUSE:           memref.load %arg2[%[[C]]]
+// FUSE:           memref.store %{{.*}}, %[[NEW]][%c0, %[[C]], %[[H]], %[[W]]]
+// FUSE:         memref.dealloc %[[X]]
+// FUSE-NOT:     linalg.
+// FUSE:         return %[[NEW]]
+// NOPAD-LABEL:  func.func @depthwise_padded
+// NOPAD:          linalg.copy
+// NOPAD:          scf.parallel
+func.func @depthwise_padded(%in: memref<1x16x10x10xf32>, %filter: memref<16x3x3xf32>, %bias: memref<16xf32>) -> memref<1x16x10x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<1x16x10x10xf32>
+  linalg.copy ins(%in : memref<1x16x10x10xf32>) outs(%x : memref<1x16x10x10xf32>)
+  %padded = memref.alloc() : memref<1x16x12x12xf32>
+  linalg.map outs(%padded : memref<1x16x12x12xf32>)
+    (%init: f32) {
+      linalg.yield %zero : f32
+    }
+  %interior = memref.subview %padded[0, 0, 1, 1] [1, 16, 10, 10] [1, 1, 1, 1] : memref<1x16x12x12xf32> to memref<1x16x10x10xf32, strided<[2304, 144, 12, 1], offset: 13>>
+  linalg.copy ins(%x : memref<1x16x10x10xf32>) outs(%interior : memref<1x16x10x10xf32, strided<[2304, 144, 12, 1], offset: 13>>)
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : memref<16xf32>) outs(%x : memref<1x16x10x10xf32>) {
+  ^bb0(%b: f32, %out: f32):
+    linalg.yield %b : f32
+  }
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%padded, %filter : memref<1x16x12x12xf32>, memref<16x3x3xf32>) outs(%x : memref<1x16x10x10xf32>)
+  memref.dealloc %padded : memref<1x16x12x12xf32>
+  return %x : memref<1x16x10x10xf32>
+}
+
+// -----
+
+// A max pool of an image padded with the lowest value: outside the image
+// the loops take -inf. With pad-images=false, the padded copy stays.
+// FUSE-LABEL: func.func @maxpool_padded
+// FUSE-NOT:     linalg.
+// FUSE:         scf.parallel
+// FUSE:               %[[V:.*]] = memref.load %arg0
+// FUSE:               %[[E:.*]] = arith.select %{{.*}}, %[[V]], %cst
+// FUSE:               arith.maximumf %{{.*}}, %[[E]]
+// FUSE-NOT:     linalg.
+// FUSE:         return
+// NOPAD-LABEL:  func.func @maxpool_padded
+// NOPAD:          linalg.fill
+// NOPAD:          linalg.copy
+// NOPAD:          scf.parallel
+// NOPAD:            memref.load %alloc
+func.func @maxpool_padded(%x: memref<1x4x6x6xf32>) -> memref<1x4x6x6xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %padded = memref.alloc() : memref<1x4x8x8xf32>
+  linalg.fill ins(%ninf : f32) outs(%padded : memref<1x4x8x8xf32>)
+  %interior = memref.subview %padded[0, 0, 1, 1] [1, 4, 6, 6] [1, 1, 1, 1] : memref<1x4x8x8xf32> to memref<1x4x6x6xf32, strided<[256, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%x : memref<1x4x6x6xf32>) outs(%interior : memref<1x4x6x6xf32, strided<[256, 64, 8, 1], offset: 9>>)
+  %y = memref.alloc() : memref<1x4x6x6xf32>
+  linalg.fill ins(%ninf : f32) outs(%y : memref<1x4x6x6xf32>)
+  %window = memref.alloc() : memref<3x3xf32>
+  linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%padded, %window : memref<1x4x8x8xf32>, memref<3x3xf32>) outs(%y : memref<1x4x6x6xf32>)
+  memref.dealloc %padded : memref<1x4x8x8xf32>
+  memref.dealloc %window : memref<3x3xf32>
+  return %y : memref<1x4x6x6xf32>
+}
+
+// -----
+
+// Padded copies the loops keep reading: the convolution accumulates onto
+// the copied buffer (no initializer overwrites it first: its old elements
+// are the sums' start); the padded buffer is read twice.
+// FUSE-LABEL: func.func @padded_kept
+// FUSE:         %[[P1:.*]] = memref.alloc() : memref<1x4x8x8xf32>
+// FUSE:         linalg.copy
+// FUSE:         scf.parallel
+// FUSE:           memref.load %[[P1]][
+// FUSE:         %[[P2:.*]] = memref.alloc() : memref<1x4x8x8xf32>
+// FUSE:         linalg.copy
+// FUSE:         scf.parallel
+// FUSE:           memref.load %[[P2]][
+// FUSE:         scf.parallel
+// FUSE:           memref.load %[[P2]][
+func.func @padded_kept(%in: memref<1x4x6x6xf32>, %filter: memref<4x3x3xf32>, %y: memref<1x4x6x6xf32>, %z: memref<1x4x6x6xf32>) -> memref<1x4x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<1x4x6x6xf32>
+  linalg.copy ins(%in : memref<1x4x6x6xf32>) outs(%x : memref<1x4x6x6xf32>)
+  %padded = memref.alloc() : memref<1x4x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%padded : memref<1x4x8x8xf32>)
+  %interior = memref.subview %padded[0, 0, 1, 1] [1, 4, 6, 6] [1, 1, 1, 1] : memref<1x4x8x8xf32> to memref<1x4x6x6xf32, strided<[256, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%x : memref<1x4x6x6xf32>) outs(%interior : memref<1x4x6x6xf32, strided<[256, 64, 8, 1], offset: 9>>)
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%padded, %filter : memref<1x4x8x8xf32>, memref<4x3x3xf32>) outs(%x : memref<1x4x6x6xf32>)
+  memref.dealloc %padded : memref<1x4x8x8xf32>
+  %twice = memref.alloc() : memref<1x4x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%twice : memref<1x4x8x8xf32>)
+  %inner = memref.subview %twice[0, 0, 1, 1] [1, 4, 6, 6] [1, 1, 1, 1] : memref<1x4x8x8xf32> to memref<1x4x6x6xf32, strided<[256, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%in : memref<1x4x6x6xf32>) outs(%inner : memref<1x4x6x6xf32, strided<[256, 64, 8, 1], offset: 9>>)
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%twice, %filter : memref<1x4x8x8xf32>, memref<4x3x3xf32>) outs(%y : memref<1x4x6x6xf32>)
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%twice, %filter : memref<1x4x8x8xf32>, memref<4x3x3xf32>) outs(%z : memref<1x4x6x6xf32>)
+  memref.dealloc %twice : memref<1x4x8x8xf32>
+  return %x : memref<1x4x6x6xf32>
 }

@@ -109,10 +109,16 @@ def GPUContractionKernels
     another buffer into a subview of it at constant offsets (its
     interior), the convolution and the deallocation use, in that order,
     with nothing between the copy and the convolution touching the copied
-    buffer (what bufferization leaves of a `tensor.pad` by zeros), reads
-    the copied buffer instead: each padded position's element where it
-    falls inside, zero elsewhere. The padded buffer, its fill and the copy
-    are erased (where the grid is static: a fallback would read them).
+    buffer but the fused initializer (what bufferization leaves of a
+    `tensor.pad` by zeros), reads the copied buffer instead: each padded
+    position's element where it falls inside, zero elsewhere. The padded
+    buffer, its fill and the copy are erased (where the grid is static: a
+    fallback would read them). Not where the kernel writes the copied
+    buffer, unless the first op of it that does (the initializer, or an
+    epilogue where the convolution does not write it) overwrites the whole
+    allocation without reading it (bufferization reused the buffer, whose
+    value is dead after the copy): then the ops from that one on write a
+    new allocation instead, and the copied one is freed after the kernel.
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", /*default=*/"128",
@@ -191,7 +197,12 @@ def GPUReductionKernels
     Relu after a pool) are computed by the lane or thread that stores, as
     `onnx-gpu-contraction-kernels` does for products. Where the grid of a
     warp per row would not fit (no row, more than 2^31 - 1 blocks) the
-    original ops run instead.
+    original ops run instead. With `pad-images`, such an `scf.parallel`
+    reads an input that is a padded copy made for the op alone (a depthwise
+    convolution's or a pool's image, padded with zeros or with the lowest
+    value) where it was copied from, the padding's value outside it, as
+    `onnx-gpu-contraction-kernels` does for convolutions (the same
+    conditions, the padding any constant).
 
     With `chains`, ops over the same rows (of a static length; their count
     may be dynamic, when each step shares a buffer with the reduction
@@ -217,6 +228,10 @@ def GPUReductionKernels
            "Run a chain of reductions and elementwise ops over the same "
            "rows (Softmax, LayerNormalization) as one kernel, a warp per "
            "row">,
+    Option<"padImages", "pad-images", "bool", /*default=*/"true",
+           "Read a depthwise convolution's or a pool's padded image where "
+           "it was copied from, the padding's value outside it, instead of "
+           "a padded copy">,
     Option<"testOnCPU", "test-on-cpu", "bool", /*default=*/"false",
            "Test hook: compute what the kernel computes as host loops (the "
            "fusion included) instead of a gpu.launch, to run on the CPU">,

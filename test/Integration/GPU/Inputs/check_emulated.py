@@ -32,7 +32,7 @@ def inputs(d):
     os.makedirs(os.path.join(d, "in"), exist_ok=True)
     shapes = {"a": (130, 70), "b": (70, 90), "bias": (90,),
               "img": (2, 3, 17, 17), "w": (8, 3, 3, 3), "x": (64, 128),
-              "wt": (96, 128)}
+              "wt": (96, 128), "wd": (8, 1, 3, 3), "bd": (8,)}
     for name, shape in shapes.items():
         np.save(os.path.join(d, "in", name + ".npy"),
                 r.standard_normal(shape).astype(np.float32))
@@ -82,6 +82,18 @@ def main():
     check("hc", ours("hc"), inp("h1") @ inp("h2"), 2.0 ** -11)
     x, wt = bf16(inp("x")).astype(np.float64), bf16(inp("wt")).astype(np.float64)
     check("g", ours("g"), x @ wt.T, 2.0 ** -8)
+    # A depthwise convolution and a max pool of padded images (read where
+    # they were copied from, the padding's value outside).
+    t = np.pad(np.maximum(ours("c").astype(np.float64), 0),
+               ((0, 0), (0, 0), (1, 1), (1, 1)))
+    wd = inp("wd")[:, 0]
+    dw = sum(wd[None, :, ky, kx, None, None] * t[:, :, ky:ky + 17, kx:kx + 17]
+             for ky in range(3) for kx in range(3))
+    dr = np.pad(np.maximum(dw + inp("bd")[None, :, None, None], 0),
+                ((0, 0), (0, 0), (1, 1), (1, 1)), constant_values=-np.inf)
+    mp = np.max([dr[:, :, ky:ky + 17:2, kx:kx + 17:2]
+                 for ky in range(3) for kx in range(3)], axis=0)
+    check("mp", ours("mp"), mp, 1e-5)
     sys.exit(1 if failed else 0)
 
 
