@@ -127,9 +127,10 @@ def value_files(path, case_out, model):
 
 # The kernels' options of a "plain" build: no elementwise ops fused into
 # the product and reduction kernels, no row chains, the default tiles,
-# convolutions reading padded copies of their images.
+# convolutions, depthwise convolutions and pools reading padded copies of
+# their images.
 PLAIN_ENV = {"ONNXD_GPU_CONTRACTION": "fuse=false min-blocks=0 pad-images=false",
-             "ONNXD_GPU_REDUCTION": "fuse=false chains=false"}
+             "ONNXD_GPU_REDUCTION": "fuse=false chains=false pad-images=false"}
 
 
 def build_case(onnx_run, device, chip, name, path, out, variant=""):
@@ -394,9 +395,10 @@ def main():
                         "(device cuda; '' for none)")
     parser.add_argument("--plain-filter",
                         default=r"node/test_(softmax|layer_normalization|"
-                        r"matmul|gemm|conv_)",
+                        r"matmul|gemm|conv_|maxpool|averagepool)",
                         help="node tests compiled also without fusion, row "
-                        "chains or small tiles (device cuda; '' for none)")
+                        "chains, small tiles or reading through padding "
+                        "(device cuda; '' for none)")
     parser.add_argument("--no-half", dest="half", action="store_false",
                         help="leave out the f16/bf16 tensor-core cases and "
                         "benchmarks (half-mma)")
