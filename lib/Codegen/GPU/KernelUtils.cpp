@@ -548,7 +548,7 @@ void mlir::onnx::buildFusedLoops(
     OpBuilder &b, Location loc, linalg::LinalgOp op, const Fusion &fusion,
     TypedAttr identity,
     llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
-    bool parallel, const PaddedImage *padded) {
+    bool parallel, const PaddedImage *padded, FoldElement fold) {
   OpBuilder::InsertionGuard guard(b);
   SmallVector<Value> sizes;
   for (Range range : op.createLoopRanges(b, loc))
@@ -617,7 +617,13 @@ void mlir::onnx::buildFusedLoops(
               arith::ConstantOp::create(b, loc, padded->value));
         given.push_back({padded->image, element});
       }
-      scf::YieldOp::create(b, loc, emitBodyAt(b, loc, op, loops, given));
+      auto atElement = [&](Value outValue) {
+        given.front().second = outValue;
+        return emitBodyAt(b, loc, op, loops, given).front();
+      };
+      Value acc = nest.back().getRegionIterArgs().front();
+      scf::YieldOp::create(
+          b, loc, fold ? fold(b, loc, acc, atElement) : atElement(acc));
       folded = nest.front().getResult(0);
     }
   }

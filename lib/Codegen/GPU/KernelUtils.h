@@ -261,12 +261,19 @@ void erasePaddedImage(const PaddedImage &padded);
 /// `parallel` (a thread per element once mapped), nested scf.for without
 /// (test-on-cpu: what a kernel computes, run on the CPU). With `padded`
 /// (one of `op`'s operands, see PaddedImage), its elements are read from
-/// the source, the fill's value outside it.
+/// the source, the fill's value outside it. With `fold`, each element is
+/// folded as `fold(acc, atElement)` returns, `atElement(out)` being the
+/// body's value there with `out` for the output's element (by default the
+/// body itself folds: atElement(acc)); the folded value is of
+/// `identity`'s type.
+using FoldElement = llvm::function_ref<Value(OpBuilder &, Location, Value,
+                                             llvm::function_ref<Value(Value)>)>;
 void buildFusedLoops(
     OpBuilder &b, Location loc, linalg::LinalgOp op, const Fusion &fusion,
     TypedAttr identity,
     llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
-    bool parallel, const PaddedImage *padded = nullptr);
+    bool parallel, const PaddedImage *padded = nullptr,
+    FoldElement fold = nullptr);
 
 /// Erases `op` and the ops fused into its kernel.
 void eraseFused(const Fusion &fusion, linalg::LinalgOp op);

@@ -1092,12 +1092,22 @@ struct GPUReductionKernels
         linalg::LinalgOp op = match.op;
         const Reduction &r = match.info;
         std::optional<PaddedImage> padded = readThroughPadding(match);
+        // On the CPU, a warp's reduction folds in f32 where its kernel
+        // would (Reduction::wide).
+        bool wide = testOnCPU && r.warp && r.wide();
         buildFusedLoops(
-            b, op.getLoc(), op, match.fusion, r.identityAttr(),
+            b, op.getLoc(), op, match.fusion,
+            wide ? r.accIdentityAttr() : r.identityAttr(),
             [&](OpBuilder &b, Location loc, Value init, Value folded) {
-              return combineValues(b, op, r, init, folded);
+              return combineValues(b, op, r, init,
+                                   toRowType(b, loc, r, folded));
             },
-            /*parallel=*/!testOnCPU, padded ? &*padded : nullptr);
+            /*parallel=*/!testOnCPU, padded ? &*padded : nullptr,
+            wide ? FoldElement([&](OpBuilder &b, Location loc, Value acc,
+                                   llvm::function_ref<Value(Value)> atElement) {
+              return accumulate(b, loc, op, r, acc, atElement);
+            })
+                 : FoldElement());
         eraseFused(match.fusion, op);
         if (padded)
           erasePaddedImage(*padded);

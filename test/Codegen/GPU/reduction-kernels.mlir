@@ -9,6 +9,9 @@
 // RUN: onnx-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-reduction-kernels{pad-images=false}))' \
 // RUN:   | FileCheck %s --check-prefix=NOPAD
+// RUN: onnx-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(onnx-gpu-reduction-kernels{test-on-cpu=true}))' \
+// RUN:   | FileCheck %s --check-prefix=HOST
 
 // A row sum: blocks of 8 warps (256 threads), a warp per row (64 rows: 8
 // blocks); lane l adds elements l, l + 32, ... of its row, the warp adds
@@ -74,7 +77,17 @@ func.func @row_max_bf16(%x: memref<64x768xbf16>, %y: memref<64xbf16>) {
 
 // An f16 row sum accumulates in f32: each element's value is extended and
 // added in f32, the lanes' sums are shuffled and added in f32, and the sum
-// is rounded to f16 once, before lane 0 adds it to the output.
+// is rounded to f16 once, before lane 0 adds it to the output. With
+// test-on-cpu, the host loops add in f32 as the kernel does.
+// HOST-LABEL: func.func @row_sum_f16
+// HOST:         scf.for
+// HOST:           %[[SUM:.*]] = scf.for {{.*}} -> (f32) {
+// HOST:             %[[E:.*]] = arith.extf %{{.*}} : f16 to f32
+// HOST:             arith.addf %{{.*}}, %[[E]] : f32
+// HOST:           %[[OLD:.*]] = memref.load %arg1
+// HOST:           %[[H:.*]] = arith.truncf %[[SUM]] : f32 to f16
+// HOST:           %[[NEW:.*]] = arith.addf %[[OLD]], %[[H]] : f16
+// HOST:           memref.store %[[NEW]], %arg1
 // CHECK-LABEL: func.func @row_sum_f16
 // CHECK:         gpu.launch
 // CHECK:           scf.for {{.*}} -> (f32) {
