@@ -1095,13 +1095,15 @@ def main():
                   len(group) - len(results), len(group), time.time() - start,
                   ", ".join("%s %d" % kv for kv in sorted(kinds.items())) or "none"),
               flush=True)
-    # A failure whose plain build passes is the fusion's, the row chains' or
-    # the small tiles' (docs/gpu.md, "On a GPU machine").
+    # A failure whose plain build passes is the fusion's, the row chains',
+    # the small tiles' or the read-through padding's (docs/gpu.md, "On a GPU
+    # machine").
     blamed = sorted(c for c, r in pool.results.items()
                     if r != "pass" and pool.results.get(c + "__plain") == "pass")
     if blamed:
-        print("failing, but passing without fusion, row chains and small "
-              "tiles: %s" % " ".join(blamed), flush=True)
+        print("failing, but passing without fusion, row chains, small "
+              "tiles and read-through padding: %s" % " ".join(blamed),
+              flush=True)
     results = pool.results
     if args.json:
         with open(args.json, "w") as f:
