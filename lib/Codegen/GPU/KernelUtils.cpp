@@ -566,9 +566,12 @@ void mlir::onnx::buildFusedLoops(
   AffineMap outMap = op.getMatchingIndexingMap(&out);
   if (outMap.isProjectedPermutation() &&
       outMap.getNumResults() == outer.size()) {
-    outer.clear();
+    SmallVector<unsigned> ordered;
     for (unsigned i = 0; i < outMap.getNumResults(); ++i)
-      outer.push_back(outMap.getDimPosition(i));
+      ordered.push_back(outMap.getDimPosition(i));
+    if (llvm::all_of(ordered,
+                     [&](unsigned d) { return llvm::is_contained(outer, d); }))
+      outer = ordered;
   }
   if (parallel && !outer.empty()) {
     SmallVector<Value> zeros(outer.size(), zero), ones(outer.size(), one),
