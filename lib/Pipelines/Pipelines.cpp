@@ -201,6 +201,8 @@ void mlir::onnx::buildLowerToLLVMPipeline(OpPassManager &pm,
 
 void mlir::onnx::buildLowerToNVVMPipeline(OpPassManager &pm,
                                           const LowerToNVVMOptions &options) {
+  if (options.profile)
+    pm.addPass(createProfileRecordNodesPass());
   // 1.-2. onnx level and linalg on tensors, as for the CPU.
   addONNXLevel(pm, options.onnxLevel, "");
   const std::string canonicalize = canonicalizeText();
@@ -234,7 +236,9 @@ void mlir::onnx::buildLowerToNVVMPipeline(OpPassManager &pm,
                       std::to_string(options.blockSize) +
                       "}),convert-parallel-loops-to-gpu,"
                       "func.func(gpu-launch-sink-index-computations),"
-                      "gpu-kernel-outlining,onnx-gpu-device-memory,"
+                      "gpu-kernel-outlining," +
+                      (options.profile ? "onnx-profile-gpu-launches," : "") +
+                      "onnx-gpu-device-memory,"
                       "gpu.module(math-extend-to-supported-types,"
                       "onnx-gpu-to-nvvm,canonicalize,cse,"
                       "reconcile-unrealized-casts),"

@@ -36,6 +36,14 @@
 // Kernels nested in control flow (If, Loop, Scan bodies) are timed as part
 // of the span of their enclosing op.
 //
+// - onnx-profile-gpu-launches, the GPU form (device cuda), after kernel
+//   outlining: each gpu.launch_func gets an id, passed right before it to
+//
+//     func.call @onnxd_gpu_prof_kernel(%c<id>) : (i64) -> ()
+//
+//   and is named after the nodes of the ops its kernel holds (those fused
+//   into it included). The runtime brackets that launch with CUDA events.
+//
 //===----------------------------------------------------------------------===//
 
 #include "OnnxDialect/Dialect/ONNX/IR/ONNXOps.h"
@@ -43,6 +51,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
@@ -53,6 +62,7 @@ namespace mlir {
 namespace onnx {
 #define GEN_PASS_DEF_PROFILERECORDNODESPASS
 #define GEN_PASS_DEF_PROFILEKERNELSPASS
+#define GEN_PASS_DEF_PROFILEGPULAUNCHESPASS
 #include "OnnxDialect/Pipelines/Passes.h.inc"
 } // namespace onnx
 } // namespace mlir
@@ -63,6 +73,8 @@ static constexpr llvm::StringLiteral kNodeTypesAttr = "onnx.node_types";
 static constexpr llvm::StringLiteral kKernelsAttr = "onnx.profile_kernels";
 static constexpr llvm::StringLiteral kBeginFunction = "onnxd_prof_begin";
 static constexpr llvm::StringLiteral kEndFunction = "onnxd_prof_end";
+static constexpr llvm::StringLiteral kGPUKernelFunction =
+    "onnxd_gpu_prof_kernel";
 
 /// The ONNX op type of an onnx op: its schema's operator ("Conv" for
 /// onnx.Conv_v11); the op name without the dialect for the dialect's other
@@ -80,6 +92,33 @@ static void collectNames(Location loc, llvm::SetVector<StringRef> &names) {
       names.insert(name.getName().getValue());
     return WalkResult::advance();
   });
+}
+
+/// The entry of `onnx.profile_kernels` for a kernel of the nodes `names`:
+/// ["a,b", "Conv+Relu"] (each op type once, from `types`).
+static Attribute kernelEntry(Builder &builder, ArrayRef<StringRef> names,
+                             DictionaryAttr types) {
+  llvm::SetVector<StringRef> ops;
+  for (StringRef name : names)
+    if (auto type = types ? types.getAs<StringAttr>(name) : nullptr)
+      ops.insert(type.getValue());
+  std::string nodes = llvm::join(names, ",");
+  std::string opNames = llvm::join(ops.getArrayRef(), "+");
+  return builder.getStrArrayAttr(
+      {nodes.empty() ? std::string("(unnamed)") : nodes,
+       opNames.empty() ? std::string("(compiler)") : opNames});
+}
+
+/// The private declaration of the runtime function `name` in `module`,
+/// made at `builder`'s insertion point where there is none.
+static func::FuncOp declareRuntimeFunction(OpBuilder &builder, ModuleOp module,
+                                           StringRef name, FunctionType type) {
+  auto fn = module.lookupSymbol<func::FuncOp>(name);
+  if (!fn) {
+    fn = func::FuncOp::create(builder, module.getLoc(), name, type);
+    fn.setPrivate();
+  }
+  return fn;
 }
 
 /// An op whose time is worth a probe: control flow and loops, or memory
@@ -169,31 +208,15 @@ struct ProfileKernelsPass
 
     OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
     Type i64 = builder.getI64Type();
-    auto declare = [&](StringRef name, FunctionType type) {
-      auto fn = module.lookupSymbol<func::FuncOp>(name);
-      if (!fn) {
-        fn = func::FuncOp::create(builder, module.getLoc(), name, type);
-        fn.setPrivate();
-      }
-      return fn;
-    };
-    func::FuncOp begin =
-        declare(kBeginFunction, builder.getFunctionType({}, {i64}));
-    func::FuncOp end =
-        declare(kEndFunction, builder.getFunctionType({i64, i64}, {}));
+    func::FuncOp begin = declareRuntimeFunction(
+        builder, module, kBeginFunction, builder.getFunctionType({}, {i64}));
+    func::FuncOp end = declareRuntimeFunction(
+        builder, module, kEndFunction, builder.getFunctionType({i64, i64}, {}));
 
     SmallVector<Attribute> kernels;
     for (auto [id, span] : llvm::enumerate(spans)) {
-      // Nodes "a,b" and their op types "Conv+Relu" (each type once).
-      llvm::SetVector<StringRef> ops;
-      for (StringRef name : span.names)
-        if (auto type = types ? types.getAs<StringAttr>(name) : nullptr)
-          ops.insert(type.getValue());
-      std::string nodes = llvm::join(span.names, ",");
-      std::string opNames = llvm::join(ops.getArrayRef(), "+");
-      kernels.push_back(builder.getStrArrayAttr(
-          {nodes.empty() ? std::string("(unnamed)") : nodes,
-           opNames.empty() ? std::string("(compiler)") : opNames}));
+      // Nodes "a,b" and their op types "Conv+Relu".
+      kernels.push_back(kernelEntry(builder, span.names, types));
 
       Location loc = span.first->getLoc();
       builder.setInsertionPoint(span.first);
@@ -202,6 +225,54 @@ struct ProfileKernelsPass
       builder.setInsertionPointAfter(span.last);
       Value kernel = arith::ConstantIntOp::create(builder, loc, id, 64);
       func::CallOp::create(builder, loc, end, ValueRange{kernel, start});
+    }
+    module->setAttr(kKernelsAttr, ArrayAttr::get(ctx, kernels));
+  }
+};
+
+struct ProfileGPULaunchesPass
+    : public mlir::onnx::impl::ProfileGPULaunchesPassBase<
+          ProfileGPULaunchesPass> {
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    // Compiled with probes, even when there is nothing to time.
+    module->setAttr(kKernelsAttr, ArrayAttr::get(ctx, {}));
+    func::FuncOp entry = onnx::findEntryFunction(module);
+    if (!entry || entry.isExternal())
+      return;
+    SmallVector<gpu::LaunchFuncOp> launches;
+    entry.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
+    if (launches.empty())
+      return;
+    auto types = module->getAttrOfType<DictionaryAttr>(kNodeTypesAttr);
+    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+    func::FuncOp next = declareRuntimeFunction(
+        builder, module, kGPUKernelFunction,
+        builder.getFunctionType({builder.getI64Type()}, {}));
+    SymbolTableCollection symbols;
+    SmallVector<Attribute> kernels;
+    for (auto [id, launch] : llvm::enumerate(launches)) {
+      // The nodes of the kernel's ops, in order (the launch's own location
+      // names the op its kernel was built for, the ops fused into it are
+      // inside).
+      llvm::SetVector<StringRef> names;
+      collectNames(launch.getLoc(), names);
+      if (auto kernel = symbols.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+              launch, launch.getKernel()))
+        kernel.walk([&](Operation *op) {
+          // Constants sunk into the kernel may carry the locations of every
+          // op that used them in the function.
+          if (!op->hasTrait<OpTrait::ConstantLike>())
+            collectNames(op->getLoc(), names);
+        });
+      kernels.push_back(kernelEntry(builder, names.getArrayRef(), types));
+      builder.setInsertionPoint(launch);
+      Value kernelId = arith::ConstantIntOp::create(
+          builder, launch.getLoc(), static_cast<int64_t>(id), 64);
+      func::CallOp::create(builder, launch.getLoc(), next,
+                           ValueRange{kernelId});
     }
     module->setAttr(kKernelsAttr, ArrayAttr::get(ctx, kernels));
   }

@@ -14,7 +14,9 @@
 //   in memory that host and device share (cuMemAllocManaged, or pinned
 //   mapped host memory where managed memory is refused), freed blocks kept
 //   by size for the next run;
-// - onnxd_gpu_global: the device copy of a global, made on its first use.
+// - onnxd_gpu_global: the device copy of a global, made on its first use;
+// - onnxd_gpu_prof_kernel: the id of the next launch in the run's profile
+//   (onnx-profile-gpu-launches), timed by CUDA events.
 // Over the driver API of libcuda.so.1, opened with dlopen on first use: a
 // process without a driver loads this library and compiled GPU code, and
 // gets an error only when it runs a GPU model. Modules are loaded lazily
@@ -30,6 +32,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -40,6 +43,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 using namespace mlir::onnx::runtime;
@@ -674,9 +678,30 @@ struct KernelTimes {
 struct PendingTime {
   std::string name;
   CUevent start, stop;
+  /// The id of a launch the run's profile records (onnxd_gpu_prof_kernel),
+  /// or -1.
+  int64_t profiled = -1;
 };
 
 thread_local std::vector<PendingTime> pendingTimes;
+
+/// The id onnxd_gpu_prof_kernel gave the next launch, or -1.
+thread_local int64_t nextProfiled = -1;
+
+/// For the profile's clock: an event recorded on the stream before the
+/// first profiled launch since the last synchronization, and the host's
+/// steady clock then (the stream was idle or about to run it).
+struct ProfileOrigin {
+  CUevent event = nullptr;
+  int64_t hostNanos = 0;
+};
+thread_local ProfileOrigin profileOrigin;
+
+int64_t steadyNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 void printKernelTimes();
 
@@ -711,26 +736,44 @@ void printKernelTimes() {
 }
 
 /// Adds the intervals of this thread's finished launches (the stream has
-/// been synchronized).
+/// been synchronized) to the kernel times (where enabled) and the run's
+/// profile (a profiled launch: placed on the host's clock by the interval
+/// from the origin event).
 void collectKernelTimes(Driver &d) {
   KernelTimes &t = kernelTimes();
   for (PendingTime &p : pendingTimes) {
-    float ms = 0;
+    float ms = 0, offset = 0;
     if (d.eventElapsedTime &&
         d.eventElapsedTime(&ms, p.start, p.stop) == kSuccess) {
-      std::lock_guard<std::mutex> lock(t.mutex);
-      auto &entry = t.perKernel[p.name];
-      ++entry.first;
-      entry.second += ms;
-      t.sinceReset += ms;
+      if (t.enabled) {
+        std::lock_guard<std::mutex> lock(t.mutex);
+        auto &entry = t.perKernel[p.name];
+        ++entry.first;
+        entry.second += ms;
+        t.sinceReset += ms;
+      }
+      if (p.profiled >= 0 && profileOrigin.event &&
+          d.eventElapsedTime(&offset, profileOrigin.event, p.start) ==
+              kSuccess) {
+        int64_t start = profileOrigin.hostNanos + int64_t(offset * 1e6);
+        recordProfiledKernel(p.profiled, start, start + int64_t(ms * 1e6));
+      }
     }
     d.eventDestroy(p.start);
     d.eventDestroy(p.stop);
   }
   pendingTimes.clear();
+  if (profileOrigin.event) {
+    d.eventDestroy(profileOrigin.event);
+    profileOrigin = ProfileOrigin();
+  }
 }
 
 } // namespace
+
+int64_t mlir::onnx::runtime::takeProfiledLaunch() {
+  return std::exchange(nextProfiled, -1);
+}
 
 //===----------------------------------------------------------------------===//
 // The functions compiled code calls
@@ -883,8 +926,19 @@ void mgpuLaunchKernel(void *fn, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
     check(d.funcSetAttribute(fn, kMaxDynamicSharedSize, smem),
           "cuFuncSetAttribute(shared memory)");
   PendingTime timing;
-  bool timed =
-      kernelTimes().enabled && d.eventCreate(&timing.start, 0) == kSuccess;
+  // A launch the run's profile records (onnx-profile-gpu-launches named
+  // it), or every launch with ONNXD_CUDA_KERNEL_TIMES.
+  int64_t profiled = takeProfiledLaunch();
+  if (profiled >= 0 && profilingRun()) {
+    timing.profiled = profiled;
+    if (!profileOrigin.event &&
+        d.eventCreate(&profileOrigin.event, 0) == kSuccess) {
+      profileOrigin.hostNanos = steadyNanos();
+      d.eventRecord(profileOrigin.event, stream);
+    }
+  }
+  bool timed = (kernelTimes().enabled || timing.profiled >= 0) &&
+               d.eventCreate(&timing.start, 0) == kSuccess;
   if (timed && d.eventCreate(&timing.stop, 0) != kSuccess) {
     d.eventDestroy(timing.start);
     timed = false;
@@ -928,6 +982,8 @@ void mgpuStreamSynchronize(void *stream) {
   if (!pendingTimes.empty())
     collectKernelTimes(d);
 }
+
+void onnxd_gpu_prof_kernel(int64_t kernel) { nextProfiled = kernel; }
 
 double onnxd_gpu_kernel_time_ms(void) {
   KernelTimes &t = kernelTimes();

@@ -17,6 +17,7 @@
 #ifndef ONNXDIALECT_LIB_RUNTIME_CUDA_H
 #define ONNXDIALECT_LIB_RUNTIME_CUDA_H
 
+#include <cstdint>
 #include <string>
 
 namespace mlir {
@@ -62,6 +63,18 @@ bool freeDeviceBuffer(void *buffer);
 /// by the driver (no page faults on managed memory); false where the driver
 /// refuses (then the caller copies on the host).
 bool copyFromGPUBuffer(void *host, const void *buffer, size_t bytes);
+
+/// Whether the run on this thread records a profile (a model compiled with
+/// profiling; OnnxRuntime.cpp).
+bool profilingRun();
+
+/// The profile id onnxd_gpu_prof_kernel gave the next launch (or -1), which
+/// it no longer has.
+int64_t takeProfiledLaunch();
+
+/// Adds kernel `kernel`'s interval from `start` to `end` (steady-clock
+/// nanoseconds) to the profile of the run on this thread.
+void recordProfiledKernel(int64_t kernel, int64_t start, int64_t end);
 
 } // namespace runtime
 } // namespace onnx

@@ -438,15 +438,27 @@ static Error passOptionsFromEnv(const char *variable, llvm::StringRef pass,
   return makeError(ONNXD_INVALID_ARGUMENT, message);
 }
 
+/// The kernels the profiling probes name (onnx.profile_kernels, from
+/// onnx-profile-kernels or onnx-profile-gpu-launches), into the signature.
+static void readProfiledKernels(Compilation &c) {
+  auto kernels = (*c.module)->getAttrOfType<ArrayAttr>("onnx.profile_kernels");
+  if (!kernels)
+    return;
+  c.signature.profiled = true;
+  for (Attribute kernel : kernels) {
+    auto pair = cast<ArrayAttr>(kernel);
+    c.signature.kernels.emplace_back(
+        cast<StringAttr>(pair[0]).getValue().str(),
+        cast<StringAttr>(pair[1]).getValue().str());
+  }
+}
+
 /// onnx-lower-to-nvvm for device "cuda" (docs/gpu.md).
 static Error lowerForGPU(Compilation &c, const onnxd_options &options) {
   if (options.device_config && *options.device_config)
     return makeError(ONNXD_UNSUPPORTED,
                      "a device configuration (multi-device) on device cuda "
                      "is not supported yet");
-  if (options.profile)
-    return makeError(ONNXD_UNSUPPORTED,
-                     "profiling on device cuda is not supported yet");
   PassManager pm(&c.context);
   onnx::LowerToNVVMOptions pipeline;
   pipeline.onnxLevel = hasONNXOps(*c.module);
@@ -467,6 +479,7 @@ static Error lowerForGPU(Compilation &c, const onnxd_options &options) {
                            options.gpu_chip);
   }
   pipeline.tf32 = options.gpu_tf32 != 0;
+  pipeline.profile = options.profile != 0;
   // Tuning hooks (docs/gpu.md): the options of the matrix-product and
   // reduction kernels.
   std::string contraction, reduction;
@@ -487,6 +500,7 @@ static Error lowerForGPU(Compilation &c, const onnxd_options &options) {
   if (Error e = runLowering(c, pm))
     return e;
   c.signature.device = "cuda";
+  readProfiledKernels(c);
   return fixOutputRanks(*c.module, c.signature);
 }
 
@@ -577,16 +591,7 @@ static Error lower(Compilation &c, const onnxd_options &options) {
   }
   if (auto bytes = (*c.module)->getAttrOfType<IntegerAttr>("onnx.comm_bytes"))
     c.signature.commBytes = bytes.getInt();
-  if (auto kernels =
-          (*c.module)->getAttrOfType<ArrayAttr>("onnx.profile_kernels")) {
-    c.signature.profiled = true;
-    for (Attribute kernel : kernels) {
-      auto pair = cast<ArrayAttr>(kernel);
-      c.signature.kernels.emplace_back(
-          cast<StringAttr>(pair[0]).getValue().str(),
-          cast<StringAttr>(pair[1]).getValue().str());
-    }
-  }
+  readProfiledKernels(c);
   return fixOutputRanks(*c.module, c.signature);
 }
 
@@ -741,11 +746,12 @@ static void addRuntimeSymbols(llvm::Module &module, const Signature &sig,
     llvm::IRBuilder<> pb(llvm::BasicBlock::Create(ctx, "entry", begin));
     pb.CreateRet(pb.getInt64(0));
   }
-  if (llvm::Function *end = module.getFunction("onnxd_prof_end")) {
-    end->setLinkage(llvm::GlobalValue::WeakAnyLinkage);
-    llvm::IRBuilder<> pb(llvm::BasicBlock::Create(ctx, "entry", end));
-    pb.CreateRetVoid();
-  }
+  for (const char *name : {"onnxd_prof_end", "onnxd_gpu_prof_kernel"})
+    if (llvm::Function *probe = module.getFunction(name)) {
+      probe->setLinkage(llvm::GlobalValue::WeakAnyLinkage);
+      llvm::IRBuilder<> pb(llvm::BasicBlock::Create(ctx, "entry", probe));
+      pb.CreateRetVoid();
+    }
   // onnxd_rt_fail(msg) { write(2, msg, strlen(msg)); abort(); } as a weak
   // definition: the runtime's own definition wins where it is loaded.
   llvm::Function *fail = module.getFunction("onnxd_rt_fail");

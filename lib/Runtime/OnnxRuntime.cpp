@@ -87,6 +87,14 @@ void onnxd_prof_end(int64_t kernel, int64_t start) {
     record(*p, kernel, start, steadyNanos());
 }
 
+bool mlir::onnx::runtime::profilingRun() { return activeProfile != nullptr; }
+
+void mlir::onnx::runtime::recordProfiledKernel(int64_t kernel, int64_t start,
+                                               int64_t end) {
+  if (Profile *p = activeProfile)
+    record(*p, kernel, start, end);
+}
+
 struct onnxd_model {
   Signature signature;
   std::unique_ptr<CodeOwner> owner; // compiled in process, or
@@ -1347,8 +1355,8 @@ onnxd_status onnxd_model_write_profile(onnxd_model *model, const char *path,
     appendJSONString(json, kernel->second);
     json += ",\"node_names\":";
     appendJSONString(json, kernel->first);
-    json += ",\"kernel\":" + std::to_string(e.kernel) +
-            ",\"provider\":\"OnnxDialectCPU\"}}";
+    json += ",\"kernel\":" + std::to_string(e.kernel) + ",\"provider\":\"" +
+            (sig.onGPU() ? "OnnxDialectCUDA" : "OnnxDialectCPU") + "\"}}";
   }
   json += "\n]\n";
   bool written = std::fwrite(json.data(), 1, json.size(), out) == json.size();

@@ -423,6 +423,25 @@ def test_profile(add_model, tmp_path):
     assert any(e["name"] == "model_run" for e in events)
 
 
+def test_profile_cuda(tmp_path):
+    """profile=True on device cuda: a trace event per kernel launch, named
+    after the ONNX nodes its kernel computes (CUDA events; the stub driver's
+    intervals are 0.5 ms)."""
+    stub = stub_driver()
+    out = run_python(
+        "import json, numpy as np, onnx_dialect\n"
+        "s = onnx_dialect.InferenceSession(%r, profile=True,\n"
+        "    providers=['CUDAExecutionProvider'])\n"
+        "s.run(None, {'image': np.ones((3, 1, 28, 28), np.float32)})\n"
+        "for e in json.load(open(s.end_profiling(%r))):\n"
+        "    print(e['name'], e['dur'], e['args'].get('provider'))\n"
+        % (EXAMPLE, str(tmp_path / "p.json")), ONNXD_CUDA_DRIVER=stub)
+    lines = out.splitlines()
+    assert "conv1,relu1_kernel_time 500.0 OnnxDialectCUDA" in lines, out
+    assert sum(line.endswith(" OnnxDialectCUDA") for line in lines) == 8, out
+    assert any(line.startswith("model_run ") for line in lines), out
+
+
 def test_same_outputs_as_onnx_run(tmp_path, onnx_run):
     """The example model and input through onnx_dialect and onnx-run."""
     x = os.path.join(os.path.dirname(EXAMPLE), "tiny-cnn-input.npy")

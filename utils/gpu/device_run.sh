@@ -7,7 +7,8 @@
 # (ResNet-50, BERT-base at batch 1 and 32 against PyTorch eager, within
 # --model-budget seconds: 120 unless given). Everything printed is also in
 # $OUT/log; the results per case in $OUT/results.json, the models' figures
-# in $OUT/models.json.
+# in $OUT/models.json, the profiles of the models at batch 32 (each launch
+# named after its ONNX nodes) in $OUT/profile_NAME_b32.json.
 #   bash utils/gpu/device_run.sh [BUDGET] [run_carry.py options...]
 set -u
 budget=${1:-200}
@@ -33,6 +34,7 @@ export PYTHONUNBUFFERED=1
   # run_carry.py is run from the carry: --repo finds bench/models.py here.
   python3 $carry/run_carry.py $carry --budget "$budget" --jobs 12 \
     --case-timeout 30 --json "$OUT/results.json" --repo "$PWD" \
+    --profile-dir "$OUT" \
     --model-budget 120 "$@"
 } 2>&1 | tee "$OUT/log"
 tar czf "$OUT/worker-logs.tar.gz" -C $carry logs 2>/dev/null

@@ -16,7 +16,9 @@ OUT/models holds the whole-model benchmark (--models, --batches): each model
 of bench/models.py's BATCHED at each batch size, compiled with every
 initializer of more than --weight-bytes bytes turned into a graph input (the
 weights: ResNet-50's 100 MB or BERT-base's 340 MB would not fit the carry),
-as OUT/models/NAME_bB.so, and OUT/models/manifest.json: per entry the data
+as OUT/models/NAME_bB.so (at --profile-batches also with its launches named
+for the run's profile, NAME_bB.profile.so), and OUT/models/manifest.json:
+per entry the data
 input's and the output's names and shapes, and each weight's name, shape,
 dtype and sha256. The weights themselves are not carried: run_carry.py
 rebuilds each model there with bench/models.py (fixed numpy seeds) and
@@ -30,7 +32,7 @@ and without it (--no-half leaves both out).
 Usage: utils/gpu/make_carry.py [--build build] [--out gpu-carry]
          [--device cuda] [--chip sm_90] [--filter REGEX] [--jobs 2]
          [--no-half] [--models resnet50,bert] [--batches 1,32]
-         [--weight-bytes 4096]
+         [--profile-batches 32] [--weight-bytes 4096]
 """
 
 import argparse
@@ -305,6 +307,7 @@ def build_models(onnx_run, args):
     os.makedirs(folder)
     names = [n for n in args.models.split(",") if n]
     batches = [int(b) for b in args.batches.split(",") if b]
+    profile_batches = [int(b) for b in args.profile_batches.split(",") if b]
     tmp = tempfile.mkdtemp(prefix="carry-models-")
     jobs = []
     entries = []
@@ -330,30 +333,45 @@ def build_models(onnx_run, args):
                                 for n, a in weights],
                     "weight_bytes": int(sum(a.nbytes for _, a in weights)),
                 }
+                if batch in profile_batches:
+                    entry["profile_file"] = "%s_b%d.profile.so" % (name, batch)
                 path = os.path.join(tmp, entry["file"][:-3] + ".onnx")
                 onnx.save(model, path)
                 del model, weights
                 entries.append(entry)
                 jobs.append((entry, path))
 
+        def compile_so(path, so, extra):
+            """onnx-run PATH ... -o SO: None, or the error's last line."""
+            run = subprocess.run(
+                [onnx_run, path, "--device", args.device, "--gpu-chip",
+                 args.chip, "-o", so] + extra, capture_output=True, text=True,
+                timeout=3600)
+            if os.path.exists(so[:-3] + ".h"):
+                os.unlink(so[:-3] + ".h")
+            if run.returncode == 0:
+                return None
+            if os.path.exists(so):
+                os.unlink(so)
+            lines = (run.stderr or run.stdout).strip().splitlines()
+            return "compile: " + (lines[-1] if lines else "failed")
+
         def compile_one(job):
             entry, path = job
             so = os.path.join(folder, entry["file"])
             start = time.time()
-            run = subprocess.run(
-                [onnx_run, path, "--device", args.device, "--gpu-chip",
-                 args.chip, "-o", so], capture_output=True, text=True,
-                timeout=3600)
+            error = compile_so(path, so, [])
             entry["compile_s"] = round(time.time() - start, 1)
-            if run.returncode != 0:
-                lines = (run.stderr or run.stdout).strip().splitlines()
-                entry["error"] = "compile: " + (lines[-1] if lines else "failed")
-                if os.path.exists(so):
-                    os.unlink(so)
+            if error:
+                entry["error"] = error
             else:
                 entry["so_bytes"] = os.path.getsize(so)
-            if os.path.exists(so[:-3] + ".h"):
-                os.unlink(so[:-3] + ".h")
+            # The same model with its launches named and timed for the
+            # run's profile (onnx-run --profile; run_carry.py --profile-dir).
+            if "profile_file" in entry:
+                if compile_so(path, os.path.join(folder, entry["profile_file"]),
+                              ["--profile", "profile.json"]):
+                    del entry["profile_file"]
             return entry
 
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
@@ -405,6 +423,10 @@ def main():
     parser.add_argument("--models", default="resnet50,bert",
                         help="bench/models.py models for the whole-model "
                         "benchmark, comma-separated ('' for none)")
+    parser.add_argument("--profile-batches", default="32",
+                        help="batch sizes whose models are also compiled "
+                        "with --profile (their launches named after the "
+                        "ONNX nodes; '' for none)")
     parser.add_argument("--batches", default="1,32",
                         help="their batch sizes, comma-separated")
     parser.add_argument("--weight-bytes", type=int, default=4096,

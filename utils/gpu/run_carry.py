@@ -254,6 +254,8 @@ class Runtime:
                 ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t,
                 ctypes.POINTER(ctypes.c_void_p)]
             lib.onnxd_device_buffer_free.argtypes = [ctypes.c_void_p]
+        lib.onnxd_model_write_profile.argtypes = [
+            ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t)]
 
     def error(self):
         return self.lib.onnxd_last_error().decode(errors="replace")
@@ -261,6 +263,15 @@ class Runtime:
     def device_check(self, device):
         if self.lib.onnxd_device_check(device.encode()):
             raise RuntimeError(self.error())
+
+    def write_profile(self, model, path):
+        """The events of the runs of MODEL (compiled with --profile) since
+        the last call, written to PATH; returns their count."""
+        n = ctypes.c_size_t()
+        if self.lib.onnxd_model_write_profile(model, path.encode(),
+                                              ctypes.byref(n)):
+            raise RuntimeError(self.error())
+        return n.value
 
     def load(self, path):
         model = ctypes.c_void_p()
@@ -780,6 +791,15 @@ def measure_entry(args, fact):
         finally:
             for _, d in resident:
                 d.free()
+    # The profiled build (make_carry.py --profile-batches): its launches
+    # timed by CUDA events and named after the ONNX nodes, over a few runs
+    # after the first (the JIT), while a quarter of the budget is left.
+    if (entry.get("profile_file") and args.profile_dir and
+            deadline - time.time() > args.entry_budget / 4):
+        try:
+            fact(profile=profile_entry(rt, args, entry, feed))
+        except Exception as e:  # noqa: BLE001  (an older runtime, a run error)
+            fact(profile_error=one_line(e))
     # (the first run JIT-compiles the kernels: no guess from it; a run that
     # ends far past the deadline gets the entry killed, keeping the above)
     timed(lambda: rt.run(so, feed), runs, deadline,
@@ -787,6 +807,38 @@ def measure_entry(args, fact):
     rt.lib.onnxd_model_free(so)
     fact(done=True)
     return 0
+
+
+def profile_entry(rt, args, entry, feed, runs=3):
+    """Runs ENTRY's profiled build RUNS times after a first run (the JIT),
+    writes their profile to --profile-dir and returns where, the kernels'
+    time a run and the op types that took most of it."""
+    model = rt.load(os.path.join(args.dir, "models", entry["profile_file"]))
+    try:
+        path = os.path.join(args.profile_dir, "profile_%s_b%d.json" % (
+            entry["model"], entry["batch"]))
+        rt.run(model, feed)
+        rt.write_profile(model, path)  # (drops the first run's events)
+        for _ in range(runs):
+            rt.run(model, feed)
+        rt.write_profile(model, path)
+    finally:
+        rt.lib.onnxd_model_free(model)
+    with open(path) as f:
+        events = json.load(f)
+    by_op, run_us, kernel_us = {}, 0.0, 0.0
+    for e in events:
+        if e.get("cat") == "Session":
+            run_us += e["dur"]
+            continue
+        op = e["args"].get("op_name", "?")
+        by_op[op] = by_op.get(op, 0.0) + e["dur"]
+        kernel_us += e["dur"]
+    top = sorted(by_op.items(), key=lambda kv: -kv[1])[:6]
+    return {"file": os.path.basename(path), "runs": runs,
+            "run_ms": run_us / runs / 1e3, "kernels_ms": kernel_us / runs / 1e3,
+            "launches": (len(events) - runs) // runs,
+            "top": [[op, us / runs / 1e3] for op, us in top]}
 
 
 def entry_line(label, r):
@@ -825,6 +877,13 @@ def entry_line(label, r):
         parts.append("weights on the device: not run (%s)" % r["resident_error"])
     if "upload" in r:
         parts.append("weight upload alone (torch) %s" % fmt_ms(r["upload"]["median_s"]))
+    if "profile" in r:
+        p = r["profile"]
+        parts.append("profile (%s): run %.2f ms, kernels %.2f ms in %d launches; "
+                     "%s" % (p["file"], p["run_ms"], p["kernels_ms"], p["launches"],
+                             ", ".join("%s %.2f ms" % (op, ms) for op, ms in p["top"])))
+    elif "profile_error" in r:
+        parts.append("profile: not written (%s)" % r["profile_error"])
     for key, name in (("vs_ort", "onnxruntime"), ("vs_torch", "torch")):
         if key in r:
             c = r[key]
@@ -889,7 +948,9 @@ def run_entry(args, index, repo, share, label):
             [sys.executable, os.path.abspath(__file__), args.dir,
              "--model-entry", str(index), "--repo", repo,
              "--model-runs", str(args.model_runs),
-             "--entry-budget", "%.1f" % (share - ENTRY_MARGIN_S)],
+             "--entry-budget", "%.1f" % (share - ENTRY_MARGIN_S)] +
+            (["--profile-dir", os.path.abspath(args.profile_dir)]
+             if args.profile_dir else []),
             stdout=subprocess.PIPE, stderr=log, text=True, env=env)
         try:
             stdout, _ = proc.communicate(timeout=share + ENTRY_GRACE_S)
@@ -1036,6 +1097,10 @@ def main():
     parser.add_argument("--model-kernel-times", action="store_true",
                         help="time each kernel of the models (events around "
                         "each launch: slower); the totals go to their logs")
+    parser.add_argument("--profile-dir", default=None,
+                        help="where the models' profiles go (profile_NAME_bB"
+                        ".json, of the entries make_carry.py compiled with "
+                        "--profile; none without it)")
     parser.add_argument("--model-runs", type=int, default=20,
                         help="timed runs per model entry (0: no models stage)")
     parser.add_argument("--model-budget", type=float, default=120,

@@ -360,4 +360,24 @@ def ProfileKernelsPass : Pass<"onnx-profile-kernels", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def ProfileGPULaunchesPass
+    : Pass<"onnx-profile-gpu-launches", "::mlir::ModuleOp"> {
+  let summary = "Name each kernel launch of the entry function for the "
+                "runtime's profile (onnxd_gpu_prof_kernel) and list the "
+                "kernels' ONNX nodes in onnx.profile_kernels";
+  let description = [{
+    The GPU form of `onnx-profile-kernels`, after `gpu-kernel-outlining`:
+    each `gpu.launch_func` of the entry function (at any depth) gets an id,
+    passed to `onnxd_gpu_prof_kernel(id)` right before it, and
+    `onnx.profile_kernels` lists per id the ONNX nodes of the ops the
+    launched kernel holds (a product's kernel and the elementwise ops it
+    computes too: "conv_3,relu_4" and "Conv+Relu"). The runtime brackets
+    the next launch with CUDA events and records the interval in the run's
+    profile once the stream has run it. Loop nests left on the host are
+    not timed (they are in the run's time).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // ONNXDIALECT_PIPELINES_PASSES_TD

@@ -196,6 +196,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("Options of onnx-gpu-reduction-kernels, as in its "
                      "braces (\"chains=false\")"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("Name each kernel launch after its ONNX nodes for the "
+                     "runtime's profile (onnx-profile-gpu-launches)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the stages of onnx-lower-to-nvvm to `pm` (anchored on a module).

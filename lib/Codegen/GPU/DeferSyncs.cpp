@@ -62,7 +62,8 @@ Effect calleeEffect(StringRef name) {
               "mgpuEventCreate", "mgpuEventDestroy", "mgpuEventRecord",
               "mgpuStreamWaitEvent", "mgpuMemAlloc", "mgpuMemFree",
               "mgpuSetDefaultDevice", "onnxd_gpu_alloc",
-              "onnxd_gpu_aligned_alloc", "onnxd_gpu_free", "onnxd_gpu_global"},
+              "onnxd_gpu_aligned_alloc", "onnxd_gpu_free", "onnxd_gpu_global",
+              "onnxd_gpu_prof_kernel"},
              Effect::None)
       .Default(Effect::Touches);
 }
