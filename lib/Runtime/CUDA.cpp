@@ -32,7 +32,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -696,12 +695,6 @@ struct ProfileOrigin {
   int64_t hostNanos = 0;
 };
 thread_local ProfileOrigin profileOrigin;
-
-int64_t steadyNanos() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 void printKernelTimes();
 

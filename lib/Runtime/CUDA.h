@@ -64,6 +64,9 @@ bool freeDeviceBuffer(void *buffer);
 /// refuses (then the caller copies on the host).
 bool copyFromGPUBuffer(void *host, const void *buffer, size_t bytes);
 
+/// The profiles' clock: the steady clock in nanoseconds (OnnxRuntime.cpp).
+int64_t steadyNanos();
+
 /// Whether the run on this thread records a profile (a model compiled with
 /// profiling; OnnxRuntime.cpp).
 bool profilingRun();

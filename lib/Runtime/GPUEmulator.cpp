@@ -27,7 +27,6 @@
 #include "OnnxDialect/Runtime/OnnxRuntime.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -580,12 +579,7 @@ void onnxd_gpu_emu_launch(void (*entry)(void **), const char *name,
     mgpuStreamSynchronize(stream);
   // A launch the run's profile records: the emulation's time on the host.
   int64_t profiled = mlir::onnx::runtime::takeProfiledLaunch();
-  auto now = [] {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-  };
-  int64_t start = profiled >= 0 ? now() : 0;
+  int64_t start = profiled >= 0 ? mlir::onnx::runtime::steadyNanos() : 0;
   std::string error;
   int64_t barriers = 0, shuffles = 0, products = 0;
   {
@@ -630,7 +624,8 @@ void onnxd_gpu_emu_launch(void (*entry)(void **), const char *name,
     onnxd_rt_fail(message.c_str());
   }
   if (profiled >= 0)
-    mlir::onnx::runtime::recordProfiledKernel(profiled, start, now());
+    mlir::onnx::runtime::recordProfiledKernel(
+        profiled, start, mlir::onnx::runtime::steadyNanos());
   // What ran, a line a launch: the warp-wide operations and block-wide
   // barriers completed (a test's check that a kernel took its path).
   static const bool stats = [] {

@@ -63,7 +63,7 @@ struct Profile {
 /// At most this many events are kept between two writes (96 MiB).
 static constexpr size_t kMaxProfileEvents = size_t(1) << 22;
 
-static int64_t steadyNanos() {
+int64_t mlir::onnx::runtime::steadyNanos() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();

@@ -726,8 +726,10 @@ std::optional<PaddedImage> mlir::onnx::matchPaddedImage(linalg::LinalgOp op,
       llvm::count_if(op->getOperands(),
                      [&](Value v) { return v == result.padded; }) != 1)
     return std::nullopt;
+  // (A source with no element would leave nothing to clamp a load into.)
   auto sourceType = dyn_cast<MemRefType>(result.source.getType());
   if (!sourceType || !sourceType.hasStaticShape() ||
+      sourceType.getNumElements() == 0 ||
       sourceType.getElementType() != alloc.getType().getElementType())
     return std::nullopt;
   llvm::SmallPtrSet<Value, 8> aliases =
